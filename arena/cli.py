@@ -1,0 +1,243 @@
+"""The ``arena`` command: the app with no arguments, headless commands otherwise.
+
+Every user error (unknown game, seat or player, bad seed, unwritable database) ends in
+one line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from rich.console import Console
+
+from arena.cli_output import LiveOutput
+from arena.export import EpisodeNotFound, export_episode
+from arena.lineup import baseline_choices
+from arena.match import MatchConfig, play_match
+from arena.paths import database_path
+from arena.player import PlayerSetupError
+from arena.registry import UnknownGameError, game_names, get_game
+from arena.runner import Budget
+from arena.specs import SpecError
+from arena.store import Store, StoreError
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A command-line mistake to report in one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = _Parser(
+        prog="arena", description="Language models, baselines and people play games head-to-head."
+    )
+    parser.add_argument("--db", help="database file (default: $ARENA_DB or saves/arena.db)")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    play = sub.add_parser("play", help="play one episode headless")
+    play.add_argument("game", help="game name (see: arena games)")
+    play.add_argument(
+        "--seat", action="append", default=[], metavar="SEAT=SPEC", help="give a seat to a player"
+    )
+    play.add_argument("--seed", default="0", help="integer seed (default 0)")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
+    play.add_argument("--budget-usd", type=float, default=None, help="stop the episode past this cost")
+    play.add_argument(
+        "--budget-tokens", type=int, default=None, help="stop the episode past this many tokens"
+    )
+    play.add_argument("--quiet", action="store_true", help="print only the results")
+    play.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    players = sub.add_parser("players", help="list the player specs a game accepts")
+    players.add_argument("game")
+
+    sub.add_parser("games", help="list the games")
+
+    episodes = sub.add_parser("episodes", help="list saved episodes")
+    episodes.add_argument("--game")
+    episodes.add_argument("--status")
+    episodes.add_argument("--player")
+    episodes.add_argument("--limit", type=int, default=30)
+    episodes.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    export = sub.add_parser("export", help="write an episode as JSON to stdout")
+    export.add_argument("episode_id", type=int)
+    export.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``arena`` console script."""
+    err = Console(stderr=True, highlight=False)
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            return demo(args)
+        handler = COMMANDS[args.command]
+        return handler(args)
+    except UsageError as exc:
+        err.print(f"arena: error: {exc}", markup=False)
+        return EXIT_USAGE
+    except (SpecError, UnknownGameError, StoreError, PlayerSetupError, EpisodeNotFound, ValueError) as exc:
+        err.print(f"arena: error: {exc}", markup=False)
+        return 1
+    except KeyboardInterrupt:
+        err.print("arena: interrupted", markup=False)
+        return EXIT_INTERRUPTED
+
+
+def _db(args: argparse.Namespace) -> Store:
+    return Store(database_path(getattr(args, "sub_db", None) or args.db))
+
+
+def _parse_pairs(items: list[str], what: str) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise UsageError(f"{what} wants NAME=VALUE, got {item!r}")
+        pairs[key.strip()] = value.strip()
+    return pairs
+
+
+def _parse_seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"seed must be an integer, got {text!r}") from None
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``arena play GAME --seat a=SPEC ...``"""
+    spec = get_game(args.game)
+    seats = _parse_pairs(args.seat, "--seat")
+    if not seats:
+        example = " ".join(f"--seat {s}=baseline:{next(iter(spec.baselines))}" for s in spec.seats)
+        raise UsageError(f"give every seat a player, e.g. {example}")
+    options: dict[str, Any] = dict(_parse_pairs(args.option, "--option"))
+    config = MatchConfig(
+        game=spec.name,
+        seats=seats,
+        seed=_parse_seed(args.seed),
+        options=options,
+        budget=Budget(args.budget_usd, args.budget_tokens),
+    )
+    return _run_play(config, _db(args), quiet=args.quiet)
+
+
+def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
+    console = Console(highlight=False)
+    live = LiveOutput(console, quiet=quiet)
+    from players.console_human import ConsoleHuman
+
+    try:
+        outcome = asyncio.run(play_match(config, store, [live], human_factory=lambda seat: ConsoleHuman()))
+    except KeyboardInterrupt:
+        if live.episode_id is not None:
+            Console(stderr=True).print(
+                f"interrupted: episode {live.episode_id} saved as aborted", markup=False
+            )
+        return EXIT_INTERRUPTED
+    finally:
+        store.close()
+    console.print(f"episode {outcome.episode_id} {outcome.status}", markup=False)
+    return 0 if outcome.status == "finished" else 1
+
+
+def cmd_players(args: argparse.Namespace) -> int:
+    """``arena players GAME``: one spec per line, spec first."""
+    spec = get_game(args.game)
+    for choice in baseline_choices(spec):
+        print(f"{choice.spec}\t{choice.description}")
+    for line in _model_lines():
+        print(line)
+    return 0
+
+
+def _model_lines() -> list[str]:
+    try:
+        from players.models import describe_available, load_models_config
+    except ImportError:
+        return []
+    try:
+        config = load_models_config()
+    except ValueError as exc:
+        Console(stderr=True).print(f"arena: warning: {exc}", markup=False)
+        return []
+    lines = []
+    for item in asyncio.run(describe_available(config)):
+        status = "available" if item.available else f"unavailable: {item.reason}"
+        lines.append(f"{item.spec}\t{status}")
+    return lines
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """``arena games``: names and one-line descriptions."""
+    for name in game_names():
+        spec = get_game(name)
+        print(f"{name}\t{spec.title}: {spec.description}")
+    return 0
+
+
+def cmd_episodes(args: argparse.Namespace) -> int:
+    """``arena episodes``: recent episodes, newest first."""
+    store = _db(args)
+    try:
+        rows = store.list_episodes(game=args.game, status=args.status, player=args.player, limit=args.limit)
+    finally:
+        store.close()
+    if not rows:
+        print(
+            "no episodes yet; try: arena play lemonade --seat a=baseline:weather --seat b=baseline:cost-plus"
+        )
+        return 0
+    print("id\tgame\tseed\tstatus\tturns\tstarted\tplayers\tscores")
+    for row in rows:
+        print(
+            f"{row['id']}\t{row['game']}\t{row['seed']}\t{row['status']}\t{row['turns']}\t"
+            f"{row['started_at']}\t{row['players'] or ''}\t{row['scores'] or ''}"
+        )
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``arena export ID``: the episode as JSON on stdout."""
+    store = _db(args)
+    try:
+        document = export_episode(store, args.episode_id)
+    finally:
+        store.close()
+    json.dump(document, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")
+    return 0
+
+
+def demo(args: argparse.Namespace) -> int:
+    """No subcommand: a demo match (the Textual app replaces this)."""
+    config = MatchConfig(game="lemonade", seats={"a": "baseline:weather", "b": "baseline:cost-plus"}, seed=42)
+    return _run_play(config, _db(args))
+
+
+COMMANDS = {
+    "play": cmd_play,
+    "players": cmd_players,
+    "games": cmd_games,
+    "episodes": cmd_episodes,
+    "export": cmd_export,
+}
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

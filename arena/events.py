@@ -1,0 +1,105 @@
+"""Typed events the episode runner emits; the recorder, the CLI and the app consume them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.game import Game, SeatResult
+from arena.player import Usage
+
+
+class EpisodeStatus:
+    """Values of ``episodes.status``."""
+
+    RUNNING = "running"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+    BUDGET_EXCEEDED = "budget_exceeded"
+    FAILED = "failed"
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """Who holds a seat."""
+
+    seat: str
+    spec: str
+    kind: str
+
+
+@dataclass(slots=True)
+class Attempt:
+    """One try at a decision that was not used as given."""
+
+    raw: str
+    action: dict[str, Any] | None
+    error: str
+    detail: str
+
+
+@dataclass(slots=True)
+class TurnRecord:
+    """One decision of one seat, as stored in the ``turns`` table."""
+
+    index: int
+    step: int
+    seat: str
+    observation: dict[str, Any]
+    prompt: str | None
+    raw: str
+    action: dict[str, Any]
+    action_text: str
+    reason: str
+    valid: bool
+    fallback: bool
+    error: str | None
+    error_detail: str
+    attempts: list[Attempt]
+    usage: Usage
+    latency: float
+    state: dict[str, Any]
+
+
+@dataclass(slots=True)
+class EpisodeStarted:
+    """An episode is about to take its first turn."""
+
+    game: Game
+    seed: int
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    tournament_id: int | None = None
+    episode_id: int | None = None
+
+
+@dataclass(slots=True)
+class StepStarted:
+    """These seats are now deciding."""
+
+    step: int
+    seats: list[str]
+
+
+@dataclass(slots=True)
+class TurnsRecorded:
+    """One step's decisions were applied; ``turns`` holds one record per deciding seat."""
+
+    step: int
+    turns: list[TurnRecord]
+    game: Game
+
+
+@dataclass(slots=True)
+class EpisodeEnded:
+    """The episode stopped: finished, aborted, over budget or failed."""
+
+    status: str
+    results: dict[str, SeatResult]
+    message: str = ""
+    usage: dict[str, Usage] = field(default_factory=dict)
+
+
+Event = EpisodeStarted | StepStarted | TurnsRecorded | EpisodeEnded
+Observer = Callable[[Event], None]

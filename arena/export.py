@@ -1,0 +1,80 @@
+"""Exporting a stored episode as one JSON document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.store import Store
+
+
+class EpisodeNotFound(LookupError):
+    """No episode with that id in the database."""
+
+
+def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
+    """The episode, its seats and every turn, as plain JSON-able data."""
+    episode = store.episode(episode_id)
+    if episode is None:
+        raise EpisodeNotFound(f"no episode {episode_id} in {store.path}")
+    seats = store.seats(episode_id)
+    turns = store.turns(episode_id)
+    return {
+        "episode": {
+            "id": episode["id"],
+            "game": episode["game"],
+            "seed": episode["seed"],
+            "status": episode["status"],
+            "message": episode["message"],
+            "config": episode["config"],
+            "versions": {
+                "game": episode["game_version"],
+                "prompt": episode["prompt_version"],
+                "arena": episode["arena_version"],
+            },
+            "started_at": episode["started_at"],
+            "finished_at": episode["finished_at"],
+            "tournament_id": episode["tournament_id"],
+        },
+        "seats": [
+            {
+                "seat": s["seat"],
+                "player": s["player"],
+                "kind": s["kind"],
+                "score": s["score"],
+                "metrics": s["metrics"],
+                "usage": {
+                    "input_tokens": s["input_tokens"],
+                    "output_tokens": s["output_tokens"],
+                    "cost_usd": s["cost_usd"],
+                },
+            }
+            for s in seats
+        ],
+        "turns": [
+            {
+                "index": t["idx"],
+                "step": t["step"],
+                "seat": t["seat"],
+                "observation": t["observation"],
+                "prompt": t["prompt"],
+                "action": t["action"],
+                "reason": t["reason"],
+                "raw": t["raw"],
+                "valid": bool(t["valid"]),
+                "fallback": bool(t["fallback"]),
+                "error": t["error"],
+                "error_detail": t["error_detail"],
+                "attempts": t["attempts"],
+                "usage": {
+                    "input_tokens": t["input_tokens"],
+                    "output_tokens": t["output_tokens"],
+                    "cached_tokens": t["cached_tokens"],
+                    "reasoning_tokens": t["reasoning_tokens"],
+                    "cost_usd": t["cost_usd"],
+                },
+                "latency": t["latency"],
+                "state": t["state"],
+            }
+            for t in turns
+        ],
+    }

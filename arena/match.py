@@ -1,0 +1,92 @@
+"""One call to set up and play an episode: game, players, store, recorder, runner."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.events import Observer
+from arena.lineup import HumanFactory, build_player
+from arena.player import Player
+from arena.recorder import Recorder
+from arena.registry import get_game
+from arena.runner import Budget, EpisodeOutcome, EpisodeRunner, RunControl
+from arena.specs import SpecError
+from arena.store import Store
+
+
+@dataclass
+class MatchConfig:
+    """What to play: game, seat assignments, seed, options and limits."""
+
+    game: str
+    seats: dict[str, str]
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    budget: Budget = field(default_factory=Budget)
+    tournament_id: int | None = None
+
+
+def prepare_runner(
+    config: MatchConfig,
+    store: Store | None,
+    observers: list[Observer],
+    *,
+    human_factory: HumanFactory | None = None,
+    models_config: Any = None,
+    control: RunControl | None = None,
+    players: dict[str, Player] | None = None,
+) -> EpisodeRunner:
+    """Build the game and players and wire the recorder first among the observers.
+
+    Raises :class:`SpecError` or ``ValueError`` with a one-line message for a bad
+    configuration (unknown seat, player or option).
+    """
+    spec = get_game(config.game)
+    options = spec.resolve_options(config.options)
+    game = spec.game_class(config.seed, **options)
+    unknown = sorted(set(config.seats) - set(game.seats))
+    if unknown:
+        raise SpecError(f"{spec.name} has no seat {unknown[0]!r} (seats: {', '.join(game.seats)})")
+    missing = [seat for seat in game.seats if seat not in config.seats and not (players and seat in players)]
+    if missing:
+        raise SpecError(f"no player given for seat(s) {', '.join(missing)} (use --seat {missing[0]}=SPEC)")
+    built = dict(players or {})
+    for seat, text in config.seats.items():
+        if seat not in built:
+            built[seat] = build_player(
+                text,
+                spec,
+                seed=config.seed,
+                seat=seat,
+                human_factory=human_factory,
+                models_config=models_config,
+            )
+    ordered = {seat: built[seat] for seat in game.seats}
+    chain: list[Observer] = [Recorder(store)] if store is not None else []
+    return EpisodeRunner(
+        game,
+        ordered,
+        [*chain, *observers],
+        options=options,
+        budget=config.budget,
+        control=control,
+        tournament_id=config.tournament_id,
+    )
+
+
+async def play_match(
+    config: MatchConfig,
+    store: Store | None,
+    observers: list[Observer] | None = None,
+    **kwargs: Any,
+) -> EpisodeOutcome:
+    """Play one episode to its end and close the players."""
+    runner = prepare_runner(config, store, observers or [], **kwargs)
+    try:
+        return await runner.run()
+    finally:
+        for player in runner.players.values():
+            with contextlib.suppress(Exception):
+                await player.close()

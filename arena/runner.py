@@ -1,0 +1,336 @@
+"""The asyncio episode runner: drives any game with any players and emits events.
+
+The runner asks every pending seat at once, validates each answer against the game's
+action model and rules, re-asks once with the validation error when an answer is
+unparsable or illegal, and otherwise substitutes the game's conservative fallback. A
+misbehaving player never raises out of the runner; an interrupted episode ends
+``aborted`` and the interruption propagates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from arena.events import (
+    Attempt,
+    EpisodeEnded,
+    EpisodeStarted,
+    EpisodeStatus,
+    Event,
+    Observer,
+    SeatInfo,
+    StepStarted,
+    TurnRecord,
+    TurnsRecorded,
+)
+from arena.game import Game, SeatResult
+from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage
+
+REASK_ERRORS = frozenset({ErrorClass.UNPARSABLE, ErrorClass.SCHEMA, ErrorClass.ILLEGAL, ErrorClass.TRUNCATED})
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Optional per-episode spending limit; crossing it stops the episode cleanly."""
+
+    max_cost_usd: float | None = None
+    max_tokens: int | None = None
+
+    def exceeded(self, usage: Usage) -> str | None:
+        """Why ``usage`` crosses this budget, or ``None``."""
+        if self.max_cost_usd is not None and usage.cost_usd > self.max_cost_usd:
+            return f"cost ${usage.cost_usd:.4f} crossed the budget of ${self.max_cost_usd:.4f}"
+        if self.max_tokens is not None and usage.total_tokens > self.max_tokens:
+            return f"{usage.total_tokens} tokens crossed the budget of {self.max_tokens}"
+        return None
+
+
+class RunControl:
+    """Pause, single-step and pace an episode from outside (the app's controls)."""
+
+    def __init__(self, delay: float = 0.0) -> None:
+        self.delay = delay
+        self._running = asyncio.Event()
+        self._running.set()
+        self._steps_allowed = 0
+
+    @property
+    def paused(self) -> bool:
+        """True while the episode waits for resume or step."""
+        return not self._running.is_set()
+
+    def pause(self) -> None:
+        """Stop before the next step."""
+        self._running.clear()
+
+    def resume(self) -> None:
+        """Run freely again."""
+        self._running.set()
+
+    def step(self) -> None:
+        """Let exactly one more step run while paused."""
+        self._steps_allowed += 1
+        self._running.set()
+
+    async def before_step(self) -> None:
+        """Wait as the controls say, then return to let one step run."""
+        if self.delay > 0:
+            await asyncio.sleep(self.delay)
+        await self._running.wait()
+        if self._steps_allowed:
+            self._steps_allowed -= 1
+            if self._steps_allowed == 0:
+                self._running.clear()
+
+
+@dataclass(slots=True)
+class EpisodeOutcome:
+    """How an episode ended."""
+
+    status: str
+    results: dict[str, SeatResult]
+    episode_id: int | None
+    message: str = ""
+    usage: dict[str, Usage] = field(default_factory=dict)
+
+
+class EpisodeRunner:
+    """Runs one episode of ``game`` with ``players`` (one per seat)."""
+
+    def __init__(
+        self,
+        game: Game,
+        players: dict[str, Player],
+        observers: list[Observer],
+        *,
+        options: dict[str, Any] | None = None,
+        budget: Budget | None = None,
+        control: RunControl | None = None,
+        tournament_id: int | None = None,
+    ) -> None:
+        missing = [seat for seat in game.seats if seat not in players]
+        if missing:
+            raise ValueError(f"no player for seat(s): {', '.join(missing)}")
+        self.game = game
+        self.players = players
+        self.observers = observers
+        self.options = options or {}
+        self.budget = budget or Budget()
+        self.control = control
+        self.tournament_id = tournament_id
+        self.usage = {seat: Usage() for seat in game.seats}
+        self.fallbacks = dict.fromkeys(game.seats, 0)
+        self.invalid = dict.fromkeys(game.seats, 0)
+        self.episode_id: int | None = None
+        self._turn_index = 0
+
+    def _emit(self, event: Event) -> None:
+        for observer in self.observers:
+            observer(event)
+
+    async def run(self) -> EpisodeOutcome:
+        """Prepare every player, play to the end and report how it ended.
+
+        Raises :class:`arena.player.PlayerSetupError` before anything is recorded if a
+        player cannot play at all.
+        """
+        for player in self.players.values():
+            await player.prepare()
+        started = EpisodeStarted(
+            game=self.game,
+            seed=self.game.seed,
+            options=self.options,
+            seats=[SeatInfo(seat, p.spec, p.kind) for seat, p in self.players.items()],
+            tournament_id=self.tournament_id,
+        )
+        self._emit(started)
+        self.episode_id = started.episode_id
+        status, message = EpisodeStatus.FINISHED, ""
+        try:
+            status, message = await self._play()
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            self._end(EpisodeStatus.ABORTED, "interrupted")
+            raise
+        except BaseException as exc:
+            self._end(EpisodeStatus.FAILED, f"{type(exc).__name__}: {exc}")
+            raise
+        return self._end(status, message)
+
+    def _end(self, status: str, message: str) -> EpisodeOutcome:
+        results = self.game.result()
+        for seat, result in results.items():
+            result.metrics["fallbacks"] = self.fallbacks[seat]
+            result.metrics["invalid_replies"] = self.invalid[seat]
+        self._emit(EpisodeEnded(status, results, message, self.usage))
+        return EpisodeOutcome(status, results, self.episode_id, message, self.usage)
+
+    async def _play(self) -> tuple[str, str]:
+        step = 0
+        while not self.game.over():
+            if self.control is not None:
+                await self.control.before_step()
+            seats = self.game.pending()
+            self._emit(StepStarted(step, seats))
+            try:
+                if len(seats) == 1:
+                    records = [await self._decide(seats[0], step)]
+                else:
+                    records = list(await asyncio.gather(*(self._decide(seat, step) for seat in seats)))
+            except FatalPlayerError as exc:
+                return EpisodeStatus.FAILED, str(exc)
+            actions = {record.seat: record.action_model for record in records}
+            self.game.apply(actions)
+            turns = [self._finish_record(record) for record in records]
+            self._emit(TurnsRecorded(step, turns, self.game))
+            step += 1
+            total = Usage()
+            for usage in self.usage.values():
+                total.add(usage)
+            reason = self.budget.exceeded(total)
+            if reason:
+                return EpisodeStatus.BUDGET_EXCEEDED, reason
+        return EpisodeStatus.FINISHED, ""
+
+    async def _decide(self, seat: str, step: int) -> _PendingTurn:
+        game = self.game
+        player = self.players[seat]
+        request = DecisionRequest(
+            game=game.name,
+            seat=seat,
+            step=step,
+            observation=game.observation(seat),
+            rules=game.rules(seat),
+            action_model=game.action_model(seat),
+            render_prompt=lambda: game.prompt(seat),
+            prompt_version=game.prompt_version,
+            check=lambda action: game.validate(seat, action),
+        )
+        pending = _PendingTurn(seat=seat, step=step, request=request)
+        for attempt in (1, 2):
+            if attempt == 2:
+                request = replace(request, feedback=pending.attempts[-1].detail, attempt=2)
+            decision = await self._ask(player, request)
+            pending.absorb(decision, request)
+            self.usage[seat].add(decision.usage)
+            action, error, detail = self._check(seat, decision)
+            if action is not None:
+                pending.accept(action, decision)
+                return pending
+            pending.attempts.append(Attempt(decision.raw, _as_dict(decision.action), error, detail))
+            self.invalid[seat] += 1
+            if ErrorClass(error) not in REASK_ERRORS:
+                break
+        self.fallbacks[seat] += 1
+        pending.accept(game.fallback(seat), None)
+        return pending
+
+    async def _ask(self, player: Player, request: DecisionRequest) -> Decision:
+        started = time.perf_counter()
+        try:
+            decision = await player.decide(request)
+        except (asyncio.CancelledError, KeyboardInterrupt, FatalPlayerError):
+            raise
+        except Exception as exc:  # a player's bug must not take the episode down
+            decision = Decision(
+                None, error=ErrorClass.PLAYER_CRASH, error_detail=f"{type(exc).__name__}: {exc}"
+            )
+        if not decision.latency:
+            decision.latency = time.perf_counter() - started
+        return decision
+
+    def _check(self, seat: str, decision: Decision) -> tuple[BaseModel | None, str, str]:
+        if decision.error is not None and decision.action is None:
+            return None, decision.error, decision.error_detail or decision.error
+        if decision.action is None:
+            return None, ErrorClass.UNPARSABLE, "no action in the reply"
+        model = self.game.action_model(seat)
+        action = decision.action
+        if not isinstance(action, model):
+            try:
+                action = model.model_validate(_as_dict(action))
+            except ValidationError as exc:
+                return None, ErrorClass.SCHEMA, _validation_message(exc)
+        problem = self.game.validate(seat, action)
+        if problem:
+            return None, ErrorClass.ILLEGAL, problem
+        return action, "", ""
+
+    def _finish_record(self, pending: _PendingTurn) -> TurnRecord:
+        record = TurnRecord(
+            index=self._turn_index,
+            step=pending.step,
+            seat=pending.seat,
+            observation=pending.request.observation,
+            prompt=pending.prompt,
+            raw=pending.raw,
+            action=pending.action_model.model_dump(),
+            action_text=self.game.describe_action(pending.seat, pending.action_model),
+            reason=pending.reason,
+            valid=not pending.attempts,
+            fallback=pending.fallback,
+            error=pending.attempts[0].error if pending.attempts else None,
+            error_detail=pending.attempts[0].detail if pending.attempts else "",
+            attempts=pending.attempts,
+            usage=pending.usage,
+            latency=pending.latency,
+            state=self.game.turn_state(pending.seat),
+        )
+        self._turn_index += 1
+        return record
+
+
+@dataclass(slots=True)
+class _PendingTurn:
+    """A decision in the making: attempts so far and the action finally used."""
+
+    seat: str
+    step: int
+    request: DecisionRequest
+    attempts: list[Attempt] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    latency: float = 0.0
+    raw: str = ""
+    reason: str = ""
+    prompt: str | None = None
+    fallback: bool = False
+    action_model: BaseModel = field(default=None)  # type: ignore[assignment]
+
+    def absorb(self, decision: Decision, request: DecisionRequest) -> None:
+        """Account for one attempt's cost, time, raw text and prompt."""
+        self.usage.add(decision.usage)
+        self.latency += decision.latency
+        self.raw = decision.raw
+        self.reason = decision.reason
+        prompt = request.prompt_if_rendered()
+        if prompt is not None and self.prompt is None:
+            self.prompt = prompt
+
+    def accept(self, action: BaseModel, decision: Decision | None) -> None:
+        """Use ``action``; ``decision`` is ``None`` when it is the game's fallback."""
+        self.action_model = action
+        if decision is None:
+            self.fallback = True
+            self.reason = str(getattr(action, "reason", "") or "fallback")
+        elif not self.reason:
+            self.reason = str(getattr(action, "reason", "") or "")
+
+
+def _as_dict(action: BaseModel | dict[str, Any] | None) -> dict[str, Any] | None:
+    if action is None:
+        return None
+    if isinstance(action, BaseModel):
+        return action.model_dump()
+    return dict(action) if isinstance(action, dict) else {"value": action}
+
+
+def _validation_message(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors()[:5]:
+        where = ".".join(str(part) for part in error["loc"]) or "reply"
+        parts.append(f"{where}: {error['msg']}")
+    return "; ".join(parts)

@@ -1,0 +1,362 @@
+"""SQLite storage over one file: WAL, a single writer, versioned migrations.
+
+The schema is documented in the README. JSON columns hold observations, actions and
+states exactly as the game produced them; untrusted text (prompts, raw replies,
+reasons) is stored unchanged. API keys are never stored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+Migration = Callable[[sqlite_utils.Database], None]
+
+
+def _v1(db: sqlite_utils.Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE IF NOT EXISTS tournaments (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            game TEXT NOT NULL,
+            config TEXT NOT NULL DEFAULT '{}',
+            status TEXT NOT NULL DEFAULT 'running',
+            created_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE TABLE IF NOT EXISTS episodes (
+            id INTEGER PRIMARY KEY,
+            game TEXT NOT NULL,
+            game_version TEXT NOT NULL,
+            prompt_version TEXT NOT NULL,
+            arena_version TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            config TEXT NOT NULL DEFAULT '{}',
+            status TEXT NOT NULL,
+            message TEXT NOT NULL DEFAULT '',
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            turns INTEGER NOT NULL DEFAULT 0,
+            pid INTEGER,
+            tournament_id INTEGER REFERENCES tournaments(id)
+        );
+        CREATE INDEX IF NOT EXISTS episodes_game ON episodes(game, started_at);
+        CREATE TABLE IF NOT EXISTS seats (
+            episode_id INTEGER NOT NULL REFERENCES episodes(id),
+            seat TEXT NOT NULL,
+            player TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            score REAL,
+            metrics TEXT NOT NULL DEFAULT '{}',
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0,
+            PRIMARY KEY (episode_id, seat)
+        );
+        CREATE INDEX IF NOT EXISTS seats_player ON seats(player);
+        CREATE TABLE IF NOT EXISTS turns (
+            episode_id INTEGER NOT NULL REFERENCES episodes(id),
+            idx INTEGER NOT NULL,
+            step INTEGER NOT NULL,
+            seat TEXT NOT NULL,
+            observation TEXT NOT NULL,
+            prompt TEXT,
+            raw TEXT NOT NULL DEFAULT '',
+            action TEXT NOT NULL,
+            action_text TEXT NOT NULL DEFAULT '',
+            reason TEXT NOT NULL DEFAULT '',
+            valid INTEGER NOT NULL,
+            fallback INTEGER NOT NULL,
+            error TEXT,
+            error_detail TEXT NOT NULL DEFAULT '',
+            attempts TEXT NOT NULL DEFAULT '[]',
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            cached_tokens INTEGER NOT NULL DEFAULT 0,
+            reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0,
+            latency REAL NOT NULL DEFAULT 0,
+            state TEXT NOT NULL,
+            PRIMARY KEY (episode_id, idx)
+        );
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [_v1]
+"""Append-only. Migration N brings a database from ``user_version`` N-1 to N."""
+
+TURN_COLUMNS = (
+    "episode_id",
+    "idx",
+    "step",
+    "seat",
+    "observation",
+    "prompt",
+    "raw",
+    "action",
+    "action_text",
+    "reason",
+    "valid",
+    "fallback",
+    "error",
+    "error_detail",
+    "attempts",
+    "input_tokens",
+    "output_tokens",
+    "cached_tokens",
+    "reasoning_tokens",
+    "cost_usd",
+    "latency",
+    "state",
+)
+_INSERT_TURN = f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) VALUES ({', '.join('?' * len(TURN_COLUMNS))})"
+JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics"})
+
+
+class StoreError(Exception):
+    """The database cannot be opened or written (path, permissions, corruption)."""
+
+
+def now() -> str:
+    """UTC timestamp in ISO 8601."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON for a column."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+class Store:
+    """The one writer of an Arena database file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self.db = sqlite_utils.Database(conn)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA busy_timeout=5000")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+            self._reap_orphans()
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open database {self.path}: {exc}") from None
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The underlying connection (autocommit; use :meth:`transaction` to group)."""
+        return self.db.conn
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    def schema_version(self) -> int:
+        """The database's migration level."""
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        version = self.schema_version()
+        if version > len(MIGRATIONS):
+            raise StoreError(f"{self.path} was written by a newer Arena (schema {version}); upgrade Arena")
+        for number in range(version, len(MIGRATIONS)):
+            with self.transaction():
+                MIGRATIONS[number](self.db)
+                self.conn.execute(f"PRAGMA user_version={number + 1}")
+
+    def _reap_orphans(self) -> None:
+        # An episode still 'running' whose process is gone was interrupted by a crash.
+        rows = self.conn.execute("SELECT id, pid FROM episodes WHERE status='running'").fetchall()
+        for episode_id, pid in rows:
+            if pid is None or (pid != os.getpid() and not _pid_alive(pid)):
+                self.set_status(episode_id, "aborted", "process ended while the episode was running")
+
+    def transaction(self) -> Any:
+        """A context manager grouping writes into one commit."""
+        return _Transaction(self.conn)
+
+    # -- writes -------------------------------------------------------------------------
+    def create_episode(
+        self,
+        *,
+        game: str,
+        game_version: str,
+        prompt_version: str,
+        arena_version: str,
+        seed: int,
+        config: dict[str, Any],
+        seats: list[tuple[str, str, str]],
+        tournament_id: int | None = None,
+    ) -> int:
+        """Insert a running episode and its seats; returns the episode id."""
+        with self.transaction():
+            cursor = self.conn.execute(
+                "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, config,"
+                " status, started_at, pid, tournament_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (
+                    game,
+                    game_version,
+                    prompt_version,
+                    arena_version,
+                    seed,
+                    dumps(config),
+                    "running",
+                    now(),
+                    os.getpid(),
+                    tournament_id,
+                ),
+            )
+            episode_id = int(cursor.lastrowid or 0)
+            self.conn.executemany(
+                "INSERT INTO seats (episode_id, seat, player, kind) VALUES (?,?,?,?)",
+                [(episode_id, seat, player, kind) for seat, player, kind in seats],
+            )
+        return episode_id
+
+    def add_turns(self, episode_id: int, rows: list[tuple[Any, ...]]) -> None:
+        """Commit one step's turn rows (tuples in :data:`TURN_COLUMNS` order, episode id first)."""
+        with self.transaction():
+            self.conn.executemany(_INSERT_TURN, rows)
+            self.conn.execute("UPDATE episodes SET turns = turns + ? WHERE id = ?", (len(rows), episode_id))
+
+    def finish_episode(
+        self, episode_id: int, status: str, message: str, seats: dict[str, dict[str, Any]]
+    ) -> None:
+        """Record the final status and each seat's score, metrics and usage."""
+        with self.transaction():
+            self.conn.execute(
+                "UPDATE episodes SET status=?, message=?, finished_at=? WHERE id=?",
+                (status, message, now(), episode_id),
+            )
+            self.conn.executemany(
+                "UPDATE seats SET score=?, metrics=?, input_tokens=?, output_tokens=?, cost_usd=?"
+                " WHERE episode_id=? AND seat=?",
+                [
+                    (
+                        v["score"],
+                        dumps(v["metrics"]),
+                        v["input_tokens"],
+                        v["output_tokens"],
+                        v["cost_usd"],
+                        episode_id,
+                        seat,
+                    )
+                    for seat, v in seats.items()
+                ],
+            )
+
+    def set_status(self, episode_id: int, status: str, message: str = "") -> None:
+        """Change an episode's status (used for aborted episodes)."""
+        self.conn.execute(
+            "UPDATE episodes SET status=?, message=?, finished_at=? WHERE id=?",
+            (status, message, now(), episode_id),
+        )
+
+    def create_tournament(self, name: str, game: str, config: dict[str, Any]) -> int:
+        """Insert a tournament row; returns its id."""
+        cursor = self.conn.execute(
+            "INSERT INTO tournaments (name, game, config, created_at) VALUES (?,?,?,?)",
+            (name, game, dumps(config), now()),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def finish_tournament(self, tournament_id: int, status: str = "finished") -> None:
+        """Mark a tournament done."""
+        self.conn.execute(
+            "UPDATE tournaments SET status=?, finished_at=? WHERE id=?", (status, now(), tournament_id)
+        )
+
+    # -- reads --------------------------------------------------------------------------
+    def episode(self, episode_id: int) -> dict[str, Any] | None:
+        """One episode row (JSON columns decoded), or ``None``."""
+        rows = list(self._query("SELECT * FROM episodes WHERE id = ?", (episode_id,)))
+        return rows[0] if rows else None
+
+    def seats(self, episode_id: int) -> list[dict[str, Any]]:
+        """An episode's seats in seat order."""
+        return list(self._query("SELECT * FROM seats WHERE episode_id = ? ORDER BY rowid", (episode_id,)))
+
+    def turns(self, episode_id: int) -> list[dict[str, Any]]:
+        """An episode's turns in order."""
+        return list(self._query("SELECT * FROM turns WHERE episode_id = ? ORDER BY idx", (episode_id,)))
+
+    def list_episodes(
+        self,
+        *,
+        game: str | None = None,
+        status: str | None = None,
+        player: str | None = None,
+        limit: int = 50,
+    ) -> list[dict[str, Any]]:
+        """Recent episodes, newest first, with a ``players`` summary column."""
+        where, params = [], []
+        if game:
+            where.append("e.game = ?")
+            params.append(game)
+        if status:
+            where.append("e.status = ?")
+            params.append(status)
+        if player:
+            where.append("EXISTS (SELECT 1 FROM seats s2 WHERE s2.episode_id = e.id AND s2.player LIKE ?)")
+            params.append(f"%{player}%")
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        sql = (
+            "SELECT e.id, e.game, e.seed, e.status, e.started_at, e.turns, e.tournament_id,"
+            " (SELECT group_concat(s.seat || '=' || s.player, ' ') FROM seats s WHERE s.episode_id = e.id)"
+            " AS players,"
+            " (SELECT group_concat(s.seat || '=' || printf('%.2f', s.score), ' ') FROM seats s"
+            "  WHERE s.episode_id = e.id AND s.score IS NOT NULL) AS scores"
+            f" FROM episodes e {clause} ORDER BY e.id DESC LIMIT ?"
+        )
+        return list(self._query(sql, (*params, limit)))
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> Iterator[dict[str, Any]]:
+        cursor = self.conn.execute(sql, params)
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            item = dict(zip(names, row, strict=True))
+            for key in JSON_COLUMNS.intersection(item):
+                if isinstance(item[key], str):
+                    item[key] = json.loads(item[key])
+            yield item
+
+
+class _Transaction:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.outer = False
+
+    def __enter__(self) -> None:
+        self.outer = not self.conn.in_transaction
+        if self.outer:
+            self.conn.execute("BEGIN")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if not self.outer:
+            return
+        if exc_type is None:
+            self.conn.execute("COMMIT")
+        else:
+            self.conn.execute("ROLLBACK")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,136 @@
+"""Scripted lemonade stands. Each states a truthful reason for every decision."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arena.player import BasePlayer, Decision, DecisionRequest
+from games.lemonade.rules import (
+    MAX_PRICE,
+    MIN_PRICE,
+    PROMOTIONS,
+    LemonadeDecision,
+    affordable,
+    price_factor,
+)
+from games.lemonade.world import WEATHER_FACTOR
+
+WEATHER_PRICES = {"sunny": 3.5, "cloudy": 3.0, "rainy": 2.5}
+COST_PLUS_MARKUP = 2.0
+COST_PLUS_CUPS = 60
+
+
+def expected_demand(today: dict[str, Any], price: float, promotion: str = "none") -> int:
+    """Demand the public formula predicts before the day's chance (noise) is known."""
+    effect = PROMOTIONS[promotion]
+    base = today["traffic"] * WEATHER_FACTOR[today["weather"]] * price_factor(price * effect.seen_price_share)
+    return max(0, int(base * effect.demand_boost))
+
+
+class _LemonadeBaseline(BasePlayer):
+    """Shared plumbing: turn an observation into a :class:`LemonadeDecision`."""
+
+    name = ""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.spec = f"baseline:{self.name}"
+
+    async def decide(self, request: DecisionRequest) -> Decision:
+        decision = self.choose(request.observation)
+        return Decision(action=decision, reason=decision.reason)
+
+    def choose(self, observation: dict[str, Any]) -> LemonadeDecision:
+        """The decision for this morning."""
+        raise NotImplementedError
+
+
+class CostPlusStand(_LemonadeBaseline):
+    """Prices at twice today's ingredient cost and always makes 60 cups (or what it can pay)."""
+
+    name = "cost-plus"
+
+    def choose(self, observation: dict[str, Any]) -> LemonadeDecision:
+        today = observation["today"]
+        price = round(min(MAX_PRICE, max(MIN_PRICE, today["unit_cost"] * COST_PLUS_MARKUP)), 2)
+        cups = min(COST_PLUS_CUPS, observation["max_affordable_cups"])
+        note = "" if cups == COST_PLUS_CUPS else f", cut to {cups} because that is all the cash pays for"
+        return LemonadeDecision(
+            price=price,
+            produce=cups,
+            promotion="none",
+            reason=f"cost-plus: price {price:.2f} is {COST_PLUS_MARKUP:g}x the {today['unit_cost']:.2f} "
+            f"cup cost; fixed {COST_PLUS_CUPS} cups{note}",
+        )
+
+
+class WeatherStand(_LemonadeBaseline):
+    """Sets a price per weather and makes as many cups as the formula expects to sell."""
+
+    name = "weather"
+
+    def choose(self, observation: dict[str, Any]) -> LemonadeDecision:
+        today = observation["today"]
+        price = WEATHER_PRICES[today["weather"]]
+        expected = expected_demand(today, price)
+        cups = min(expected, observation["max_affordable_cups"])
+        return LemonadeDecision(
+            price=price,
+            produce=cups,
+            promotion="none",
+            reason=f"{today['weather']} day with traffic {today['traffic']}: price {price:.2f}, "
+            f"expect about {expected} cups, make {cups}",
+        )
+
+
+class ProfitMaxStand(_LemonadeBaseline):
+    """Searches price and promotion for the best expected profit under the public demand formula."""
+
+    name = "profit-max"
+
+    def choose(self, observation: dict[str, Any]) -> LemonadeDecision:
+        today = observation["today"]
+        best: tuple[float, float, str, int] = (-1e9, 3.0, "none", 0)
+        for promotion, effect in PROMOTIONS.items():
+            if effect.fixed_cost > observation["cash"]:
+                continue
+            limit = affordable(observation["cash"], today["unit_cost"], promotion)
+            for tenth in range(int(MIN_PRICE * 10), int(MAX_PRICE * 10) + 1):
+                price = tenth / 10
+                cups = min(expected_demand(today, price, promotion), limit)
+                profit = cups * (price * effect.revenue_share - today["unit_cost"]) - effect.fixed_cost
+                if profit > best[0]:
+                    best = (profit, price, promotion, cups)
+        profit, price, promotion, cups = best
+        return LemonadeDecision(
+            price=price,
+            produce=cups,
+            promotion=promotion,
+            reason=f"best expected profit {profit:.2f} at price {price:.2f} with {promotion}, "
+            f"making the {cups} cups the formula expects to sell",
+        )
+
+
+class RandomStand(_LemonadeBaseline):
+    """Picks a random legal price, production and promotion."""
+
+    name = "random"
+
+    def choose(self, observation: dict[str, Any]) -> LemonadeDecision:
+        price = round(self.rng.uniform(MIN_PRICE, MAX_PRICE), 1)
+        cups = self.rng.randint(0, observation["max_affordable_cups"])
+        promotion = self.rng.choice([p for p, e in PROMOTIONS.items() if e.fixed_cost <= observation["cash"]])
+        cups = min(cups, affordable(observation["cash"], observation["today"]["unit_cost"], promotion))
+        return LemonadeDecision(
+            price=price,
+            produce=cups,
+            promotion=promotion,
+            reason=f"random: drew price {price:.2f}, {cups} cups and {promotion}",
+        )
+
+
+BASELINES: dict[str, tuple[type[_LemonadeBaseline], str]] = {
+    cls.name: (cls, (cls.__doc__ or "").strip())
+    for cls in (CostPlusStand, WeatherStand, ProfitMaxStand, RandomStand)
+}

@@ -1,0 +1,266 @@
+"""The lemonade stand as an Arena game: every stand decides each day at the same time.
+
+In the default ``identical`` market each seat runs its own stand in the same world
+(same weather, traffic, costs and demand noise), so the same decisions give the same
+results. In the ``shared`` market the stands sell to one crowd and split it on price.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass, field
+from statistics import mean
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+from rich.console import RenderableType
+
+from arena.game import Game, SeatResult, template_version
+from games.lemonade import prompt as prompt_text
+from games.lemonade.render import render_stands
+from games.lemonade.rules import (
+    BASE_PRICE,
+    MAX_PRICE,
+    MIN_PRICE,
+    PROMOTIONS,
+    STARTING_CASH,
+    LemonadeDecision,
+    affordable,
+    check_decision,
+    settle,
+    shared_traffic_shares,
+)
+from games.lemonade.world import WorldDay, generate_world
+
+HISTORY_DAYS = 7
+FALLBACK_FIRST_DAY_CUPS = 20
+
+
+@dataclass
+class Stand:
+    """One seat's stand: its cash, its day records and whether it went bankrupt."""
+
+    cash: float = STARTING_CASH
+    records: list[dict[str, Any]] = field(default_factory=list)
+    bankrupt_day: int | None = None
+
+
+class LemonadeGame(Game):
+    """Seeded 30-day lemonade stand for any number of stands (default two)."""
+
+    name: ClassVar[str] = "lemonade"
+    version: ClassVar[str] = "1.0"
+    title: ClassVar[str] = "Lemonade stand"
+    description: ClassVar[str] = (
+        "Run a lemonade stand for 30 days: set the price, how many cups to make and a "
+        "promotion each morning. Same weather, traffic and costs for every stand; the "
+        "most cash at the end wins."
+    )
+    prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
+
+    def __init__(self, seed: int, *, days: int = 30, stands: int = 2, market: str = "identical") -> None:
+        super().__init__(seed, days=days, stands=stands, market=market)
+        if market not in ("identical", "shared"):
+            raise ValueError(f"market must be identical or shared, got {market!r}")
+        self.days = days
+        self.market = market
+        self._seats = tuple("abcdefgh"[:stands])
+        self.world: list[WorldDay] = generate_world(seed, days)
+        self.stands = {seat: Stand() for seat in self._seats}
+        self.day = 1
+        self._mark_bankruptcies()
+
+    # -- contract -------------------------------------------------------------------
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self._seats
+
+    def pending(self) -> list[str]:
+        if self.day > self.days:
+            return []
+        return [seat for seat, stand in self.stands.items() if stand.bankrupt_day is None]
+
+    def observation(self, seat: str) -> dict[str, Any]:
+        stand = self.stands[seat]
+        observation: dict[str, Any] = {
+            "day": self.day,
+            "days": self.days,
+            "market": self.market,
+            "today": self.today.public() if self.day <= self.days else None,
+            "cash": stand.cash,
+            "max_affordable_cups": affordable(stand.cash, self.today.unit_cost)
+            if self.day <= self.days
+            else 0,
+            "recent_days": stand.records[-HISTORY_DAYS:],
+        }
+        if self.market == "shared":
+            observation["rivals_yesterday"] = {
+                other: {"price": rival.records[-1]["price"], "promotion": rival.records[-1]["promotion"]}
+                for other, rival in self.stands.items()
+                if other != seat and rival.records and rival.records[-1]["day"] == self.day - 1
+            }
+        return observation
+
+    def rules(self, seat: str) -> str:
+        return prompt_text.rules_text(self.days, self.market)
+
+    def prompt(self, seat: str) -> str:
+        return prompt_text.render(self.observation(seat), self.rules(seat))
+
+    def action_model(self, seat: str) -> type[BaseModel]:
+        return LemonadeDecision
+
+    def validate(self, seat: str, action: BaseModel) -> str | None:
+        assert isinstance(action, LemonadeDecision)
+        return check_decision(action, self.stands[seat].cash, self.today.unit_cost)
+
+    def fallback(self, seat: str) -> BaseModel:
+        stand = self.stands[seat]
+        recent = [record["produce"] for record in stand.records[-3:]]
+        wanted = round(mean(recent)) if recent else FALLBACK_FIRST_DAY_CUPS
+        produce = min(wanted, affordable(stand.cash, self.today.unit_cost))
+        return LemonadeDecision(
+            price=BASE_PRICE,
+            produce=produce,
+            promotion="none",
+            reason="fallback: base price, average production of the last three days, no promotion",
+        )
+
+    def sample_action(self, seat: str, rng: random.Random) -> BaseModel:
+        cash = self.stands[seat].cash
+        promotion = rng.choice([p for p, e in PROMOTIONS.items() if e.fixed_cost <= cash])
+        limit = affordable(cash, self.today.unit_cost, promotion)
+        return LemonadeDecision(
+            price=round(rng.uniform(MIN_PRICE, MAX_PRICE), 1),
+            produce=rng.randint(0, limit),
+            promotion=promotion,
+            reason="random legal decision",
+        )
+
+    def apply(self, actions: dict[str, BaseModel]) -> None:
+        world = self.today
+        decisions = {seat: _as_decision(action) for seat, action in actions.items()}
+        shares = {seat: 1.0 for seat in decisions}
+        if self.market == "shared" and len(decisions) > 1:
+            shares = shared_traffic_shares(
+                {seat: d.price for seat, d in decisions.items()},
+                {seat: d.promotion for seat, d in decisions.items()},
+            )
+        for seat, decision in decisions.items():
+            stand = self.stands[seat]
+            outcome = settle(world, decision, stand.cash, shares[seat])
+            stand.cash = outcome.cash
+            stand.records.append(
+                {
+                    **world.public(),
+                    "price": decision.price,
+                    "produce": decision.produce,
+                    "promotion": decision.promotion,
+                    "demand": outcome.demand,
+                    "sold": outcome.sold,
+                    "waste": outcome.waste,
+                    "revenue": outcome.revenue,
+                    "cost": outcome.cost,
+                    "promotion_cost": outcome.promotion_cost,
+                    "cash": outcome.cash,
+                }
+            )
+        self.day += 1
+        self._mark_bankruptcies()
+
+    def over(self) -> bool:
+        return not self.pending()
+
+    def result(self) -> dict[str, SeatResult]:
+        return {
+            seat: SeatResult(score=stand.cash, metrics=_metrics(stand)) for seat, stand in self.stands.items()
+        }
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "day": self.day,
+            "days": self.days,
+            "market": self.market,
+            "world": [vars_of(day) for day in self.world],
+            "stands": {
+                seat: {"cash": s.cash, "bankrupt_day": s.bankrupt_day, "records": s.records}
+                for seat, s in self.stands.items()
+            },
+        }
+
+    def turn_state(self, seat: str) -> dict[str, Any]:
+        stand = self.stands[seat]
+        state = dict(stand.records[-1]) if stand.records else {"day": 0, "cash": stand.cash}
+        state["bankrupt"] = stand.bankrupt_day is not None
+        return state
+
+    def describe_action(self, seat: str, action: BaseModel) -> str:
+        decision = _as_decision(action)
+        return f"price {decision.price:.2f}, make {decision.produce}, promo {decision.promotion}"
+
+    def render(self, viewer: str | None = None) -> RenderableType:
+        seats = self._seats if viewer is None else (viewer,)
+        return render_stands(self, seats)
+
+    def progress(self) -> tuple[int, int]:
+        return (min(self.day - 1, self.days), self.days)
+
+    def score_series(self) -> dict[str, list[float]]:
+        return {
+            seat: [STARTING_CASH, *(record["cash"] for record in stand.records)]
+            for seat, stand in self.stands.items()
+        }
+
+    # -- helpers --------------------------------------------------------------------
+    @property
+    def today(self) -> WorldDay:
+        """The world of the current day (the last day once the game is over)."""
+        return self.world[min(self.day, self.days) - 1]
+
+    def _mark_bankruptcies(self) -> None:
+        # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
+        if self.day > self.days:
+            return
+        for stand in self.stands.values():
+            if stand.bankrupt_day is None and stand.cash < self.today.unit_cost:
+                stand.bankrupt_day = self.day
+
+
+def vars_of(day: WorldDay) -> dict[str, Any]:
+    """A world day as a plain dict (noise included, for full snapshots)."""
+    return {**day.public(), "noise": day.noise}
+
+
+def _as_decision(action: BaseModel) -> LemonadeDecision:
+    if isinstance(action, LemonadeDecision):
+        return action
+    return LemonadeDecision.model_validate(action.model_dump())
+
+
+def _metrics(stand: Stand) -> dict[str, Any]:
+    """The seed's metrics table (section 4.3), plus promotion spending and bankruptcy.
+
+    Gross margin is the seed's ``1 - ingredient cost / revenue`` (``None`` without
+    revenue); promotion signs are reported apart and do not enter it.
+    """
+    records = stand.records
+    revenue = round(sum(r["revenue"] for r in records), 2)
+    cost = round(sum(r["cost"] for r in records), 2)
+    changes = sum(
+        1
+        for previous, current in itertools.pairwise(records)
+        if previous["price"] != current["price"] or previous["produce"] != current["produce"]
+    )
+    return {
+        "final_cash": stand.cash,
+        "revenue": revenue,
+        "ingredient_cost": cost,
+        "promotion_cost": round(sum(r["promotion_cost"] for r in records), 2),
+        "wasted_cups": sum(r["waste"] for r in records),
+        "gross_margin": round(1 - cost / revenue, 4) if revenue > 0 else None,
+        "decision_changes": changes,
+        "bankrupt": stand.bankrupt_day is not None,
+        "days_played": len(records),
+    }

@@ -1,0 +1,106 @@
+"""The one lemonade prompt template (seed section 3): goal, rules and state, no strategy hints.
+
+Every provider gets exactly this text; only the client differs. The template and the
+rules text are hashed into the game's prompt version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.lemonade.rules import MAX_PRICE, MIN_PRICE, PROMOTIONS, STARTING_CASH
+
+RULES = """\
+You run a lemonade stand for {days} days, starting with {start_cash:.2f} yuan in cash.
+Goal: have as much cash as possible at the end of day {days}.
+Each morning you see the weather, temperature, expected customer traffic and today's
+ingredient cost per cup, then decide:
+- price: price per cup in yuan, from {min_price} to {max_price}.
+- produce: whole number of cups to make today. All cups are paid for in the morning at
+  today's ingredient cost, so you cannot make more than your cash pays for (after
+  the cost of any promotion signs).
+- promotion: one of
+{promotions}
+Customers buy up to the number of cups they want, which depends on traffic, weather,
+the price they see and chance. Cups not sold by evening are thrown away.
+If your cash can no longer pay for a single cup in the morning, the stand is bankrupt
+and stops. A decision that breaks these rules is replaced by: price 3.00, the average
+production of your last three days (20 cups on day 1) and no promotion.{market_note}"""
+
+SHARED_NOTE = """
+Market: you share the street with other stands. Today's customers split between the
+stands according to the prices they see; you see the others' prices from yesterday."""
+
+TEMPLATE = """\
+{rules}
+
+Today is day {day} of {days}.
+Weather: {weather}, {temperature} degrees C
+Expected customer traffic: about {traffic} people
+Ingredient cost: {unit_cost:.2f} yuan per cup
+Cash: {cash:.2f} yuan (enough for at most {max_cups} cups today without a promotion)
+{rivals}
+Your last {shown} days (oldest first):
+{history}
+
+Reply with only a JSON object with these fields:
+- "price": number, price per cup in yuan ({min_price} to {max_price})
+- "produce": integer, cups to make today
+- "promotion": "none", "discount" or "bundle"
+- "reason": one sentence explaining your decision"""
+
+
+def rules_text(days: int, market: str) -> str:
+    """The rules every stand is told."""
+    promotions = "\n".join(f"  {name}: {effect.summary}" for name, effect in PROMOTIONS.items())
+    return RULES.format(
+        days=days,
+        start_cash=STARTING_CASH,
+        min_price=MIN_PRICE,
+        max_price=MAX_PRICE,
+        promotions=promotions,
+        market_note=SHARED_NOTE if market == "shared" else "",
+    )
+
+
+def history_line(record: dict[str, Any]) -> str:
+    """One past day as the prompt shows it."""
+    return (
+        f"day {record['day']}: {record['weather']}, {record['temperature']}C, traffic {record['traffic']}, "
+        f"cost {record['unit_cost']:.2f}, price {record['price']:.2f}, promo {record['promotion']}, "
+        f"made {record['produce']}, sold {record['sold']}, wasted {record['waste']}, "
+        f"cash {record['cash']:.2f}"
+    )
+
+
+def render(observation: dict[str, Any], rules: str) -> str:
+    """Fill the template from a seat's observation."""
+    today = observation["today"]
+    history = observation["recent_days"]
+    rivals = observation.get("rivals_yesterday")
+    rivals_text = ""
+    if rivals:
+        rivals_text = (
+            "Other stands yesterday: "
+            + "; ".join(
+                f"{seat}: price {info['price']:.2f}, promo {info['promotion']}"
+                for seat, info in rivals.items()
+            )
+            + "\n"
+        )
+    return TEMPLATE.format(
+        rules=rules,
+        day=observation["day"],
+        days=observation["days"],
+        weather=today["weather"],
+        temperature=today["temperature"],
+        traffic=today["traffic"],
+        unit_cost=today["unit_cost"],
+        cash=observation["cash"],
+        max_cups=observation["max_affordable_cups"],
+        rivals=rivals_text,
+        shown=len(history),
+        history="\n".join(history_line(r) for r in history) or "(none yet)",
+        min_price=MIN_PRICE,
+        max_price=MAX_PRICE,
+    )

@@ -1,0 +1,73 @@
+"""Rich rendering of lemonade stands: a day table and a cash trend per stand."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from games.lemonade.game import LemonadeGame
+
+WEATHER_ICONS = {"sunny": "sun", "cloudy": "cloud", "rainy": "rain"}
+SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
+MAX_ROWS = 10
+
+
+def sparkline(values: list[float]) -> str:
+    """A one-line unicode trend of ``values``."""
+    if not values:
+        return ""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    return "".join(SPARK_BLOCKS[int((v - low) / span * (len(SPARK_BLOCKS) - 1))] for v in values)
+
+
+def render_stands(game: LemonadeGame, seats: tuple[str, ...]) -> RenderableType:
+    """Today's forecast, the last days of each shown stand and each stand's cash trend."""
+    parts: list[RenderableType] = []
+    if game.day <= game.days:
+        today = game.today
+        parts.append(
+            Text(
+                f"Day {game.day}/{game.days}  {today.weather} {today.temperature}C  "
+                f"traffic ~{today.traffic}  cost {today.unit_cost:.2f}/cup",
+                style="bold",
+            )
+        )
+    else:
+        parts.append(Text(f"Finished after {game.days} days", style="bold"))
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for column in ("day", "weather", "traffic", "cost"):
+        table.add_column(column, justify="right")
+    for seat in seats:
+        for column in ("price", "made", "promo", "sold", "waste", "cash"):
+            table.add_column(f"{seat}:{column}", justify="right")
+    days_played = max((len(game.stands[s].records) for s in seats), default=0)
+    for index in range(max(0, days_played - MAX_ROWS), days_played):
+        world = game.world[index]
+        row = [str(world.day), WEATHER_ICONS[world.weather], str(world.traffic), f"{world.unit_cost:.2f}"]
+        for seat in seats:
+            records = game.stands[seat].records
+            if index < len(records):
+                r = records[index]
+                row += [
+                    f"{r['price']:.2f}",
+                    str(r["produce"]),
+                    r["promotion"],
+                    str(r["sold"]),
+                    str(r["waste"]),
+                    f"{r['cash']:.2f}",
+                ]
+            else:
+                row += ["-"] * 6
+        table.add_row(*row)
+    parts.append(table)
+    series = game.score_series()
+    for seat in seats:
+        stand = game.stands[seat]
+        status = " bankrupt" if stand.bankrupt_day is not None else ""
+        parts.append(Text(f"{seat} cash {stand.cash:8.2f} {sparkline(series[seat])}{status}"))
+    return Group(*parts)

@@ -1,0 +1,160 @@
+"""Pure rules of the lemonade stand: the decision, the demand model and a day's settlement.
+
+Demand (seed section 2.2): ``traffic x weather factor x price factor + noise``, never
+below zero, with ``price factor = max(0.1, 1 - (price - 3.0) x 0.4)``. Promotions change
+the price customers react to, add a demand boost and change what a cup brings in:
+
+* ``none``: customers see your price, each cup brings in your price.
+* ``discount``: 20% off. Customers see and pay 80% of your price, and the sale sign
+  draws 15% more customers.
+* ``bundle``: two cups for 1.5x your price. Customers react to your listed price, buy
+  30% more cups, and each cup brings in 75% of your price.
+
+Either promotion costs a fixed 5.00 for signs that morning, so it only pays on a day
+with enough customers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.lemonade.world import WEATHER_FACTOR, WorldDay
+
+BASE_PRICE = 3.0
+MIN_PRICE = 0.5
+MAX_PRICE = 6.0
+MAX_PRODUCE = 1000
+STARTING_CASH = 50.0
+PRICE_SENSITIVITY = 0.4
+PROMOTION_COST = 5.0
+
+Promotion = Literal["none", "discount", "bundle"]
+
+
+@dataclass(frozen=True, slots=True)
+class PromotionEffect:
+    """How a promotion changes the seen price, demand and revenue per cup."""
+
+    seen_price_share: float
+    demand_boost: float
+    revenue_share: float
+    fixed_cost: float
+    summary: str
+
+
+PROMOTIONS: dict[str, PromotionEffect] = {
+    "none": PromotionEffect(1.0, 1.0, 1.0, 0.0, "no promotion: customers see and pay your price"),
+    "discount": PromotionEffect(
+        0.8,
+        1.15,
+        0.8,
+        PROMOTION_COST,
+        "20% off: customers see and pay 80% of your price, and 15% more of them buy; signs cost 5.00",
+    ),
+    "bundle": PromotionEffect(
+        1.0,
+        1.3,
+        0.75,
+        PROMOTION_COST,
+        "two cups for 1.5x your price: 30% more cups sold at your listed price, each bringing in 75% "
+        "of it; signs cost 5.00",
+    ),
+}
+
+
+class LemonadeDecision(BaseModel):
+    """One day's decision for one stand."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    price: float = Field(ge=MIN_PRICE, le=MAX_PRICE, description="price per cup in yuan, 0.5 to 6.0")
+    produce: int = Field(ge=0, le=MAX_PRODUCE, description="cups to make today (whole number, paid now)")
+    promotion: Promotion = Field(default="none", description="none, discount or bundle")
+    reason: str = Field(default="", max_length=2000, description="one sentence explaining the decision")
+
+
+@dataclass(frozen=True, slots=True)
+class DayOutcome:
+    """What one stand's day came to."""
+
+    demand: int
+    sold: int
+    waste: int
+    revenue: float
+    cost: float
+    promotion_cost: float
+    cash: float
+
+
+def price_factor(price: float) -> float:
+    """The seed's price response: 1 at the base price, 40% less per extra yuan, floor 0.1."""
+    return max(0.1, 1.0 - (price - BASE_PRICE) * PRICE_SENSITIVITY)
+
+
+def demand(world: WorldDay, price: float, promotion: str, traffic_share: float = 1.0) -> int:
+    """Cups customers want today at ``price`` with ``promotion`` (noise included)."""
+    effect = PROMOTIONS[promotion]
+    seen = price * effect.seen_price_share
+    base = world.traffic * traffic_share * WEATHER_FACTOR[world.weather] * price_factor(seen)
+    return max(0, int(base * effect.demand_boost) + world.noise)
+
+
+def production_cost(produce: int, unit_cost: float) -> float:
+    """What making ``produce`` cups costs in the morning."""
+    return round(produce * unit_cost, 2)
+
+
+def settle(
+    world: WorldDay, decision: LemonadeDecision, cash: float, traffic_share: float = 1.0
+) -> DayOutcome:
+    """Settle one stand's day: sold = min(demand, produce); unsold cups are waste."""
+    wanted = demand(world, decision.price, decision.promotion, traffic_share)
+    sold = min(wanted, decision.produce)
+    revenue = round(sold * decision.price * PROMOTIONS[decision.promotion].revenue_share, 2)
+    cost = production_cost(decision.produce, world.unit_cost)
+    promotion_cost = PROMOTIONS[decision.promotion].fixed_cost
+    return DayOutcome(
+        demand=wanted,
+        sold=sold,
+        waste=decision.produce - sold,
+        revenue=revenue,
+        cost=cost,
+        promotion_cost=promotion_cost,
+        cash=round(cash + revenue - cost - promotion_cost, 2),
+    )
+
+
+def affordable(cash: float, unit_cost: float, promotion: str = "none") -> int:
+    """Most cups ``cash`` can pay for at ``unit_cost`` after the promotion's fixed cost."""
+    budget = cash - PROMOTIONS[promotion].fixed_cost
+    return max(0, min(MAX_PRODUCE, int((budget + 1e-9) // unit_cost)))
+
+
+def check_decision(decision: LemonadeDecision, cash: float, unit_cost: float) -> str | None:
+    """Rule checks beyond the schema (seed section 4.2); an explanation if illegal."""
+    fixed = PROMOTIONS[decision.promotion].fixed_cost
+    if fixed > cash:
+        return f"promotion {decision.promotion} costs {fixed:.2f} but cash is {cash:.2f}"
+    limit = affordable(cash, unit_cost, decision.promotion)
+    if decision.produce > limit:
+        extra = f" plus {fixed:.2f} for the {decision.promotion} signs" if fixed else ""
+        return (
+            f"produce {decision.produce} costs {production_cost(decision.produce, unit_cost):.2f}{extra} "
+            f"but cash is {cash:.2f}; you can make at most {limit} cups"
+        )
+    return None
+
+
+def shared_traffic_shares(prices: dict[str, float], promotions: dict[str, str]) -> dict[str, float]:
+    """Shared market: stands split today's customers in proportion to price appeal.
+
+    Appeal is the price factor of the price customers see; equal prices split evenly.
+    """
+    appeal = {
+        seat: price_factor(prices[seat] * PROMOTIONS[promotions[seat]].seen_price_share) for seat in prices
+    }
+    total = sum(appeal.values())
+    return {seat: value / total for seat, value in appeal.items()}

@@ -1,0 +1,52 @@
+"""The lemonade stand's world layer: weather, temperature, traffic, costs and demand noise.
+
+Every draw comes from generators owned by the world and seeded from the episode seed.
+The weather sequence follows the seed document's order of draws (weather, temperature,
+traffic, unit cost per day); the demand noise has its own generator so that it is
+identical for every stand on the same day.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass
+from typing import Any
+
+WEATHERS = ("sunny", "cloudy", "rainy")
+WEATHER_WEIGHTS = (0.4, 0.4, 0.2)
+WEATHER_FACTOR = {"sunny": 1.3, "cloudy": 1.0, "rainy": 0.5}
+UNIT_COSTS = (1.2, 1.5, 1.8)
+NOISE_RANGE = 5
+
+
+@dataclass(frozen=True, slots=True)
+class WorldDay:
+    """One day of the shared world, known to every stand in the morning (noise excepted)."""
+
+    day: int
+    weather: str
+    temperature: int
+    traffic: int
+    unit_cost: float
+    noise: int
+
+    def public(self) -> dict[str, Any]:
+        """The morning forecast a stand sees (everything except the demand noise)."""
+        data = asdict(self)
+        del data["noise"]
+        return data
+
+
+def generate_world(seed: int, days: int) -> list[WorldDay]:
+    """The seeded sequence of ``days`` world days."""
+    world_rng = random.Random(seed)
+    noise_rng = random.Random(f"lemonade-noise:{seed}")
+    world = []
+    for day in range(1, days + 1):
+        weather = world_rng.choices(WEATHERS, weights=WEATHER_WEIGHTS)[0]
+        temperature = world_rng.randint(22, 35)
+        traffic = max(30, int(world_rng.gauss(100, 20)))
+        unit_cost = world_rng.choice(UNIT_COSTS)
+        noise = noise_rng.randint(-NOISE_RANGE, NOISE_RANGE)
+        world.append(WorldDay(day, weather, temperature, traffic, unit_cost, noise))
+    return world

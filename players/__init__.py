@@ -1,0 +1,1 @@
+"""Players: scripted baselines, humans and language models."""
