@@ -23,6 +23,7 @@ from arena.paths import database_path
 from arena.player import PlayerSetupError
 from arena.registry import UnknownGameError, game_names, get_game
 from arena.runner import Budget
+from arena.sanitize import plain_text
 from arena.specs import SpecError
 from arena.store import Store, StoreError
 
@@ -81,7 +82,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arena`` console script."""
-    err = Console(stderr=True, highlight=False)
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
@@ -89,14 +89,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler = COMMANDS[args.command]
         return handler(args)
     except UsageError as exc:
-        err.print(f"arena: error: {exc}", markup=False)
-        return EXIT_USAGE
+        return fail(str(exc), EXIT_USAGE)
     except (SpecError, UnknownGameError, StoreError, PlayerSetupError, EpisodeNotFound, ValueError) as exc:
-        err.print(f"arena: error: {exc}", markup=False)
-        return 1
+        return fail(str(exc))
     except KeyboardInterrupt:
-        err.print("arena: interrupted", markup=False)
-        return EXIT_INTERRUPTED
+        return fail("interrupted", EXIT_INTERRUPTED)
+
+
+def fail(message: str, code: int = 1) -> int:
+    """Print ``arena: error: MESSAGE`` as one line on stderr and return ``code``."""
+    one_line = " ".join(plain_text(message).split())
+    sys.stderr.write(f"arena: error: {one_line}\n")
+    return code
 
 
 def _db(args: argparse.Namespace) -> Store:
@@ -175,7 +179,7 @@ def _model_lines() -> list[str]:
     try:
         config = load_models_config()
     except ValueError as exc:
-        Console(stderr=True).print(f"arena: warning: {exc}", markup=False)
+        sys.stderr.write(f"arena: warning: {exc}\n")
         return []
     lines = []
     for item in asyncio.run(describe_available(config)):

@@ -64,7 +64,7 @@ class Recorder:
             int(turn.fallback),
             turn.error,
             turn.error_detail,
-            dumps([asdict(a) for a in turn.attempts]),
+            dumps([asdict(a) for a in turn.attempts]) if turn.attempts else "[]",
             usage.input_tokens,
             usage.output_tokens,
             usage.cached_tokens,

@@ -7,7 +7,6 @@ reasons) is stored unchanged. API keys are never stored.
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -15,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 import sqlite_utils
 
 Migration = Callable[[sqlite_utils.Database], None]
@@ -132,8 +132,8 @@ def now() -> str:
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON for a column."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    """Compact JSON for a column (orjson: the recorder's hot path)."""
+    return orjson.dumps(value, default=str).decode()
 
 
 class Store:
@@ -229,17 +229,13 @@ class Store:
         """Commit one step's turn rows (tuples in :data:`TURN_COLUMNS` order, episode id first)."""
         with self.transaction():
             self.conn.executemany(_INSERT_TURN, rows)
-            self.conn.execute("UPDATE episodes SET turns = turns + ? WHERE id = ?", (len(rows), episode_id))
 
     def finish_episode(
         self, episode_id: int, status: str, message: str, seats: dict[str, dict[str, Any]]
     ) -> None:
         """Record the final status and each seat's score, metrics and usage."""
         with self.transaction():
-            self.conn.execute(
-                "UPDATE episodes SET status=?, message=?, finished_at=? WHERE id=?",
-                (status, message, now(), episode_id),
-            )
+            self.set_status(episode_id, status, message)
             self.conn.executemany(
                 "UPDATE seats SET score=?, metrics=?, input_tokens=?, output_tokens=?, cost_usd=?"
                 " WHERE episode_id=? AND seat=?",
@@ -260,8 +256,9 @@ class Store:
     def set_status(self, episode_id: int, status: str, message: str = "") -> None:
         """Change an episode's status (used for aborted episodes)."""
         self.conn.execute(
-            "UPDATE episodes SET status=?, message=?, finished_at=? WHERE id=?",
-            (status, message, now(), episode_id),
+            "UPDATE episodes SET status=?, message=?, finished_at=?,"
+            " turns=(SELECT count(*) FROM turns WHERE episode_id=?) WHERE id=?",
+            (status, message, now(), episode_id, episode_id),
         )
 
     def create_tournament(self, name: str, game: str, config: dict[str, Any]) -> int:
@@ -313,7 +310,9 @@ class Store:
             params.append(f"%{player}%")
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         sql = (
-            "SELECT e.id, e.game, e.seed, e.status, e.started_at, e.turns, e.tournament_id,"
+            "SELECT e.id, e.game, e.seed, e.status, e.started_at, e.tournament_id,"
+            " CASE WHEN e.status = 'running' THEN (SELECT count(*) FROM turns t WHERE t.episode_id = e.id)"
+            " ELSE e.turns END AS turns,"
             " (SELECT group_concat(s.seat || '=' || s.player, ' ') FROM seats s WHERE s.episode_id = e.id)"
             " AS players,"
             " (SELECT group_concat(s.seat || '=' || printf('%.2f', s.score), ' ') FROM seats s"
@@ -329,7 +328,7 @@ class Store:
             item = dict(zip(names, row, strict=True))
             for key in JSON_COLUMNS.intersection(item):
                 if isinstance(item[key], str):
-                    item[key] = json.loads(item[key])
+                    item[key] = orjson.loads(item[key])
             yield item
 
 

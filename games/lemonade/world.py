@@ -9,7 +9,7 @@ identical for every stand on the same day.
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 WEATHERS = ("sunny", "cloudy", "rainy")
@@ -32,9 +32,13 @@ class WorldDay:
 
     def public(self) -> dict[str, Any]:
         """The morning forecast a stand sees (everything except the demand noise)."""
-        data = asdict(self)
-        del data["noise"]
-        return data
+        return {
+            "day": self.day,
+            "weather": self.weather,
+            "temperature": self.temperature,
+            "traffic": self.traffic,
+            "unit_cost": self.unit_cost,
+        }
 
 
 def generate_world(seed: int, days: int) -> list[WorldDay]:

@@ -1,0 +1,227 @@
+"""The headless command line, run in-process and as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.store import Store
+
+PLAY = ["play", "lemonade", "--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus", "--seed", "42"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_play_prints_days_reasons_results_and_episode_id(
+    capsys: pytest.CaptureFixture[str], db_path: Path
+) -> None:
+    code, out, _ = run(capsys, "--db", str(db_path), *PLAY)
+    assert code == 0
+    assert "day 30 a" in out and "day  1 b" in out
+    assert "expect about" in out  # the weather baseline's stated reason
+    assert "final_cash" in out and "gross_margin" in out
+    assert "episode 1 finished" in out
+
+
+def test_export_has_the_documented_fields(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
+    run(capsys, "--db", str(db_path), *PLAY)
+    code, out, _ = run(capsys, "--db", str(db_path), "export", "1")
+    assert code == 0
+    document = json.loads(out)
+    episode = document["episode"]
+    assert (episode["id"], episode["game"], episode["seed"], episode["status"]) == (
+        1,
+        "lemonade",
+        42,
+        "finished",
+    )
+    assert set(episode["versions"]) == {"game", "prompt", "arena"}
+    assert [s["seat"] for s in document["seats"]] == ["a", "b"]
+    assert {"seat", "player", "score", "metrics"} <= set(document["seats"][0])
+    assert len(document["turns"]) == 60
+    turn = document["turns"][0]
+    wanted = {
+        "index",
+        "seat",
+        "observation",
+        "prompt",
+        "action",
+        "reason",
+        "raw",
+        "valid",
+        "fallback",
+        "error",
+    }
+    assert wanted | {"usage", "state"} <= set(turn)
+    state_keys = {"day", "weather", "temperature", "traffic", "unit_cost", "price", "produce", "promotion"}
+    assert state_keys | {"sold", "waste", "cash"} <= set(turn["state"])
+    last_a = [t for t in document["turns"] if t["seat"] == "a"][-1]
+    assert last_a["state"]["cash"] == document["seats"][0]["score"]
+
+
+def test_episodes_lists_saved_episodes(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
+    code, out, _ = run(capsys, "--db", str(db_path), "episodes")
+    assert code == 0 and "no episodes yet" in out
+    run(capsys, "--db", str(db_path), *PLAY)
+    code, out, _ = run(capsys, "--db", str(db_path), "episodes", "--game", "lemonade")
+    assert "a=baseline:weather b=baseline:cost-plus" in out and "finished" in out
+
+
+def test_players_lists_specs_first(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "players", "lemonade")
+    assert code == 0
+    specs = [line.split("\t")[0] for line in out.splitlines()]
+    assert {
+        "baseline:cost-plus",
+        "baseline:weather",
+        "baseline:random",
+        "baseline:profit-max",
+        "human",
+    } <= set(specs)
+
+
+def test_arena_db_environment_variable(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "env.db"
+    monkeypatch.setenv("ARENA_DB", str(target))
+    assert run(capsys, *PLAY, "--quiet")[0] == 0
+    assert Store(target).list_episodes()[0]["game"] == "lemonade"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "chess", "--seat", "a=human"], "unknown game 'chess'"),
+        (["play", "lemonade", "--seat", "c=baseline:weather"], "no seat 'c'"),
+        (["play", "lemonade", "--seat", "a=baseline:nope", "--seat", "b=human"], "no baseline 'nope'"),
+        (["play", "lemonade", "--seat", "a=wizard:x", "--seat", "b=human"], "unknown player kind 'wizard'"),
+        (["play", "lemonade", "--seat", "a=baseline:weather"], "no player given for seat(s) b"),
+        ([*PLAY[:6], "--seed", "forty"], "seed must be an integer"),
+        ([*PLAY, "--option", "days=-3"], "days must be at least 1"),
+        ([*PLAY, "--option", "weather=always"], "unknown option 'weather'"),
+        (["play", "lemonade", "--seat", "nonsense"], "--seat wants NAME=VALUE"),
+        (["export", "99"], "no episode 99"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_wrong_arguments_give_one_line_and_nonzero_exit(
+    capsys: pytest.CaptureFixture[str], db_path: Path, argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, "--db", str(db_path), *argv)
+    assert code != 0
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert message in lines[0]
+    assert "Traceback" not in out + err
+
+
+def test_unwritable_database_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    code, _, err = run(capsys, "--db", str(blocker / "arena.db"), *PLAY)
+    assert code == 1
+    assert err.startswith("arena: error: cannot open database") and len(err.strip().splitlines()) == 1
+
+
+def _arena(db: Path, *argv: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "--db", str(db), *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+
+
+def _wait_for_episode(db: Path) -> None:
+    for _ in range(500):
+        if db.exists():
+            try:
+                with sqlite3.connect(db) as conn:
+                    if conn.execute("SELECT count(*) FROM episodes").fetchone()[0]:
+                        return
+            except sqlite3.OperationalError:
+                pass
+        time.sleep(0.02)
+    raise AssertionError("the episode never started")
+
+
+HUMAN_PLAY = ["play", "lemonade", "--seat", "a=human", "--seat", "b=baseline:weather"]
+
+
+def test_ctrl_c_marks_the_episode_aborted(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    process = _arena(db, *HUMAN_PLAY)
+    _wait_for_episode(db)
+    process.send_signal(signal.SIGINT)
+    assert process.stdin is not None and process.stderr is not None
+    process.stdin.close()
+    process.wait(timeout=60)
+    err = process.stderr.read()
+    assert process.returncode == 130
+    assert "saved as aborted" in err and "Traceback" not in err
+    episode = Store(db).list_episodes()[0]
+    assert episode["status"] == "aborted"
+
+
+def test_a_killed_process_leaves_an_aborted_readable_episode(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    process = _arena(db, *HUMAN_PLAY)
+    _wait_for_episode(db)
+    process.kill()
+    process.communicate(timeout=60)
+    store = Store(db)
+    episode = store.list_episodes()[0]
+    assert episode["status"] == "aborted"
+    assert store.turns(episode["id"]) == []
+
+
+def test_human_at_the_console_corrects_a_wrong_entry(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    process = _arena(db, *HUMAN_PLAY, "--option", "days=2")
+    # day 1: a price out of range, a word for a number, then too many cups for the cash.
+    entries = [
+        "9",
+        "3.5",
+        "lots",
+        "500",
+        "none",
+        "first try",
+        "3.5",
+        "20",
+        "disc",
+        "second try",
+        "3",
+        "10",
+        "",
+        "",
+    ]
+    out, err = process.communicate("\n".join(entries) + "\n", timeout=60)
+    assert process.returncode == 0, err
+    assert "price must be at most 6" in out
+    assert "produce must be a whole number" in out
+    assert "not allowed" in out and "at most" in out
+    document = Store(db).turns(1)
+    human = [t for t in document if t["seat"] == "a"]
+    assert human[0]["action"] == {
+        "price": 3.5,
+        "produce": 20,
+        "promotion": "discount",
+        "reason": "second try",
+    }
+    assert human[1]["action"]["price"] == 3.0 and human[1]["action"]["produce"] == 10
