@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from arena.events import EpisodeEnded, EpisodeStarted, Event, TurnRecord, TurnsRecorded
+from arena.events import EpisodeEnded, EpisodeStarted, Event, StepStarted, TurnRecord, TurnsRecorded
 from arena.game import SeatResult
 from arena.sanitize import plain_text
 
@@ -27,6 +27,10 @@ class LiveOutput:
             if not self.quiet:
                 for turn in event.turns:
                     self.console.print(turn_line(turn, self.players.get(turn.seat, "")))
+        elif isinstance(event, StepStarted):
+            for seat in event.seats:
+                if self.players.get(seat) == "human":
+                    self.console.print(event.game.render(viewer=seat))
         elif isinstance(event, EpisodeStarted):
             self.episode_id = event.episode_id
             self.players = {s.seat: s.spec for s in event.seats}

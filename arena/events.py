@@ -80,6 +80,7 @@ class StepStarted:
 
     step: int
     seats: list[str]
+    game: Game
 
 
 @dataclass(slots=True)

@@ -175,7 +175,7 @@ class EpisodeRunner:
             if self.control is not None:
                 await self.control.before_step()
             seats = self.game.pending()
-            self._emit(StepStarted(step, seats))
+            self._emit(StepStarted(step, seats, self.game))
             try:
                 if len(seats) == 1:
                     records = [await self._decide(seats[0], step)]

@@ -6,10 +6,10 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from arena.forms import FieldSpec, form_fields, parse_field
-from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.player import BasePlayer, Decision, DecisionRequest, FatalPlayerError
 
 Reader = Callable[[str], str]
 
@@ -28,8 +28,7 @@ class ConsoleHuman(BasePlayer):
         return await asyncio.to_thread(self._ask_form, request)
 
     def _ask_form(self, request: DecisionRequest) -> Decision:
-        self.writer(f"\n== seat {request.seat}: your move ==")
-        self.writer(_summary(request.observation))
+        self.writer(f"== seat {request.seat}: your move (enter each field; blank keeps the default) ==")
         fields = form_fields(request.action_model)
         while True:
             values: dict[str, Any] = {}
@@ -48,20 +47,11 @@ class ConsoleHuman(BasePlayer):
 
     def _ask_field(self, field: FieldSpec) -> Any:
         while True:
-            text = self.reader(f"  {field.prompt()}: ")
+            try:
+                text = self.reader(f"  {field.prompt()}: ")
+            except EOFError:
+                raise FatalPlayerError("the human seat's input ended (end of file)") from None
             try:
                 return parse_field(field, text)
             except ValueError as exc:
                 self.writer(f"  {exc}")
-
-
-def _summary(observation: dict[str, Any]) -> str:
-    lines = []
-    for key, value in observation.items():
-        if isinstance(value, list):
-            value = f"{len(value)} entries" if value else "none"
-        lines.append(f"  {key}: {value}")
-    return "\n".join(lines)
-
-
-__all__ = ["BaseModel", "ConsoleHuman"]

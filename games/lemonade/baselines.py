@@ -75,12 +75,13 @@ class WeatherStand(_LemonadeBaseline):
         price = WEATHER_PRICES[today["weather"]]
         expected = expected_demand(today, price)
         cups = min(expected, observation["max_affordable_cups"])
+        capped = " (all the cash pays for)" if cups < expected else ""
         return LemonadeDecision(
             price=price,
             produce=cups,
             promotion="none",
             reason=f"{today['weather']} day with traffic {today['traffic']}: price {price:.2f}, "
-            f"expect about {expected} cups, make {cups}",
+            f"expect about {expected} cups, make {cups}{capped}",
         )
 
 
