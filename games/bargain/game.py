@@ -1,0 +1,297 @@
+"""Hidden-valuation bargaining (seed 003, after the Cattle Trade benchmark) as an Arena game.
+
+A seller with a private cost and a buyer with a private value above it take turns,
+seller first: each turn is one round, in which the side either offers a price or accepts
+the other side's standing offer, with an optional message (cheap talk) kept apart from
+the binding offer. No deal by the round limit means no deal. The honesty ledger reads the
+messages for leaks and bluffs; it lives in the full state only, never in an observation
+(a flag on the other side's message would tell you about its number).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+from rich.console import RenderableType
+
+from arena.game import Game, SeatResult, template_version
+from games.bargain import prompt as prompt_text
+from games.bargain.honesty import Ledger
+from games.bargain.render import render_bargain
+from games.bargain.rules import (
+    BUYER,
+    DEFAULT_ROUNDS,
+    PRICE_MAX,
+    PRICE_MIN,
+    SEATS,
+    SELLER,
+    BargainAction,
+    Move,
+    check_action,
+    fallback_price,
+    gain,
+    other,
+    outcome_metrics,
+)
+from games.bargain.world import COST_MAX, COST_MIN, MARGIN_MAX, Deal, draw_deal
+
+SAMPLE_MESSAGES = (
+    "",
+    "Let's make a deal.",
+    "That is too far from what I had in mind.",
+    "I can't go past {n}.",
+    "My number is {n}.",
+    "I have a better offer elsewhere.",
+    "This is my final offer.",
+)
+
+
+class BargainGame(Game):
+    """Seeded one-item bargaining between a ``seller`` and a ``buyer``."""
+
+    name: ClassVar[str] = "bargain"
+    version: ClassVar[str] = "1.0"
+    title: ClassVar[str] = "Bargain"
+    description: ClassVar[str] = (
+        "A seller with a private cost and a buyer with a private value take turns offering "
+        "prices, with cheap-talk messages on the side. A deal inside the zone helps both; "
+        "no deal by the round limit gives both nothing."
+    )
+    prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
+    summary_metrics: ClassVar[tuple[str, ...]] = (
+        "closed",
+        "in_zone",
+        "gain",
+        "share",
+        "balance",
+        "rounds_used",
+        "leaks",
+        "bluffs",
+        "fallbacks",
+    )
+    """The metrics a suite table shows by default (a soft hook read by ``arena.suite``)."""
+
+    def __init__(self, seed: int, *, rounds: int = DEFAULT_ROUNDS) -> None:
+        super().__init__(seed, rounds=rounds)
+        if rounds < 2:
+            raise ValueError(f"rounds must be at least 2 (an offer and an answer), got {rounds}")
+        self.rounds = rounds
+        self.deal: Deal = draw_deal(seed)
+        self.moves: list[Move] = []
+        self.price: int | None = None
+        self.status = "open"
+        self.ledger = Ledger()
+
+    # -- contract -------------------------------------------------------------------
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return SEATS
+
+    def pending(self) -> list[str]:
+        seat = self.to_move
+        return [seat] if seat is not None else []
+
+    def observation(self, seat: str) -> dict[str, Any]:
+        # Built field by field from public moves and this seat's own number only.
+        own = {"your_cost": self.deal.cost} if seat == SELLER else {"your_value": self.deal.value}
+        used = len(self.moves)
+        return {
+            "role": seat,
+            **own,
+            "round": min(used + 1, self.rounds) if self.status == "open" else used,
+            "rounds": self.rounds,
+            "rounds_left": self.rounds - used,
+            "offers": [move.public() for move in self.moves],
+            "standing_offer": self.standing_for(seat),
+            "your_last_offer": self.last_offer(seat),
+            "status": self.status,
+            "price": self.price,
+        }
+
+    def rules(self, seat: str) -> str:
+        return prompt_text.rules_text(seat, self.rounds)
+
+    def prompt(self, seat: str) -> str:
+        return prompt_text.render(self.observation(seat), self.rules(seat))
+
+    def action_model(self, seat: str) -> type[BaseModel]:
+        return BargainAction
+
+    def validate(self, seat: str, action: BaseModel) -> str | None:
+        return check_action(_as_action(action), seat=seat, to_move=self.to_move, standing=self.standing)
+
+    def fallback(self, seat: str) -> BaseModel:
+        """Never accept; offer the seat's previous price again (or open 20 away from its number).
+
+        The price is moved onto the safe side of the seat's own number (a seller never
+        asks below its cost, a buyer never bids above its value) and never undercuts the
+        other side's standing offer, so a fallback can neither lose money nor concede.
+        No message is sent.
+        """
+        price = fallback_price(seat, self.secret(seat), self.last_offer(seat), self.standing_for(seat))
+        return BargainAction(
+            action="offer",
+            price=price,
+            message="",
+            reason="fallback: repeat the previous offer (or open 20 from my number), never at a loss",
+        )
+
+    def sample_action(self, seat: str, rng: random.Random) -> BaseModel:
+        if self.standing_for(seat) is not None and rng.random() < 0.3:
+            return BargainAction(action="accept", reason="random legal action")
+        if rng.random() < 0.2:
+            price = rng.randint(PRICE_MIN, PRICE_MAX)
+        else:
+            price = rng.randint(COST_MIN, COST_MAX + MARGIN_MAX)
+        number = self.secret(seat) if rng.random() < 0.3 else rng.randint(PRICE_MIN, PRICE_MAX)
+        message = rng.choice(SAMPLE_MESSAGES).format(n=number)
+        return BargainAction(action="offer", price=price, message=message, reason="random legal action")
+
+    def apply(self, actions: dict[str, BaseModel]) -> None:
+        seat = self.to_move
+        if seat is None or set(actions) != {seat}:
+            raise ValueError(f"expected one action for {seat}, got {sorted(actions)}")
+        action = _as_action(actions[seat])
+        problem = check_action(action, seat=seat, to_move=seat, standing=self.standing)
+        if problem:
+            raise ValueError(problem)
+        standing = self.standing
+        if action.action == "accept" and standing is not None:
+            price = standing.price
+        else:
+            assert action.price is not None
+            price = action.price
+        move = Move(len(self.moves) + 1, seat, action.action, price, action.message)
+        self.moves.append(move)
+        self.ledger.record(
+            round_number=move.round,
+            seat=seat,
+            secret=self.secret(seat),
+            action=move.action,
+            price=price,
+            message=move.message,
+            public_prices={m.price for m in self.moves},
+        )
+        if move.action == "accept":
+            self.price, self.status = price, "deal"
+        elif len(self.moves) >= self.rounds:
+            self.status = "no_deal"
+
+    def over(self) -> bool:
+        return self.status != "open"
+
+    def result(self) -> dict[str, SeatResult]:
+        outcome = outcome_metrics(self.deal, self.price)
+        surplus = self.deal.surplus
+        results = {}
+        for seat in SEATS:
+            own_gain = gain(seat, self.deal, self.price)
+            leaks, bluffs = self.ledger.counts(seat)
+            mine = [m for m in self.moves if m.seat == seat]
+            offers = [m.price for m in mine if m.action == "offer"]
+            metrics = {
+                **outcome,
+                "gain": own_gain,
+                "share": round(own_gain / surplus, 4),
+                "loss": own_gain < 0,
+                "own_number": self.secret(seat),
+                "rounds_used": len(self.moves),
+                "offers_made": len(offers),
+                "opening": offers[0] if offers else None,
+                "accepted": any(m.action == "accept" for m in mine),
+                "leaks": leaks,
+                "bluffs": bluffs,
+            }
+            results[seat] = SeatResult(score=float(own_gain), metrics=metrics)
+        return results
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "rounds": self.rounds,
+            "cost": self.deal.cost,
+            "value": self.deal.value,
+            "status": self.status,
+            "price": self.price,
+            "moves": [move.public() for move in self.moves],
+            "ledger": [dict(entry) for entry in self.ledger.entries],
+            "final_claims": dict(self.ledger.finals),
+        }
+
+    def turn_state(self, seat: str) -> dict[str, Any]:
+        leaks = {s: self.ledger.counts(s)[0] for s in SEATS}
+        bluffs = {s: self.ledger.counts(s)[1] for s in SEATS}
+        return {
+            "round": len(self.moves),
+            "rounds": self.rounds,
+            "cost": self.deal.cost,
+            "value": self.deal.value,
+            "offers": [move.public() for move in self.moves],
+            "status": self.status,
+            "price": self.price,
+            "honesty": self.ledger.entries[-1] if self.ledger.entries else None,
+            "leaks": leaks,
+            "bluffs": bluffs,
+        }
+
+    def describe_action(self, seat: str, action: BaseModel) -> str:
+        act = _as_action(action)
+        if act.action == "accept":
+            price = self.price if self.status == "deal" else self.standing_for(seat)
+            text = f"accept {price}" if price is not None else "accept"
+        else:
+            text = f"offer {act.price}"
+        if act.message:
+            short = act.message if len(act.message) <= 60 else act.message[:59] + "…"
+            text += f' "{short}"'
+        return text
+
+    def render(self, viewer: str | None = None) -> RenderableType:
+        return render_bargain(self, viewer)
+
+    def progress(self) -> tuple[int, int]:
+        return (len(self.moves), self.rounds)
+
+    def score_series(self) -> dict[str, list[float]]:
+        """Each side's offers in order (asks coming down, bids going up)."""
+        return {
+            seat: [float(m.price) for m in self.moves if m.seat == seat and m.action == "offer"]
+            for seat in SEATS
+        }
+
+    # -- helpers --------------------------------------------------------------------
+    @property
+    def to_move(self) -> str | None:
+        """The seat whose turn it is (seller in odd rounds), ``None`` once over."""
+        return SEATS[len(self.moves) % 2] if self.status == "open" else None
+
+    @property
+    def standing(self) -> Move | None:
+        """The latest move if it is an offer (the one the next seat may accept)."""
+        if self.moves and self.moves[-1].action == "offer":
+            return self.moves[-1]
+        return None
+
+    def standing_for(self, seat: str) -> int | None:
+        """The price of the other side's standing offer to ``seat``, if any."""
+        standing = self.standing
+        return standing.price if standing is not None and standing.seat == other(seat) else None
+
+    def last_offer(self, seat: str) -> int | None:
+        """``seat``'s own latest offer price, if it made one."""
+        return next((m.price for m in reversed(self.moves) if m.seat == seat and m.action == "offer"), None)
+
+    def secret(self, seat: str) -> int:
+        """``seat``'s own private number (cost for the seller, value for the buyer)."""
+        return self.deal.cost if seat == SELLER else self.deal.value
+
+
+def _as_action(action: BaseModel) -> BargainAction:
+    if isinstance(action, BargainAction):
+        return action
+    return BargainAction.model_validate(action.model_dump())
+
+
+__all__ = ["BUYER", "SELLER", "BargainAction", "BargainGame"]
