@@ -29,6 +29,7 @@ from arena.store import Store, StoreError
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+PIPE_WIDTH = 160
 
 
 class UsageError(Exception):
@@ -61,6 +62,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--quiet", action="store_true", help="print only the results")
     play.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    suite = sub.add_parser("suite", help="play a line-up over many seeded deals, seats swapped, and report")
+    suite.add_argument("game", help="game name (see: arena games)")
+    suite.add_argument(
+        "--seat", action="append", default=[], metavar="SEAT=SPEC", help="give a seat to a player"
+    )
+    suite.add_argument("--n", default="50", help="number of deals (default 50)")
+    suite.add_argument("--seed", default="0", help="integer seed the deals are drawn from (default 0)")
+    suite.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
+    suite.add_argument(
+        "--no-swap", action="store_true", help="do not replay each deal with the seats swapped"
+    )
+    suite.add_argument("--report", metavar="FILE", help="also write the JSON report (with disclosure) here")
+    suite.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     players = sub.add_parser("players", help="list the player specs a game accepts")
     players.add_argument("game")
@@ -103,6 +118,11 @@ def fail(message: str, code: int = 1) -> int:
     return code
 
 
+def stdout_console() -> Console:
+    """A console for results: terminal width on a terminal, wide enough for tables in a pipe."""
+    return Console(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
+
+
 def _db(args: argparse.Namespace) -> Store:
     return Store(database_path(getattr(args, "sub_db", None) or args.db))
 
@@ -143,22 +163,76 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
-    console = Console(highlight=False)
+    console = stdout_console()
     live = LiveOutput(console, quiet=quiet)
     from players.console_human import ConsoleHuman
 
     try:
         outcome = asyncio.run(play_match(config, store, [live], human_factory=lambda seat: ConsoleHuman()))
     except KeyboardInterrupt:
-        if live.episode_id is not None:
-            Console(stderr=True).print(
-                f"interrupted: episode {live.episode_id} saved as aborted", markup=False
-            )
-        return EXIT_INTERRUPTED
+        saved = f"; episode {live.episode_id} saved as aborted" if live.episode_id is not None else ""
+        return fail(f"interrupted{saved}", EXIT_INTERRUPTED)
     finally:
         store.close()
     console.print(f"episode {outcome.episode_id} {outcome.status}", markup=False)
     return 0 if outcome.status == "finished" else 1
+
+
+def cmd_suite(args: argparse.Namespace) -> int:
+    """``arena suite GAME --seat ... --n N --seed S``: the seed's run_suite, recorded."""
+    from rich.progress import Progress
+
+    from arena.suite import run_suite, suite_table
+
+    spec = get_game(args.game)
+    seats = _parse_pairs(args.seat, "--seat")
+    if not seats:
+        raise UsageError(
+            f"give every seat a player ({', '.join(spec.seats)}), e.g. --seat {spec.seats[0]}=SPEC"
+        )
+    n = _parse_count(args.n)
+    store = _db(args)
+    console = stdout_console()
+    try:
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task("episodes", total=None)
+
+            def advance(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            report = asyncio.run(
+                run_suite(
+                    store,
+                    spec.name,
+                    seats,
+                    n=n,
+                    seed=_parse_seed(args.seed),
+                    options=dict(_parse_pairs(args.option, "--option")),
+                    swap=not args.no_swap,
+                    progress=advance,
+                )
+            )
+    finally:
+        store.close()
+    console.print(suite_table(report))
+    if args.report:
+        try:
+            with open(args.report, "w", encoding="utf-8") as handle:
+                handle.write(report.to_json())
+        except OSError as exc:
+            raise StoreError(f"cannot write report {args.report}: {exc.strerror}") from None
+        console.print(f"report written to {args.report}", markup=False)
+    return 0
+
+
+def _parse_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"--n must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise UsageError("--n must be at least 1")
+    return value
 
 
 def cmd_players(args: argparse.Namespace) -> int:
@@ -237,6 +311,7 @@ def demo(args: argparse.Namespace) -> int:
 
 COMMANDS = {
     "play": cmd_play,
+    "suite": cmd_suite,
     "players": cmd_players,
     "games": cmd_games,
     "episodes": cmd_episodes,

@@ -137,6 +137,31 @@ def test_unwritable_database_is_one_line(capsys: pytest.CaptureFixture[str], tmp
     assert err.startswith("arena: error: cannot open database") and len(err.strip().splitlines()) == 1
 
 
+def test_suite_swaps_seats_records_a_tournament_and_writes_a_report(
+    capsys: pytest.CaptureFixture[str], db_path: Path, tmp_path: Path
+) -> None:
+    report = tmp_path / "report.json"
+    argv = ["suite", "bargain", "--seat", "seller=baseline:bluffing", "--seat", "buyer=baseline:pushover"]
+    code, out, _ = run(
+        capsys, "--db", str(db_path), *argv, "--n", "10", "--seed", "5", "--report", str(report)
+    )
+    assert code == 0
+    assert "baseline:bluffing" in out and "leaks" in out and "bluffs" in out
+    document = json.loads(report.read_text())
+    assert set(document) >= {"identity", "harness", "inference", "cost", "failures"}
+    assert document["identity"]["episodes"] == 20
+    store = Store(db_path)
+    episodes = store.list_episodes(limit=100)
+    assert len(episodes) == 20 and {e["tournament_id"] for e in episodes} == {1}
+    sellers = {store.seats(e["id"])[0]["player"] for e in episodes}
+    assert sellers == {"baseline:bluffing", "baseline:pushover"}
+
+
+def test_suite_rejects_a_bad_count(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
+    code, _, err = run(capsys, "--db", str(db_path), "suite", "bargain", "--seat", "seller=human", "--n", "x")
+    assert code == 2 and err.strip() == "arena: error: --n must be a whole number, got 'x'"
+
+
 def _arena(db: Path, *argv: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "arena.cli", "--db", str(db), *argv],
