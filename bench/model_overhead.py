@@ -1,0 +1,159 @@
+"""Arena's own overhead around model calls, against a local server answering in 200 ms.
+
+Usage: python bench/model_overhead.py [--delay 0.2] [--episodes 16]
+
+The real OpenAI SDK talks to the wire-level test server (Chat Completions), which
+answers every request with a legal lemonade decision after a fixed delay. Prints:
+
+* the overhead per turn: episode wall time per step minus the server's delay, for one
+  30-day episode with one model seat (sequential turns);
+* the wall time of N concurrent 30-day episodes with two model seats each, against
+  the critical path of 30 sequential turns (30 x delay).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena.events import Event, StepStarted, TurnsRecorded
+from arena.match import MatchConfig, play_match
+from arena.store import Store
+from players.models import load_models_config
+from tests.wire_server import Behaviour, WireServer, reply
+
+DECISION = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady"}
+
+
+class FixedDelayServer(WireServer):
+    """Answers every request with the same legal decision after ``delay`` seconds."""
+
+    def __init__(self, delay: float) -> None:
+        super().__init__()
+        self.delay = delay
+
+    def next_behaviour(self) -> Behaviour:
+        behaviour = reply(DECISION)
+        behaviour.delay = self.delay
+        return behaviour
+
+
+def models_file(folder: Path, url: str, concurrency: int) -> Path:
+    path = folder / "models.toml"
+    path.write_text(
+        f'[models.bench]\nprovider = "openai-compat"\nmodel = "bench"\nbase_url = "{url}"\n'
+        f"max_concurrency = {concurrency}\ntimeout = 30\n"
+    )
+    return path
+
+
+class StepClock:
+    """Observer timing each step from StepStarted to TurnsRecorded."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+        self.steps: list[float] = []
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, StepStarted):
+            self.started = time.perf_counter()
+        elif isinstance(event, TurnsRecorded):
+            self.steps.append(time.perf_counter() - self.started)
+
+
+def ms(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[int(0.95 * (len(ordered) - 1))]
+    return f"median {statistics.median(ordered) * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms"
+
+
+async def sequential(store: Store, config: Any, delay: float) -> None:
+    clock = StepClock()
+    started = time.perf_counter()
+    outcome = await play_match(
+        MatchConfig("lemonade", {"a": "bench", "b": "baseline:weather"}, seed=1),
+        store,
+        [clock],
+        models_config=config,
+    )
+    wall = time.perf_counter() - started
+    turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+    assert all(not t["fallback"] for t in turns), "the bench server's replies should all be legal"
+    latencies = [t["latency"] for t in turns]
+    print(
+        f"one episode, {len(turns)} sequential model turns: wall {wall:.2f}s (SDK import and set-up included)"
+    )
+    step_overheads = ms([s - delay for s in clock.steps])
+    call_overheads = ms([x - delay for x in latencies])
+    print(f"  step wall - server delay (all overhead: arena, SDK, HTTP, server): {step_overheads}")
+    print(f"  decision latency - server delay (SDK, HTTP, server, parsing):    {call_overheads}")
+    print(
+        "  arena's own overhead (step wall - decision latency):             "
+        f"{ms([s - x for s, x in zip(clock.steps, latencies, strict=True)])}"
+    )
+
+
+async def concurrent(store: Store, config: Any, episodes: int, delay: float) -> None:
+    started = time.perf_counter()
+    outcomes = await asyncio.gather(
+        *(
+            play_match(
+                MatchConfig("lemonade", {"a": "bench", "b": "bench"}, seed=i), store, models_config=config
+            )
+            for i in range(episodes)
+        )
+    )
+    wall = time.perf_counter() - started
+    assert all(o.status == "finished" for o in outcomes)
+    critical = 30 * delay
+    print(f"{episodes} concurrent episodes x 2 model seats: wall {wall:.2f}s")
+    print(f"  critical path 30 x {delay:.3f}s = {critical:.2f}s; ratio {wall / critical:.3f}x")
+
+
+def serve(delay: float) -> None:
+    """Child process: serve until stdin closes (keeps server CPU off the measured process)."""
+    with FixedDelayServer(delay) as server:
+        print(server.openai_url, flush=True)
+        sys.stdin.read()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--delay", type=float, default=0.2)
+    parser.add_argument("--episodes", type=int, default=16)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.delay)
+        return
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--serve", "--delay", str(args.delay)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None and child.stdin is not None
+    url = child.stdout.readline().strip()
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            config = load_models_config(models_file(Path(folder), url, 2 * args.episodes))
+            store = Store(Path(folder) / "bench.db")
+            asyncio.run(sequential(store, config, args.delay))
+            asyncio.run(concurrent(store, config, args.episodes, args.delay))
+            store.close()
+    finally:
+        child.stdin.close()
+        child.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+"""Anthropic Messages API players (``anthropic:MODEL``).
+
+Structured output, two modes (``anthropic_mode`` in the models file):
+
+* ``tool`` (default): one tool whose ``input_schema`` is the action schema, forced with
+  ``tool_choice={"type": "tool", "name": ...}``; works with every Claude model. The
+  tool input is the action and ``Decision.raw`` is its JSON.
+* ``output_config``: ``output_config={"format": {"type": "json_schema", "schema": ...}}``
+  (objects closed with ``additionalProperties: false``) for models that support it.
+
+anthropic >= 1 dropped ``temperature`` from ``messages.create``; it goes in
+``extra_body``. SDK retries are off (``max_retries=0``) and OpenTelemetry spans are
+disabled (``open_telemetry=False``) so prompts never leave through tracing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anthropic
+
+from arena.player import DecisionRequest, ErrorClass, Usage
+
+from .base import ChatMessage, Completion, ModelPlayer, http_headers, sdk_message
+from .config import ModelSettings
+from .retry import ProviderFailure, failure_from_status
+from .schema import closed_schema, schema_name
+
+TOOL_DESCRIPTION = "Submit your action for this turn. The input must match the schema."
+
+
+class AnthropicPlayer(ModelPlayer):
+    """A seat played by a Claude model through the Messages API."""
+
+    provider = "anthropic"
+
+    def __init__(self, spec: str, settings: ModelSettings, *, seed: int) -> None:
+        super().__init__(spec, settings, seed=seed)
+        self._client: anthropic.AsyncAnthropic | None = None
+
+    def client(self) -> anthropic.AsyncAnthropic:
+        """The SDK client (created on first use, SDK retries and tracing disabled)."""
+        if self._client is None:
+            self._client = anthropic.AsyncAnthropic(
+                api_key=self.require_key(),
+                base_url=self.settings.base_url,
+                max_retries=0,
+                timeout=self.settings.turn_timeout,
+                open_telemetry=False,
+            )
+        return self._client
+
+    async def close(self) -> None:
+        """Close the HTTP client."""
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    async def _complete(
+        self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]
+    ) -> Completion:
+        name = schema_name(request.action_model)
+        kwargs: dict[str, Any] = {}
+        if self.settings.temperature is not None:
+            kwargs["extra_body"] = {"temperature": self.settings.temperature}
+        mode = self.settings.anthropic_mode or "tool"
+        if mode == "tool":
+            kwargs["tools"] = [{"name": name, "description": TOOL_DESCRIPTION, "input_schema": schema}]
+            kwargs["tool_choice"] = {"type": "tool", "name": name}
+        else:
+            kwargs["output_config"] = {"format": {"type": "json_schema", "schema": closed_schema(schema)}}
+        conversation: list[Any] = [{"role": m.role, "content": m.content} for m in messages]
+        message = await self.client().messages.create(
+            model=self.settings.model,
+            max_tokens=self.settings.output_tokens,
+            system=system,
+            messages=conversation,
+            **kwargs,
+        )
+        texts: list[str] = []
+        tool_input: dict[str, object] | None = None
+        for block in message.content:
+            if block.type == "text":
+                texts.append(block.text)
+            elif block.type == "tool_use" and tool_input is None:
+                tool_input = dict(block.input)
+        raw = json.dumps(tool_input, ensure_ascii=False) if tool_input is not None else "".join(texts)
+        completion = Completion(raw, _usage(message.usage))
+        if message.stop_reason == "refusal":
+            details = message.stop_details
+            explanation = (details.explanation if details is not None else None) or "".join(texts)
+            completion.finish, completion.refusal = "refusal", explanation or "the model refused to answer"
+        elif message.stop_reason in ("max_tokens", "model_context_window_exceeded"):
+            completion.finish = "truncated"
+        return completion
+
+    def _classify(self, exc: Exception) -> ProviderFailure | None:
+        return classify_anthropic_error(exc)
+
+
+def _usage(raw: Any) -> Usage:
+    usage = Usage()
+    if raw is None:
+        return usage
+    cached = raw.cache_read_input_tokens or 0
+    created = raw.cache_creation_input_tokens or 0
+    usage.input_tokens = (raw.input_tokens or 0) + cached + created
+    usage.output_tokens = raw.output_tokens or 0
+    usage.cached_tokens = cached
+    details = raw.output_tokens_details
+    usage.reasoning_tokens = (details.thinking_tokens or 0) if details is not None else 0
+    return usage
+
+
+def classify_anthropic_error(exc: Exception) -> ProviderFailure | None:
+    """Map an ``anthropic`` SDK exception to a :class:`ProviderFailure`."""
+    if isinstance(exc, anthropic.APITimeoutError):
+        return ProviderFailure(ErrorClass.TIMEOUT, "the request timed out")
+    if isinstance(exc, anthropic.APIConnectionError):
+        return ProviderFailure(ErrorClass.PROVIDER_ERROR, f"connection failed: {exc}", retryable=True)
+    if isinstance(exc, anthropic.APIStatusError):
+        return failure_from_status(exc.status_code, http_headers(exc), sdk_message(exc))
+    if isinstance(exc, anthropic.APIError):
+        return ProviderFailure(ErrorClass.PROVIDER_ERROR, f"unexpected reply: {sdk_message(exc)}")
+    return None

@@ -1,0 +1,47 @@
+"""Which model specs can play right now (for ``arena models`` and the seat picker)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from .config import DEFAULT_LOCAL_MODEL, ModelsConfig, ModelSettings
+from .factory import player_for
+
+CHECK_DEADLINE = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class ModelAvailability:
+    """One model spec and whether it can play now; ``reason`` explains either way."""
+
+    spec: str
+    available: bool
+    reason: str
+
+
+async def describe_available(config: ModelsConfig) -> list[ModelAvailability]:
+    """Every named model of ``config`` plus ``local:gemma3-270m``, checked concurrently.
+
+    OpenAI and Anthropic entries are checked for their key only (no network call);
+    OpenAI-compatible servers get a short ``GET /models`` probe; local models are
+    checked for their packages or file without loading anything.
+    """
+    entries: list[tuple[str, ModelSettings]] = list(config.models.items())
+    builtin = f"local:{DEFAULT_LOCAL_MODEL}"
+    entries.append((builtin, ModelSettings(provider="local", model=DEFAULT_LOCAL_MODEL)))
+    return list(await asyncio.gather(*(_check(spec, settings) for spec, settings in entries)))
+
+
+async def _check(spec: str, settings: ModelSettings) -> ModelAvailability:
+    player = player_for(spec, settings, seed=0)
+    try:
+        async with asyncio.timeout(CHECK_DEADLINE):
+            available, reason = await player.check()
+    except TimeoutError:
+        available, reason = False, f"no answer within {CHECK_DEADLINE:g}s"
+    except Exception as exc:  # a check must never take the listing down
+        available, reason = False, f"check failed: {type(exc).__name__}: {exc}"
+    finally:
+        await player.close()
+    return ModelAvailability(spec, available, reason)

@@ -1,0 +1,285 @@
+"""The common body of every model player: conversation, deadline, retries, parsing.
+
+A provider subclass only implements :meth:`ModelPlayer._complete` (one call, returning a
+:class:`Completion`) and :meth:`ModelPlayer._classify` (SDK exception -> failure).
+Everything else - the system message, the re-ask conversation, the per-turn deadline,
+the per-model concurrency cap, retries, usage and cost, error classes and key
+scrubbing - lives here once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
+
+from .config import ModelSettings
+from .parsing import ReplyParseError, parse_reply
+from .retry import ProviderFailure, RetryLog, RetryPolicy, call_with_retries
+from .schema import action_schema
+
+SYSTEM_TEMPLATE = (
+    "You are a player in a game. Each turn you get the rules and the current state. "
+    "Reply with a single JSON object that matches this JSON schema, and nothing else:\n{schema}"
+)
+FEEDBACK_TEMPLATE = (
+    "Your previous reply could not be used: {feedback}\n"
+    "Reply again with a single JSON object that matches the schema."
+)
+MAX_DETAIL = 600
+_KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,})")
+
+Finish = Literal["stop", "truncated", "refusal"]
+
+
+@dataclass(slots=True)
+class ChatMessage:
+    """One turn of the conversation sent to a provider."""
+
+    role: Literal["user", "assistant"]
+    content: str
+
+
+@dataclass(slots=True)
+class Completion:
+    """What one provider call produced: the reply text, how it ended, and its usage."""
+
+    text: str
+    usage: Usage = field(default_factory=Usage)
+    finish: Finish = "stop"
+    refusal: str = ""
+
+
+def scrub(text: str, secrets: list[str]) -> str:
+    """Remove ``secrets`` and anything shaped like an API key from ``text``."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "[redacted]")
+    return _KEY_PATTERN.sub("[redacted]", text)
+
+
+def scrub_value(value: Any, secrets: list[str]) -> Any:
+    """:func:`scrub` every string inside a JSON-like value."""
+    if isinstance(value, str):
+        return scrub(value, secrets)
+    if isinstance(value, dict):
+        return {key: scrub_value(item, secrets) for key, item in value.items()}
+    if isinstance(value, list):
+        return [scrub_value(item, secrets) for item in value]
+    return value
+
+
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, str, str], asyncio.Semaphore]]
+_gates = weakref.WeakKeyDictionary()
+
+
+def concurrency_gate(key: tuple[str, str, str], limit: int) -> asyncio.Semaphore:
+    """The semaphore shared by every player of one (provider, model, base URL) in this loop."""
+    loop = asyncio.get_running_loop()
+    per_loop = _gates.setdefault(loop, {})
+    gate = per_loop.get(key)
+    if gate is None:
+        gate = per_loop[key] = asyncio.Semaphore(limit)
+    return gate
+
+
+class ModelPlayer:
+    """Base of all model players. Subclasses implement ``_complete`` and ``_classify``."""
+
+    kind: str = "model"
+    provider: str = ""
+
+    def __init__(self, spec: str, settings: ModelSettings, *, seed: int) -> None:
+        self.spec = spec
+        self.settings = settings
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.retry_policy = RetryPolicy(max_retries=settings.max_retries)
+        self.last_retry_log = RetryLog()
+        self._last_reply: tuple[tuple[str, str, int], str] | None = None
+
+    # -- set-up -----------------------------------------------------------------------
+
+    @property
+    def api_key(self) -> str | None:
+        """The key from the configured environment variable, if one is configured and set."""
+        env = self.settings.key_env
+        return os.environ.get(env) or None if env else None
+
+    def _secrets(self) -> list[str]:
+        key = self.api_key
+        return [key] if key else []
+
+    def require_key(self) -> str:
+        """The API key, or :class:`PlayerSetupError` naming the missing variable."""
+        env = self.settings.key_env
+        key = self.api_key
+        if env and not key:
+            raise PlayerSetupError(f"{self.spec}: {env} is not set (export it to play this model)")
+        return key or "EMPTY"
+
+    async def prepare(self) -> None:
+        """Check the key is present; no network call (see :meth:`check` for that)."""
+        self.require_key()
+
+    async def check(self) -> tuple[bool, str]:
+        """Whether this player could play now, and why not (used by ``arena models``)."""
+        env = self.settings.key_env
+        if env and not self.api_key:
+            return False, f"{env} not set"
+        return True, "key set" if env else "ready"
+
+    async def close(self) -> None:
+        """Release provider clients (subclasses override)."""
+
+    # -- provider hooks ---------------------------------------------------------------
+
+    @property
+    def gate_key(self) -> tuple[str, str, str]:
+        """Key of the shared concurrency cap."""
+        return (self.provider, self.settings.model, self.settings.base_url or "")
+
+    async def _complete(
+        self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]
+    ) -> Completion:
+        raise NotImplementedError
+
+    def _classify(self, exc: Exception) -> ProviderFailure | None:
+        """Turn an SDK exception into a failure; ``None`` for unknown exceptions."""
+        return None
+
+    # -- the decision -------------------------------------------------------------------
+
+    def system_message(self, schema: dict[str, object]) -> str:
+        """The short system message: reply with JSON matching the schema, nothing more."""
+        return SYSTEM_TEMPLATE.format(schema=json.dumps(schema, separators=(",", ":")))
+
+    def conversation(self, request: DecisionRequest) -> list[ChatMessage]:
+        """The prompt, plus the previous reply and the validation error on a re-ask."""
+        messages = [ChatMessage("user", request.prompt)]
+        if request.feedback:
+            note = FEEDBACK_TEMPLATE.format(feedback=request.feedback)
+            key = (request.game, request.seat, request.step)
+            if self._last_reply is not None and self._last_reply[0] == key and self._last_reply[1].strip():
+                messages += [ChatMessage("assistant", self._last_reply[1]), ChatMessage("user", note)]
+            else:
+                messages[0] = ChatMessage("user", f"{request.prompt}\n\n{note}")
+        return messages
+
+    async def decide(self, request: DecisionRequest) -> Decision:
+        """Ask the model once (with retries inside the turn deadline) and read its action."""
+        started = time.perf_counter()
+        secrets = self._secrets()
+        try:
+            decision = await self._decide(request)
+        except FatalPlayerError as exc:
+            raise FatalPlayerError(scrub(str(exc), secrets)) from None
+        decision.latency = time.perf_counter() - started
+        decision.raw = scrub(decision.raw, secrets)
+        decision.reason = scrub(decision.reason, secrets)
+        decision.error_detail = scrub(decision.error_detail, secrets)[:MAX_DETAIL]
+        if isinstance(decision.action, dict):
+            decision.action = scrub_value(decision.action, secrets)
+        return decision
+
+    async def _decide(self, request: DecisionRequest) -> Decision:
+        timeout = self.settings.turn_timeout
+        self.last_retry_log = log = RetryLog()
+        try:
+            schema: dict[str, object] = action_schema(request.action_model)
+            system = self.system_message(schema)
+            messages = self.conversation(request)
+        except Exception as exc:  # a broken action model or prompt is not the model's fault
+            detail = f"cannot build the request: {exc}"
+            return Decision(None, error=ErrorClass.PLAYER_CRASH, error_detail=detail)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            async with asyncio.timeout(timeout):
+                async with concurrency_gate(self.gate_key, self.settings.max_concurrency):
+                    completion = await call_with_retries(
+                        lambda: self._attempt(system, messages, request, schema),
+                        policy=self.retry_policy,
+                        rng=self.rng,
+                        deadline=deadline,
+                        log=log,
+                    )
+        except TimeoutError:
+            return Decision(None, error=ErrorClass.TIMEOUT, error_detail=f"no reply within {timeout:g}s")
+        except ProviderFailure as failure:
+            if failure.error_class is ErrorClass.AUTH_ERROR:
+                raise FatalPlayerError(f"{self.spec}: authentication failed ({failure.detail})") from None
+            return Decision(None, error=failure.error_class, error_detail=failure.detail)
+        return self._read(completion, request, schema)
+
+    async def _attempt(
+        self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]
+    ) -> Completion:
+        try:
+            return await self._complete(system, messages, request, schema)
+        except (ProviderFailure, asyncio.CancelledError, TimeoutError):
+            raise
+        except Exception as exc:
+            failure = self._classify(exc)
+            if failure is None:
+                failure = ProviderFailure(ErrorClass.PLAYER_CRASH, f"{type(exc).__name__}: {exc}")
+            raise failure from exc
+
+    def _read(self, completion: Completion, request: DecisionRequest, schema: dict[str, object]) -> Decision:
+        usage = completion.usage
+        usage.cost_usd = self.settings.cost(usage.input_tokens, usage.output_tokens)
+        raw = completion.text
+        self._last_reply = ((request.game, request.seat, request.step), raw)
+        if completion.finish == "refusal":
+            detail = completion.refusal or "the model refused to answer"
+            return Decision(
+                None,
+                raw=raw or completion.refusal,
+                usage=usage,
+                error=ErrorClass.REFUSAL,
+                error_detail=detail,
+            )
+        if completion.finish == "truncated":
+            return Decision(
+                None,
+                raw=raw,
+                usage=usage,
+                error=ErrorClass.TRUNCATED,
+                error_detail=f"the reply hit the output token limit ({self.settings.output_tokens} tokens)",
+            )
+        try:
+            parsed = parse_reply(raw, schema)
+        except ReplyParseError as exc:
+            return Decision(None, raw=raw, usage=usage, error=exc.error_class, error_detail=str(exc))
+        return Decision(parsed.action, reason=parsed.reason, raw=raw, usage=usage)
+
+
+def http_headers(exc: Exception) -> dict[str, str]:
+    """Response headers of an SDK status error, if it carries a response."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return {}
+    try:
+        return {str(k): str(v) for k, v in headers.items()}
+    except AttributeError:
+        return {}
+
+
+def sdk_message(exc: Exception) -> str:
+    """A short message for an SDK error: the provider's error message when present."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            return str(error["message"])
+    message = getattr(exc, "message", None)
+    return str(message) if message else str(exc)

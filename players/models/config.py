@@ -1,0 +1,216 @@
+"""The models file: named model definitions, their settings and where the file lives.
+
+A models file is TOML with one ``[models.NAME]`` table per model::
+
+    [models.fast]
+    provider = "openai"
+    model = "gpt-5-mini"
+    price_input_per_mtok = 0.25
+    price_output_per_mtok = 2.0
+
+Lookup order: an explicit path, else ``$ARENA_MODELS``, else ``./arena-models.toml``,
+else ``~/.config/arena/models.toml``. A missing default file means an empty config;
+a missing explicit file is an error. Errors are one line: ``file:key: problem``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from arena.specs import PlayerSpec, SpecError
+
+Provider = Literal["openai", "anthropic", "openai-compat", "local"]
+
+DEFAULT_KEY_ENV: dict[str, str | None] = {
+    "openai": "OPENAI_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "openai-compat": None,
+    "local": None,
+}
+DEFAULT_MAX_OUTPUT_TOKENS: dict[str, int] = {
+    "openai": 4096,
+    "anthropic": 2048,
+    "openai-compat": 1024,
+    "local": 256,
+}
+DEFAULT_TIMEOUT: dict[str, float] = {"openai": 60.0, "anthropic": 60.0, "openai-compat": 60.0, "local": 120.0}
+DEFAULT_LOCAL_MODEL = "gemma3-270m"
+EXAMPLE_MODELS_FILE = Path(__file__).with_name("example-models.toml")
+
+
+class ConfigError(ValueError):
+    """The models file cannot be read or is invalid (a one-line message)."""
+
+
+class ModelSettings(BaseModel):
+    """Settings of one model, from a ``[models.NAME]`` table or built-in defaults."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    provider: Provider
+    model: str = Field(min_length=1)
+    base_url: str | None = None
+    api_key_env: str | None = None
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    max_output_tokens: int | None = Field(default=None, gt=0)
+    timeout: float | None = Field(default=None, gt=0.0)
+    max_concurrency: int = Field(default=4, ge=1)
+    max_retries: int = Field(default=4, ge=0)
+    price_input_per_mtok: float = Field(default=0.0, ge=0.0)
+    price_output_per_mtok: float = Field(default=0.0, ge=0.0)
+    api: Literal["responses", "chat"] | None = None
+    anthropic_mode: Literal["tool", "output_config"] | None = None
+    n_ctx: int | None = Field(default=None, ge=256)
+    n_threads: int | None = Field(default=None, ge=1)
+
+    @field_validator("base_url")
+    @classmethod
+    def _check_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value.rstrip("/") if value else value
+
+    @model_validator(mode="after")
+    def _check_provider_options(self) -> ModelSettings:
+        if self.provider == "openai-compat" and not self.base_url:
+            raise ValueError("openai-compat needs base_url, e.g. http://127.0.0.1:8000/v1")
+        if self.api is not None and self.provider != "openai":
+            raise ValueError("'api' applies to provider openai only")
+        if self.anthropic_mode is not None and self.provider != "anthropic":
+            raise ValueError("'anthropic_mode' applies to provider anthropic only")
+        if (self.n_ctx is not None or self.n_threads is not None) and self.provider != "local":
+            raise ValueError("'n_ctx' and 'n_threads' apply to provider local only")
+        return self
+
+    @property
+    def key_env(self) -> str | None:
+        """Environment variable holding the API key (``None``: no key needed)."""
+        return self.api_key_env or DEFAULT_KEY_ENV[self.provider]
+
+    @property
+    def output_tokens(self) -> int:
+        """Output token cap with the provider default filled in."""
+        return self.max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS[self.provider]
+
+    @property
+    def turn_timeout(self) -> float:
+        """Per-decision deadline in seconds with the provider default filled in."""
+        return self.timeout or DEFAULT_TIMEOUT[self.provider]
+
+    def cost(self, input_tokens: int, output_tokens: int) -> float:
+        """Dollar cost of a call from the per-million-token prices (0 if unknown)."""
+        return (input_tokens * self.price_input_per_mtok + output_tokens * self.price_output_per_mtok) / 1e6
+
+
+@dataclass(frozen=True)
+class ModelsConfig:
+    """All named models of a models file (empty when there is no file)."""
+
+    models: dict[str, ModelSettings] = field(default_factory=dict)
+    source: Path | None = None
+
+    def resolve(self, spec: PlayerSpec) -> tuple[str, ModelSettings]:
+        """Canonical spec text and settings for a model spec; :class:`SpecError` if unknown.
+
+        A direct spec (``openai:gpt-5-mini``) borrows the settings of the first named
+        model with the same provider, model and base URL (prices, limits), else defaults.
+        """
+        if spec.kind == "named":
+            settings = self.models.get(spec.name)
+            if settings is None:
+                where = f" in {self.source}" if self.source else " (no models file found)"
+                known = ", ".join(sorted(self.models)) or "none"
+                raise SpecError(f"unknown model {spec.name!r}{where}; defined models: {known}")
+            return spec.text, settings
+        if spec.kind not in DEFAULT_KEY_ENV:
+            raise SpecError(f"{spec.text!r} is not a model spec")
+        base_url = spec.base_url.rstrip("/") if spec.base_url else None
+        for settings in self.models.values():
+            if (settings.provider, settings.model, settings.base_url) == (spec.kind, spec.name, base_url):
+                return spec.text, settings
+        try:
+            return spec.text, ModelSettings(provider=spec.kind, model=spec.name, base_url=base_url)
+        except ValidationError as exc:
+            raise SpecError(f"{spec.text!r}: {_first_message(exc)}") from None
+
+
+def default_models_path() -> Path | None:
+    """The models file that would be read with no explicit path (``None`` if none exists)."""
+    env = os.environ.get("ARENA_MODELS")
+    if env:
+        return Path(env).expanduser()
+    local = Path("arena-models.toml")
+    if local.is_file():
+        return local
+    config_home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    user = config_home / "arena" / "models.toml"
+    return user if user.is_file() else None
+
+
+def load_models_config(path: str | Path | None = None) -> ModelsConfig:
+    """Read and validate a models file; raises :class:`ConfigError` with a one-line message."""
+    explicit = path is not None or bool(os.environ.get("ARENA_MODELS"))
+    target = Path(path).expanduser() if path is not None else default_models_path()
+    if target is None:
+        return ModelsConfig()
+    if not target.is_file():
+        if explicit:
+            raise ConfigError(f"{target}: models file not found")
+        return ModelsConfig()
+    try:
+        data = tomllib.loads(target.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{target}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{target}: invalid TOML: {exc}") from None
+    return parse_models_config(data, source=target)
+
+
+def parse_models_config(data: dict[str, Any], *, source: Path | None = None) -> ModelsConfig:
+    """Validate already-parsed TOML data (see :func:`load_models_config`)."""
+    where = str(source) if source else "<models>"
+    unknown = sorted(set(data) - {"models"})
+    if unknown:
+        raise ConfigError(f"{where}:{unknown[0]}: unknown top-level key (expected [models.NAME] tables)")
+    tables = data.get("models", {})
+    if not isinstance(tables, dict):
+        raise ConfigError(f"{where}:models: must be a table of [models.NAME] tables")
+    models: dict[str, ModelSettings] = {}
+    for name, table in tables.items():
+        key = f"{where}:models.{name}"
+        if not name or not all(ch.isalnum() or ch in "-_." for ch in name):
+            raise ConfigError(f"{key}: model names may use letters, digits, '-', '_' and '.' only")
+        if not isinstance(table, dict):
+            raise ConfigError(f"{key}: must be a table")
+        if "provider" not in table:
+            raise ConfigError(f"{key}.provider: missing (one of openai, anthropic, openai-compat, local)")
+        try:
+            models[name] = ModelSettings.model_validate(table)
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            field_path = ".".join(str(part) for part in error["loc"])
+            suffix = f".{field_path}" if field_path else ""
+            raise ConfigError(f"{key}{suffix}: {_clean(error['msg'])}") from None
+    return ModelsConfig(models=models, source=source)
+
+
+def example_models_toml() -> str:
+    """Text of the shipped example models file."""
+    return EXAMPLE_MODELS_FILE.read_text(encoding="utf-8")
+
+
+def _first_message(exc: ValidationError) -> str:
+    return _clean(exc.errors()[0]["msg"])
+
+
+def _clean(message: str) -> str:
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if message.startswith(prefix):
+            return message[len(prefix) :]
+    return message

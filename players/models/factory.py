@@ -1,0 +1,40 @@
+"""Build a model player from a parsed spec and the models file."""
+
+from __future__ import annotations
+
+from arena.player import Player
+from arena.specs import PlayerSpec, SpecError
+
+from .base import ModelPlayer
+from .config import ModelsConfig, ModelSettings, load_models_config
+
+
+def build_model_player(spec: PlayerSpec, *, seed: int, config: ModelsConfig | None = None) -> Player:
+    """The player for a model spec (``openai:…``, ``anthropic:…``, ``openai-compat:…@…``,
+    ``local:…`` or a name from the models file).
+
+    ``config`` defaults to :func:`load_models_config` (the usual lookup order). Raises
+    :class:`arena.specs.SpecError` for unknown names and non-model specs. Nothing is
+    checked or loaded here: call ``prepare()`` for that.
+    """
+    if not spec.is_model:
+        raise SpecError(f"{spec.text!r} is not a model spec")
+    if config is None:
+        config = load_models_config()
+    text, settings = config.resolve(spec)
+    return player_for(text, settings, seed=seed)
+
+
+def player_for(spec_text: str, settings: ModelSettings, *, seed: int) -> ModelPlayer:
+    """Instantiate the provider's player class for ``settings``."""
+    if settings.provider in ("openai", "openai-compat"):
+        from .openai_player import OpenAIPlayer
+
+        return OpenAIPlayer(spec_text, settings, seed=seed)
+    if settings.provider == "anthropic":
+        from .anthropic_player import AnthropicPlayer
+
+        return AnthropicPlayer(spec_text, settings, seed=seed)
+    from .local_player import LocalPlayer
+
+    return LocalPlayer(spec_text, settings, seed=seed)

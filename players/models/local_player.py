@@ -1,0 +1,95 @@
+"""``local:NAME``: an offline model running in this process through llama.cpp.
+
+Decoding is constrained by a grammar built from the action schema (llama.cpp's
+JSON-schema converter, fed :func:`players.models.schema.grammar_schema`), so the reply
+is always a JSON object of the right shape; ranges and rules are still checked by the
+runner. Sampling seeds come from the player's own generator, so a seeded match
+replays identically.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+
+from arena.player import DecisionRequest, ErrorClass, PlayerSetupError, Usage
+
+from . import local_runtime
+from .base import ChatMessage, Completion, ModelPlayer
+from .config import ModelSettings
+from .retry import ProviderFailure
+from .schema import SchemaError, grammar_schema
+
+DEFAULT_TEMPERATURE = 0.7
+
+
+class LocalPlayer(ModelPlayer):
+    """A seat played by an in-process GGUF model (default ``local:gemma3-270m``)."""
+
+    provider = "local"
+
+    def __init__(self, spec: str, settings: ModelSettings, *, seed: int) -> None:
+        super().__init__(spec, settings, seed=seed)
+        self.sampling_rng = random.Random(f"{seed}:sampling")
+        self.model: local_runtime.SharedModel | None = None
+
+    @property
+    def gate_key(self) -> tuple[str, str, str]:
+        """All seats on one local model share one gate (inference is serialised anyway)."""
+        return ("local", self.settings.model, "")
+
+    async def prepare(self) -> None:
+        """Assemble (once) and load (once per process) the model; PlayerSetupError if impossible."""
+        try:
+            self.model = await asyncio.to_thread(
+                local_runtime.shared_model,
+                self.settings.model,
+                n_ctx=self.settings.n_ctx,
+                n_threads=self.settings.n_threads,
+            )
+        except local_runtime.LocalRuntimeError as exc:
+            raise PlayerSetupError(f"{self.spec}: {exc}") from None
+
+    async def check(self) -> tuple[bool, str]:
+        """Installed and (for a path) present; does not load the model."""
+        problem = local_runtime.missing_requirement(self.settings.model)
+        return (False, problem) if problem else (True, "installed")
+
+    async def _complete(
+        self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]
+    ) -> Completion:
+        if self.model is None:
+            await self.prepare()
+        model = self.model
+        assert model is not None
+        try:
+            grammar = grammar_schema(dict(schema))
+        except SchemaError as exc:
+            raise ProviderFailure(ErrorClass.PLAYER_CRASH, f"cannot build a grammar: {exc}") from None
+        chat = [{"role": "system", "content": system}]
+        chat += [{"role": m.role, "content": m.content} for m in messages]
+        temperature = DEFAULT_TEMPERATURE if self.settings.temperature is None else self.settings.temperature
+        seed = self.sampling_rng.randrange(2**31)
+        cancel = threading.Event()
+        try:
+            reply = await asyncio.to_thread(
+                local_runtime.generate,
+                model,
+                chat,
+                schema=grammar,
+                max_tokens=self.settings.output_tokens,
+                temperature=temperature,
+                seed=seed,
+                cancelled=cancel.is_set,
+            )
+        except ValueError as exc:
+            detail = f"local model rejected the request: {exc}"
+            raise ProviderFailure(ErrorClass.PROVIDER_ERROR, detail) from None
+        finally:
+            cancel.set()
+        usage = Usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
+        completion = Completion(reply.text, usage)
+        if reply.output_tokens >= self.settings.output_tokens and not reply.text.rstrip().endswith("}"):
+            completion.finish = "truncated"
+        return completion

