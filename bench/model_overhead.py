@@ -61,11 +61,13 @@ class StepClock:
 
     def __init__(self) -> None:
         self.started = 0.0
+        self.first_step_at = 0.0
         self.steps: list[float] = []
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, StepStarted):
             self.started = time.perf_counter()
+            self.first_step_at = self.first_step_at or self.started
         elif isinstance(event, TurnsRecorded):
             self.steps.append(time.perf_counter() - self.started)
 
@@ -102,21 +104,24 @@ async def sequential(store: Store, config: Any, delay: float) -> None:
     )
 
 
-async def concurrent(store: Store, config: Any, episodes: int, delay: float) -> None:
+async def concurrent(store: Store, config: Any, episodes: int, delay: float, model_seats: int) -> None:
+    seats = {"a": "bench", "b": "bench" if model_seats == 2 else "baseline:weather"}
+    clocks = [StepClock() for _ in range(episodes)]
     started = time.perf_counter()
     outcomes = await asyncio.gather(
         *(
-            play_match(
-                MatchConfig("lemonade", {"a": "bench", "b": "bench"}, seed=i), store, models_config=config
-            )
+            play_match(MatchConfig("lemonade", seats, seed=i), store, [clocks[i]], models_config=config)
             for i in range(episodes)
         )
     )
     wall = time.perf_counter() - started
     assert all(o.status == "finished" for o in outcomes)
     critical = 30 * delay
-    print(f"{episodes} concurrent episodes x 2 model seats: wall {wall:.2f}s")
+    set_up = max(clock.first_step_at for clock in clocks) - started
+    steps = ms([step for clock in clocks for step in clock.steps])
+    print(f"{episodes} concurrent episodes x {model_seats} model seat(s): wall {wall:.2f}s")
     print(f"  critical path 30 x {delay:.3f}s = {critical:.2f}s; ratio {wall / critical:.3f}x")
+    print(f"  set-up until every episode's first step {set_up:.2f}s; step wall {steps}")
 
 
 def serve(delay: float) -> None:
@@ -148,7 +153,8 @@ def main() -> None:
             config = load_models_config(models_file(Path(folder), url, 2 * args.episodes))
             store = Store(Path(folder) / "bench.db")
             asyncio.run(sequential(store, config, args.delay))
-            asyncio.run(concurrent(store, config, args.episodes, args.delay))
+            for model_seats in (2, 1, 2):
+                asyncio.run(concurrent(store, config, args.episodes, args.delay, model_seats))
             store.close()
     finally:
         child.stdin.close()

@@ -95,6 +95,12 @@ def unauthorized(message: str = "Incorrect API key provided.") -> Behaviour:
     return Behaviour(status=401, error_message=message)
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver's default backlog of 5 drops SYNs when many seats connect at once,
+    # and the kernel retries them only after a second.
+    request_queue_size = 256
+
+
 class WireServer:
     """The server: ``script()`` behaviours, read ``requests``; use as a context manager."""
 
@@ -105,7 +111,7 @@ class WireServer:
         self.in_flight = 0
         self.max_in_flight = 0
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        self._httpd = _Server(("127.0.0.1", 0), _make_handler(self))
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="wire-server", daemon=True

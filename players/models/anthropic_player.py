@@ -22,7 +22,7 @@ import anthropic
 
 from arena.player import DecisionRequest, ErrorClass, Usage
 
-from .base import ChatMessage, Completion, ModelPlayer, http_headers, sdk_message
+from .base import ChatMessage, Completion, ModelPlayer, http_headers, sdk_message, shared_ssl_context
 from .config import ModelSettings
 from .retry import ProviderFailure, failure_from_status
 from .schema import closed_schema, schema_name
@@ -48,6 +48,7 @@ class AnthropicPlayer(ModelPlayer):
                 max_retries=0,
                 timeout=self.settings.turn_timeout,
                 open_telemetry=False,
+                http_client=anthropic.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
             )
         return self._client
 
@@ -61,15 +62,18 @@ class AnthropicPlayer(ModelPlayer):
         self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]
     ) -> Completion:
         name = schema_name(request.action_model)
-        kwargs: dict[str, Any] = {}
+        # Everything that carries the schema goes through extra_body: the SDK would otherwise
+        # walk it through its typed-params transform on every call; the wire body is the same.
+        body: dict[str, Any] = {}
         if self.settings.temperature is not None:
-            kwargs["extra_body"] = {"temperature": self.settings.temperature}
+            body["temperature"] = self.settings.temperature
         mode = self.settings.anthropic_mode or "tool"
         if mode == "tool":
-            kwargs["tools"] = [{"name": name, "description": TOOL_DESCRIPTION, "input_schema": schema}]
-            kwargs["tool_choice"] = {"type": "tool", "name": name}
+            body["tools"] = [{"name": name, "description": TOOL_DESCRIPTION, "input_schema": schema}]
+            body["tool_choice"] = {"type": "tool", "name": name}
         else:
-            kwargs["output_config"] = {"format": {"type": "json_schema", "schema": closed_schema(schema)}}
+            body["output_config"] = {"format": {"type": "json_schema", "schema": closed_schema(schema)}}
+        kwargs: dict[str, Any] = {"extra_body": body}
         conversation: list[Any] = [{"role": m.role, "content": m.content} for m in messages]
         message = await self.client().messages.create(
             model=self.settings.model,

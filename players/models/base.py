@@ -10,14 +10,18 @@ scrubbing - lives here once.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import random
 import re
+import ssl
 import time
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import httpx2
 
 from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
 
@@ -56,6 +60,16 @@ class Completion:
     usage: Usage = field(default_factory=Usage)
     finish: Finish = "stop"
     refusal: str = ""
+
+
+@functools.cache
+def shared_ssl_context() -> ssl.SSLContext:
+    """One TLS context for every SDK client in the process.
+
+    Each client otherwise loads the CA bundle itself (about 20 ms of CPU), which
+    stalls the event loop when many seats start at once.
+    """
+    return httpx2.create_ssl_context()
 
 
 def scrub(text: str, secrets: list[str]) -> str:

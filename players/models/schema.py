@@ -8,6 +8,7 @@ numeric bounds, formats and references rather than ignoring them.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from typing import Any
 
@@ -47,7 +48,16 @@ def schema_name(model: type[BaseModel]) -> str:
 
 
 def action_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The model's JSON schema with every local ``$ref`` inlined and ``$defs`` dropped."""
+    """The model's JSON schema with every local ``$ref`` inlined and ``$defs`` dropped.
+
+    Built once per action model (schema generation costs about a millisecond) and
+    copied per call so callers may change their copy.
+    """
+    return copy.deepcopy(_inlined_schema(model))
+
+
+@functools.cache
+def _inlined_schema(model: type[BaseModel]) -> dict[str, Any]:
     return inline_refs(model.model_json_schema())
 
 
