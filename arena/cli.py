@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -47,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="arena", description="Language models, baselines and people play games head-to-head."
     )
     parser.add_argument("--db", help="database file (default: $ARENA_DB or saves/arena.db)")
+    parser.add_argument(
+        "--models",
+        help="models file (default: $ARENA_MODELS, ./arena-models.toml, ~/.config/arena/models.toml)",
+    )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     play = sub.add_parser("play", help="play one episode headless")
@@ -82,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("games", help="list the games")
 
+    models = sub.add_parser("models", help="list the model players and whether each can play now")
+    models.add_argument("--example", action="store_true", help="print an example models file and exit")
+
     episodes = sub.add_parser("episodes", help="list saved episodes")
     episodes.add_argument("--game")
     episodes.add_argument("--status")
@@ -99,6 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arena`` console script."""
     try:
         args = build_parser().parse_args(argv)
+        if args.models:
+            # Every front end and every player factory reads the models file from here.
+            os.environ["ARENA_MODELS"] = args.models
         if args.command is None:
             return demo(args)
         handler = COMMANDS[args.command]
@@ -246,20 +257,39 @@ def cmd_players(args: argparse.Namespace) -> int:
 
 
 def _model_lines() -> list[str]:
-    try:
-        from players.models import describe_available, load_models_config
-    except ImportError:
-        return []
+    from players.models import describe_available, load_models_config
+
     try:
         config = load_models_config()
     except ValueError as exc:
-        sys.stderr.write(f"arena: warning: {exc}\n")
+        sys.stderr.write(f"arena: warning: {plain_text(str(exc))}\n")
         return []
     lines = []
     for item in asyncio.run(describe_available(config)):
-        status = "available" if item.available else f"unavailable: {item.reason}"
-        lines.append(f"{item.spec}\t{status}")
+        status = "available" if item.available else "unavailable"
+        lines.append(f"{item.spec}\t{status}: {plain_text(item.reason)}")
+    for kind, variable in (("openai", "OPENAI_API_KEY"), ("anthropic", "ANTHROPIC_API_KEY")):
+        if os.environ.get(variable):
+            lines.append(f"{kind}:MODEL\tavailable: {variable} is set")
+        else:
+            lines.append(f"{kind}:MODEL\tunavailable: {variable} is not set")
+    lines.append("openai-compat:MODEL@BASE_URL\tany OpenAI-compatible server (checked when the match starts)")
     return lines
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    """``arena models``: every model spec, available or not and why."""
+    from players.models import default_models_path, example_models_toml, load_models_config
+
+    if args.example:
+        sys.stdout.write(example_models_toml())
+        return 0
+    load_models_config()  # a broken models file is an error here, not a warning
+    path = default_models_path()
+    print(f"# models file: {path if path else 'none (see: arena models --example)'}")
+    for line in _model_lines():
+        print(line)
+    return 0
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -314,6 +344,7 @@ COMMANDS = {
     "suite": cmd_suite,
     "players": cmd_players,
     "games": cmd_games,
+    "models": cmd_models,
     "episodes": cmd_episodes,
     "export": cmd_export,
 }
