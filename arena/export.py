@@ -57,6 +57,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
                 "seat": t["seat"],
                 "observation": t["observation"],
                 "prompt": t["prompt"],
+                "prompt_version": t["prompt_version"],
                 "action": t["action"],
                 "reason": t["reason"],
                 "raw": t["raw"],

@@ -16,6 +16,7 @@ class Recorder:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.episode_id: int | None = None
+        self.prompt_version = ""
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, TurnsRecorded):
@@ -23,6 +24,7 @@ class Recorder:
             self.store.add_turns(self.episode_id, [self._row(turn) for turn in event.turns])
         elif isinstance(event, EpisodeStarted):
             game = event.game
+            self.prompt_version = game.prompt_version
             self.episode_id = self.store.create_episode(
                 game=game.name,
                 game_version=game.version,
@@ -56,6 +58,7 @@ class Recorder:
             turn.seat,
             dumps(turn.observation),
             turn.prompt,
+            self.prompt_version if turn.prompt is not None else None,
             turn.raw,
             dumps(turn.action),
             turn.action_text,
