@@ -69,7 +69,6 @@ def _v1(db: sqlite_utils.Database) -> None:
             seat TEXT NOT NULL,
             observation TEXT NOT NULL,
             prompt TEXT,
-            prompt_version TEXT,
             raw TEXT NOT NULL DEFAULT '',
             action TEXT NOT NULL,
             action_text TEXT NOT NULL DEFAULT '',
@@ -92,7 +91,11 @@ def _v1(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [_v1]
+def _v2(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE turns ADD COLUMN prompt_version TEXT")
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""
 
 TURN_COLUMNS = (
