@@ -49,7 +49,8 @@ async def test_a_model_seat_plays_and_everything_is_recorded(
     assert turns[2]["error"] == "schema" and turns[2]["fallback"] == 0
     assert all(t["action"]["price"] == 3.0 and t["reason"] == GOOD["reason"] for t in turns)
     assert all(t["prompt"].startswith("You run a lemonade stand") for t in turns)
-    assert {t["prompt_version"] for t in turns} == {store.episode(outcome.episode_id or 0)["prompt_version"]}
+    episode = store.episode(outcome.episode_id or 0)
+    assert episode is not None and {t["prompt_version"] for t in turns} == {episode["prompt_version"]}
     assert turns[0]["raw"].startswith("Here is my move")
     assert turns[2]["input_tokens"] == 240 and turns[2]["output_tokens"] == 60  # both attempts counted
     assert turns[0]["cost_usd"] == pytest.approx((120 * 2.0 + 30 * 8.0) / 1e6)

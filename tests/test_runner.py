@@ -45,7 +45,7 @@ async def test_baselines_play_to_the_end_and_every_turn_is_stored(store: Store) 
 
 async def test_illegal_reply_is_reasked_once_with_the_error_then_accepted(store: Store) -> None:
     bad = decision({"price": 3.0, "produce": 900, "promotion": "none"}, raw="too many")
-    player = ScriptedPlayer([bad, decision(GOOD, reason="fixed it")] + [decision(GOOD)] * 10)
+    player = ScriptedPlayer([bad, decision(GOOD, reason="fixed it"), *[decision(GOOD)] * 10])
     runner = prepare_runner(lemonade(days=2), store, [], players={"a": player})
     outcome = await runner.run()
     turns = store.turns(outcome.episode_id or 0)
