@@ -1,4 +1,4 @@
-"""The ``arena`` command: the app with no arguments, headless commands otherwise.
+"""The ``arena`` command: the Textual app with no arguments, headless commands otherwise.
 
 Every user error (unknown game, seat or player, bad seed, unwritable database) ends in
 one line on stderr and a non-zero exit, never a traceback.
@@ -87,6 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("games", help="list the games")
 
+    replay = sub.add_parser("replay", help="open the app's replay screen (an episode, or the list)")
+    replay.add_argument("episode_id", nargs="?", type=int, help="episode to open (default: browse)")
+    replay.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
     models = sub.add_parser("models", help="list the model players and whether each can play now")
     models.add_argument("--example", action="store_true", help="print an example models file and exit")
 
@@ -111,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # Every front end and every player factory reads the models file from here.
             os.environ["ARENA_MODELS"] = args.models
         if args.command is None:
-            return demo(args)
+            return cmd_app(args)
         handler = COMMANDS[args.command]
         return handler(args)
     except UsageError as exc:
@@ -333,10 +337,26 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def demo(args: argparse.Namespace) -> int:
-    """No subcommand: a demo match (the Textual app replaces this)."""
-    config = MatchConfig(game="lemonade", seats={"a": "baseline:weather", "b": "baseline:cost-plus"}, seed=42)
-    return _run_play(config, _db(args))
+def cmd_app(args: argparse.Namespace) -> int:
+    """No subcommand: the Textual app."""
+    from arena.app import run_app
+
+    return run_app(database_path(args.db))
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``arena replay [ID]``: the app, straight on the replay screen."""
+    from arena.app import run_app
+
+    path = database_path(getattr(args, "sub_db", None) or args.db)
+    if args.episode_id is not None:
+        store = Store(path)
+        try:
+            if store.episode(args.episode_id) is None:
+                raise EpisodeNotFound(f"no episode {args.episode_id} in {path}")
+        finally:
+            store.close()
+    return run_app(path, replay=args.episode_id, open_replay=True)
 
 
 COMMANDS = {
@@ -347,6 +367,7 @@ COMMANDS = {
     "models": cmd_models,
     "episodes": cmd_episodes,
     "export": cmd_export,
+    "replay": cmd_replay,
 }
 
 if __name__ == "__main__":  # pragma: no cover

@@ -75,7 +75,10 @@ def _coerce_option(option: GameOption, value: Any) -> Any:
     try:
         coerced = kind(value) if not isinstance(value, kind) else value
     except (TypeError, ValueError):
-        raise ValueError(f"option {option.name} wants a {kind.__name__}, got {value!r}") from None
+        kind_name = {"int": "whole number", "float": "number", "str": "text", "bool": "yes or no"}.get(
+            kind.__name__, kind.__name__
+        )
+        raise ValueError(f"option {option.name} wants a {kind_name}, got {value!r}") from None
     if option.choices and coerced not in option.choices:
         allowed = ", ".join(map(str, option.choices))
         raise ValueError(f"option {option.name} must be one of {allowed}, got {value!r}")

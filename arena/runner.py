@@ -78,9 +78,12 @@ class RunControl:
         self._running.set()
 
     async def before_step(self) -> None:
-        """Wait as the controls say, then return to let one step run."""
-        if self.delay > 0:
-            await asyncio.sleep(self.delay)
+        """Wait as the controls say, then return to let one step run.
+
+        Always yields to the event loop at least once: scripted players answer without
+        awaiting anything, and a front end must get a turn between steps.
+        """
+        await asyncio.sleep(max(0.0, self.delay))
         await self._running.wait()
         if self._steps_allowed:
             self._steps_allowed -= 1

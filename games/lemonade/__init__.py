@@ -14,7 +14,7 @@ GAME_SPEC = GameSpec(
     seats=("a", "b"),
     baselines={name: BaselineInfo(name, description, cls) for name, (cls, description) in BASELINES.items()},
     options=(
-        GameOption("days", 30, "number of days", minimum=1, maximum=365),
+        GameOption("days", 30, "number of days", minimum=1, maximum=1000),
         GameOption("stands", 2, "number of stands (seats a, b, ...)", minimum=1, maximum=8),
         GameOption(
             "market", "identical", "identical worlds, or one shared street", choices=("identical", "shared")

@@ -1,0 +1,64 @@
+"""The Textual front end of Arena.
+
+``run_app`` is what the ``arena`` command calls; ``create_app`` builds the app for tests
+and benchmarks. Textual is imported only when one of them is called, so importing this
+package stays cheap for the headless CLI.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from arena.app.app import ArenaApp
+    from arena.app.live import PlayerFactory
+
+__all__ = ["create_app", "run_app"]
+
+
+def create_app(
+    db_path: Path,
+    *,
+    replay: int | None = None,
+    open_replay: bool = False,
+    extra_players: Mapping[str, PlayerFactory] | None = None,
+    step_delay: float = 0.25,
+    load_models: bool = True,
+    freeze_gc: bool = False,
+) -> ArenaApp:
+    """Build the app over ``db_path``; ``extra_players`` adds app-supplied seat choices.
+
+    ``freeze_gc`` (what :func:`run_app` uses) keeps the objects alive at start-up out of
+    the garbage collector's full passes; leave it off when many apps share a process.
+    """
+    from arena.app.app import create_app as build
+
+    return build(
+        db_path,
+        replay=replay,
+        open_replay=open_replay,
+        extra_players=extra_players,
+        step_delay=step_delay,
+        load_models=load_models,
+        freeze_gc=freeze_gc,
+    )
+
+
+def run_app(db_path: Path, *, replay: int | None = None, open_replay: bool = False) -> int:
+    """Run the app until the user quits; returns the exit status.
+
+    ``open_replay`` opens the replay screen directly: episode ``replay`` if given, else
+    the list of saved episodes. A database that cannot be opened is one line on stderr.
+    """
+    from arena.store import StoreError
+
+    try:
+        app = create_app(db_path, replay=replay, open_replay=open_replay, freeze_gc=True)
+    except StoreError as exc:
+        print(f"arena: error: {exc}", file=sys.stderr)
+        return 1
+    result = app.run()
+    return app.return_code if app.return_code is not None else (result or 0)

@@ -1,0 +1,158 @@
+"""The human's action form as a plain object: fields, entries, checks and messages.
+
+Built from the game's action schema with :func:`arena.forms.form_fields`. Each entry is
+checked as it is typed (:func:`arena.forms.parse_field`); on submit the whole action goes
+through the pydantic model and then the game's own rule check (``request.check``).
+Every problem becomes a message next to the field it concerns, or under the form, and
+the entries stay as typed so the person can correct them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from arena.forms import FieldSpec, form_fields, parse_field
+from arena.player import DecisionRequest
+
+JSON_FIELD = "action"
+REASON_FIELDS = ("reason",)
+
+
+@dataclass(slots=True)
+class FormOutcome:
+    """What a submit came to: the checked action, or the messages explaining why not."""
+
+    action: BaseModel | None = None
+    reason: str = ""
+    field_errors: dict[str, str] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the action passed every check."""
+        return self.action is not None
+
+
+class ActionForm:
+    """Entries for one decision, validated against the schema and the game's rules."""
+
+    def __init__(self, request: DecisionRequest, previous: dict[str, str] | None = None) -> None:
+        """``previous`` (the seat's last accepted entries) prefills numbers and choices, not text."""
+        self.request = request
+        fields = form_fields(request.action_model)
+        self.raw_json = not fields
+        if self.raw_json:
+            fields = [FieldSpec(JSON_FIELD, "text", description="the action as a JSON object")]
+        self.fields: list[FieldSpec] = fields
+        self.entries: dict[str, str] = {f.name: _default_text(f) for f in fields}
+        for name, text in (previous or {}).items():
+            spec = self.field(name)
+            if spec is not None and spec.kind != "text" and (not spec.choices or text in spec.choices):
+                self.entries[name] = text
+        self.field_errors: dict[str, str] = {}
+        self.error: str | None = request.feedback
+
+    def field(self, name: str) -> FieldSpec | None:
+        """The field called ``name``, if the form has one."""
+        return next((f for f in self.fields if f.name == name), None)
+
+    def set_entry(self, name: str, text: str) -> str | None:
+        """Record what was typed into ``name``; returns the field's problem, if any."""
+        self.entries[name] = text
+        spec = self.field(name)
+        problem = None
+        if spec is not None and text.strip():
+            problem = self._parse_problem(spec, text)
+        if problem:
+            self.field_errors[name] = problem
+        else:
+            self.field_errors.pop(name, None)
+        return problem
+
+    def submit(self) -> FormOutcome:
+        """Check every entry, the schema and the game's rules; keep the entries either way."""
+        outcome = self._build()
+        self.field_errors = dict(outcome.field_errors)
+        self.error = outcome.error
+        return outcome
+
+    def _build(self) -> FormOutcome:
+        if self.raw_json:
+            return self._build_json()
+        values: dict[str, Any] = {}
+        errors: dict[str, str] = {}
+        for spec in self.fields:
+            text = self.entries.get(spec.name, "")
+            if not text.strip() and not spec.required:
+                continue
+            try:
+                values[spec.name] = parse_field(spec, text)
+            except ValueError as exc:
+                errors[spec.name] = str(exc)
+        if errors:
+            return FormOutcome(field_errors=errors, error="please correct the marked fields")
+        return self._check(values)
+
+    def _build_json(self) -> FormOutcome:
+        try:
+            values = json.loads(self.entries.get(JSON_FIELD, "") or "{}")
+        except json.JSONDecodeError as exc:
+            return FormOutcome(field_errors={JSON_FIELD: f"not valid JSON: {exc.msg}"})
+        if not isinstance(values, dict):
+            return FormOutcome(field_errors={JSON_FIELD: "the action must be a JSON object"})
+        return self._check(values)
+
+    def _check(self, values: dict[str, Any]) -> FormOutcome:
+        model = self.request.action_model
+        try:
+            action = model.model_validate(values)
+        except ValidationError as exc:
+            return self._schema_errors(exc)
+        problem = self.request.check(action) if self.request.check else None
+        if problem:
+            named = problem.split(maxsplit=1)[0].strip(":,.") if problem.strip() else ""
+            errors = {named: problem} if self.field(named) is not None and not self.raw_json else {}
+            return FormOutcome(field_errors=errors, error=f"not allowed: {problem}")
+        reason = next((str(values[name]) for name in REASON_FIELDS if values.get(name)), "")
+        return FormOutcome(action=action, reason=reason)
+
+    def _schema_errors(self, exc: ValidationError) -> FormOutcome:
+        errors: dict[str, str] = {}
+        general: list[str] = []
+        for item in exc.errors()[:6]:
+            loc = [str(part) for part in item["loc"]]
+            name = loc[0] if loc and self.field(loc[0]) is not None and not self.raw_json else None
+            message = item["msg"]
+            if name is None:
+                general.append(f"{'.'.join(loc) or 'action'}: {message}")
+            else:
+                errors.setdefault(name, f"{name}: {message}")
+        error = "; ".join(general) if general else "please correct the marked fields"
+        if self.raw_json and general:
+            errors[JSON_FIELD] = error
+        return FormOutcome(field_errors=errors, error=error)
+
+    def _parse_problem(self, spec: FieldSpec, text: str) -> str | None:
+        if self.raw_json:
+            return None
+        try:
+            parse_field(spec, text)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def entries_for_storage(self) -> dict[str, str]:
+        """What the person typed (stored raw as the turn's reply)."""
+        return dict(self.entries)
+
+
+def _default_text(spec: FieldSpec) -> str:
+    if spec.default is None:
+        return ""
+    if isinstance(spec.default, bool):
+        return "yes" if spec.default else "no"
+    return str(spec.default)

@@ -1,0 +1,266 @@
+"""The Arena Textual app: screens over one store, and the matches it owns.
+
+Matches run as asyncio tasks held by :class:`~arena.app.live.MatchManager`, which belongs
+to the app, so moving between screens never stops one. Quitting while a match runs asks
+first, then cancels the tasks; the runner records each such episode as aborted.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Mapping
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+
+from arena.app.commands import ArenaCommands
+from arena.app.home_model import ModelCatalog, load_model_catalog
+from arena.app.human import HumanTurn
+from arena.app.live import LiveMatch, MatchManager, PlayerFactory
+from arena.app.replay_model import ReplayError, ReplayModel
+from arena.app.screens.episodes import EpisodesScreen
+from arena.app.screens.home import HomeScreen
+from arena.app.screens.match import MatchScreen
+from arena.app.screens.modals import ConfirmScreen, TextScreen, help_body
+from arena.app.screens.replay import ReplayScreen
+from arena.match import MatchConfig
+from arena.store import Store
+
+
+class ArenaApp(App[int]):
+    """Pick a game and players, watch or play the match, replay saved episodes."""
+
+    TITLE = "Arena"
+    CSS_PATH = "arena.tcss"
+    COMMANDS: ClassVar = App.COMMANDS | {ArenaCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "request_quit", "Quit", priority=True),
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),
+    ]
+
+    class HumanWaiting(Message):
+        """A person's seat must act in ``match``."""
+
+        def __init__(self, match: LiveMatch, seat: str) -> None:
+            super().__init__()
+            self.match = match
+            self.seat = seat
+
+    class MatchEnded(Message):
+        """``match`` has ended (finished, aborted or failed)."""
+
+        def __init__(self, match: LiveMatch) -> None:
+            super().__init__()
+            self.match = match
+
+    class ModelsLoaded(Message):
+        """The models file was read and every model's availability is known."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        replay: int | None = None,
+        open_replay: bool = False,
+        extra_players: Mapping[str, PlayerFactory] | None = None,
+        step_delay: float = 0.25,
+        load_models: bool = True,
+        freeze_gc: bool = False,
+    ) -> None:
+        super().__init__()
+        self._freeze_gc = freeze_gc
+        self.store = store
+        self.matches = MatchManager(store, extra_players=extra_players, step_delay=step_delay)
+        self.catalog = ModelCatalog(loaded=not load_models)
+        self._load_models = load_models
+        self._replay = replay
+        self._open_replay = open_replay or replay is not None
+
+    def get_default_screen(self) -> Screen[None]:
+        """The home screen sits at the bottom of the stack."""
+        return HomeScreen()
+
+    def on_mount(self) -> None:
+        """Set up once the widgets exist."""
+        if self._freeze_gc:
+            # Objects alive once the first screen is up live as long as the app; keeping them
+            # out of the collector's full passes removes ~50-100 ms pauses while stepping.
+            self.call_after_refresh(gc.freeze)
+        if self._load_models:
+            self.run_worker(self._read_models(), group="models", exit_on_error=False)
+        if self._open_replay:
+            if self._replay is None:
+                self.open_episodes()
+            else:
+                self.open_replay(self._replay)
+
+    async def _read_models(self) -> None:
+        self.catalog = await load_model_catalog()
+        self.matches.models_config = self.catalog.config
+        self.post_message(self.ModelsLoaded())
+
+    def on_arena_app_models_loaded(self, message: ModelsLoaded) -> None:
+        """Offer the models in the home screen's seat lists."""
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.refresh_players()
+
+    # -- navigation ---------------------------------------------------------------------
+    def go_home(self) -> None:
+        """Back to the home screen (running matches keep running)."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def pop_or_home(self) -> None:
+        """Back one screen, or stay home."""
+        if len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def open_episodes(self) -> None:
+        """The saved-episodes browser."""
+        if isinstance(self.screen, EpisodesScreen):
+            return
+        self.push_screen(EpisodesScreen())
+
+    def open_replay(self, episode_id: int) -> None:
+        """Step through episode ``episode_id``."""
+        try:
+            model = ReplayModel.load(self.store, episode_id)
+        except ReplayError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            if self._open_replay and len(self.screen_stack) == 1:
+                self.open_episodes()
+            return
+        self.push_screen(ReplayScreen(model))
+
+    def start_match(self, config: MatchConfig, *, show: bool = True) -> LiveMatch:
+        """Start a match (and show it); raises ``SpecError``/``ValueError`` for a bad set-up."""
+        match = self.matches.start(config)
+        match.human_listeners.append(self._human_turn)
+        match.finished_listeners.append(self._match_ended)
+        if show:
+            self.watch_match(match)
+        return match
+
+    def watch_match(self, match: LiveMatch) -> None:
+        """Show ``match``'s screen (on top of the home screen)."""
+        if isinstance(self.screen, MatchScreen) and self.screen.match is match:
+            return
+        self.go_home()
+        self.push_screen(MatchScreen(match))
+
+    def _match_ended(self, match: LiveMatch) -> None:
+        self.post_message(self.MatchEnded(match))
+
+    def _human_turn(self, match: LiveMatch, turn: HumanTurn) -> None:
+        self.post_message(self.HumanWaiting(match, turn.seat))
+
+    def on_arena_app_human_waiting(self, message: HumanWaiting) -> None:
+        """Tell the person a seat waits for them if its screen is not shown."""
+        screen = self.screen
+        if isinstance(screen, MatchScreen) and screen.match is message.match:
+            return
+        self.notify(
+            f"{message.match.title}: seat {message.seat} waits for your move (ctrl+p → Watch match)",
+            title="your turn",
+            markup=False,
+            timeout=8,
+        )
+
+    def on_arena_app_match_ended(self, message: MatchEnded) -> None:
+        """Tell the user a match ended if its screen is not shown."""
+        screen = self.screen
+        if isinstance(screen, MatchScreen) and screen.match is message.match:
+            return
+        model = message.match.model
+        self.notify(f"{message.match.title} {model.status}", markup=False)
+
+    # -- help and quitting --------------------------------------------------------------
+    def action_help(self) -> None:
+        """The keys of the current screen and the global ones."""
+        screen = self.screen
+        if isinstance(screen, TextScreen):
+            return
+        keys: list[tuple[str, str]] = []
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            entry = (binding.key_display or self.get_key_display(binding), binding.description)
+            if binding.description and _declared_by_arena(active.node, binding) and entry not in keys:
+                keys.append(entry)
+        name = str(getattr(screen, "HELP_NAME", "") or type(screen).__name__)
+        self.push_screen(TextScreen("help", help_body(name, keys)))
+
+    async def action_quit(self) -> None:
+        """Textual's quit (command palette, ctrl+q): asks first while matches run."""
+        self.action_request_quit()
+
+    def action_request_quit(self) -> None:
+        """Quit; while matches run, ask first and then record them as aborted."""
+        running = self.matches.running()
+        if not running:
+            self.exit(0)
+            return
+        count = len(running)
+        question = (
+            f"{count} match{'es are' if count != 1 else ' is'} still running. Quit and save "
+            f"{'them' if count != 1 else 'it'} as aborted?"
+        )
+
+        def answer(quit_now: bool | None) -> None:
+            if quit_now:
+                self.run_worker(self._stop_and_exit(), group="quit")
+
+        self.push_screen(ConfirmScreen(question, yes="Quit", no="Keep playing"), answer)
+
+    async def _stop_and_exit(self) -> None:
+        await self.matches.cancel_all()
+        self.exit(0)
+
+    async def on_unmount(self) -> None:
+        """Stop every running match (recorded as aborted) and close the store."""
+        await self.matches.cancel_all()
+        self.store.close()
+
+
+def _declared_by_arena(node: object, binding: Binding) -> bool:
+    """True for a binding an Arena screen or widget declares (not Textual's built-in ones)."""
+    if node is None or isinstance(node, App):
+        return False
+    for cls in type(node).__mro__:
+        if cls.__module__.startswith("arena."):
+            declared = cls.__dict__.get("BINDINGS", [])
+            if any(isinstance(b, Binding) and b.action == binding.action for b in declared):
+                return True
+    return False
+
+
+def create_app(
+    db_path: Path,
+    *,
+    replay: int | None = None,
+    open_replay: bool = False,
+    extra_players: Mapping[str, PlayerFactory] | None = None,
+    step_delay: float = 0.25,
+    load_models: bool = True,
+    freeze_gc: bool = False,
+) -> ArenaApp:
+    """Build the app over the database at ``db_path`` (tests and benchmarks pass options).
+
+    The app owns the store it opens here and closes it when it shuts down. Raises
+    :class:`arena.store.StoreError` if the database cannot be opened.
+    """
+    store = Store(db_path)
+    return ArenaApp(
+        store,
+        replay=replay,
+        open_replay=open_replay,
+        extra_players=extra_players,
+        step_delay=step_delay,
+        load_models=load_models,
+        freeze_gc=freeze_gc,
+    )

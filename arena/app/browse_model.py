@@ -1,0 +1,59 @@
+"""Browsing saved episodes: filters and table cells as plain data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from arena.events import EpisodeStatus
+from arena.store import Store
+
+STATUSES: tuple[str, ...] = (
+    EpisodeStatus.FINISHED,
+    EpisodeStatus.RUNNING,
+    EpisodeStatus.ABORTED,
+    EpisodeStatus.BUDGET_EXCEEDED,
+    EpisodeStatus.FAILED,
+)
+COLUMNS: tuple[str, ...] = ("id", "game", "seed", "status", "turns", "started", "players", "scores")
+
+
+@dataclass
+class EpisodeFilter:
+    """Which episodes to list: by game, by status and by (part of) a player spec."""
+
+    game: str | None = None
+    status: str | None = None
+    player: str = ""
+    limit: int = 500
+
+    def query(self, store: Store) -> list[dict[str, Any]]:
+        """Matching episodes, newest first."""
+        return store.list_episodes(
+            game=self.game or None,
+            status=self.status or None,
+            player=self.player.strip() or None,
+            limit=self.limit,
+        )
+
+    def describe(self) -> str:
+        """``lemonade · finished · player ~ weather`` or ``all episodes``."""
+        parts = [part for part in (self.game, self.status) if part]
+        if self.player.strip():
+            parts.append(f"player ~ {self.player.strip()}")
+        return " · ".join(parts) or "all episodes"
+
+
+def episode_cells(row: dict[str, Any]) -> tuple[str, ...]:
+    """One episode as table cells, in :data:`COLUMNS` order (players may be untrusted)."""
+    started = str(row.get("started_at") or "")
+    return (
+        str(row["id"]),
+        str(row["game"]),
+        str(row["seed"]),
+        str(row["status"]),
+        str(row["turns"]),
+        started[:19].replace("T", " "),
+        str(row.get("players") or ""),
+        str(row.get("scores") or ""),
+    )

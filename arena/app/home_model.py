@@ -1,0 +1,200 @@
+"""The home screen's logic as plain objects: who can take a seat, and the match being set up.
+
+Models are optional: ``players.models`` is imported in a thread after the screen is up,
+and if it is missing or incomplete the seat lists simply offer no models.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.lineup import baseline_choices
+from arena.match import MatchConfig
+from arena.registry import GameOption, GameSpec
+
+SEED_FIELD = "seed"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOption:
+    """A player a seat can be given; ``label`` and ``reason`` may come from a models file."""
+
+    spec: str
+    description: str
+    kind: str
+    available: bool = True
+    reason: str = ""
+
+
+@dataclass(slots=True)
+class ModelCatalog:
+    """What the models file offers, with the reason each unavailable model cannot play."""
+
+    config: Any = None
+    entries: list[Any] = field(default_factory=list)
+    error: str | None = None
+    loaded: bool = False
+
+
+async def load_model_catalog() -> ModelCatalog:
+    """Import ``players.models`` and ask which models can play; never raises."""
+    try:
+        module = await asyncio.to_thread(importlib.import_module, "players.models")
+        load_config = module.load_models_config
+        describe = module.describe_available
+    except (ImportError, AttributeError):
+        return ModelCatalog(loaded=True)
+    try:
+        config = await asyncio.to_thread(load_config)
+    except Exception as exc:  # a broken models file must not stop the app
+        return ModelCatalog(error=f"models file: {exc}", loaded=True)
+    try:
+        entries = list(await describe(config))
+    except Exception as exc:
+        return ModelCatalog(
+            config=config, error=f"cannot list models: {type(exc).__name__}: {exc}", loaded=True
+        )
+    return ModelCatalog(config=config, entries=entries, loaded=True)
+
+
+def seat_options(spec: GameSpec, catalog: ModelCatalog, extra: Iterable[str] = ()) -> list[SeatOption]:
+    """Every player for ``spec``'s seats: baselines, human, models (available or not), extras."""
+    options = [
+        SeatOption(c.spec, c.description, "human" if c.spec == "human" else "baseline")
+        for c in baseline_choices(spec)
+    ]
+    for entry in catalog.entries:
+        available = bool(getattr(entry, "available", True))
+        reason = str(getattr(entry, "reason", "") or "")
+        description = str(getattr(entry, "description", "") or (reason if available else "") or "model")
+        options.append(
+            SeatOption(
+                spec=str(getattr(entry, "spec", entry)),
+                description=description,
+                kind="model",
+                available=available,
+                reason=reason,
+            )
+        )
+    options += [SeatOption(name, "supplied by this app", "extra") for name in extra]
+    return options
+
+
+def default_seats(seats: Sequence[str], options: Sequence[SeatOption]) -> dict[str, str]:
+    """Baselines in turn for every seat (a different one per seat while there are enough)."""
+    baselines = [o.spec for o in options if o.kind == "baseline"] or [options[0].spec]
+    return {seat: baselines[i % len(baselines)] for i, seat in enumerate(seats)}
+
+
+def option_kind(option: GameOption) -> str:
+    """``integer``, ``number``, ``choice`` or ``text`` (for the input widget)."""
+    if option.choices:
+        return "choice"
+    if isinstance(option.default, bool):
+        return "choice"
+    if isinstance(option.default, int):
+        return "integer"
+    if isinstance(option.default, float):
+        return "number"
+    return "text"
+
+
+def option_title(option: GameOption) -> str:
+    """``days (1 to 365)``: the option's name and its range, short enough for one line."""
+    if option.minimum is not None and option.maximum is not None:
+        return f"{option.name} ({option.minimum:g} to {option.maximum:g})"
+    return option.name
+
+
+def rules_by_seat(spec: GameSpec) -> list[tuple[list[str], str]]:
+    """The rules each seat is told, grouped by identical text; the description if unavailable."""
+    try:
+        game = spec.create(0, {})
+        groups: dict[str, list[str]] = {}
+        for seat in game.seats:
+            groups.setdefault(game.rules(seat), []).append(seat)
+    except Exception:  # a game that cannot be built with defaults still shows its description
+        return [(list(spec.seats), spec.description)]
+    return [(seats, text) for text, seats in groups.items()]
+
+
+def reflow(text: str) -> str:
+    """Join hard-wrapped lines into paragraphs; keep blank lines, bullets and indented lines."""
+    lines = text.splitlines()
+    out: list[str] = []
+    for line in lines:
+        starts_block = (
+            not line.strip() or line[:1].isspace() or line.lstrip()[:1] in "-*•" or line[:1].isdigit()
+        )
+        if out and out[-1].strip() and not starts_block and not out[-1].rstrip().endswith(":"):
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+@dataclass
+class MatchDraft:
+    """The match being set up: texts as typed, checked into a :class:`MatchConfig`."""
+
+    spec: GameSpec
+    seed: str = "0"
+    options: dict[str, str] = field(default_factory=dict)
+    seats: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for option in self.spec.options:
+            self.options.setdefault(option.name, str(option.default))
+
+    def option_errors(self) -> dict[str, str]:
+        """One message per bad option text, keyed by option name."""
+        errors = {}
+        for name, text in self.options.items():
+            if not text.strip():
+                errors[name] = f"{name} needs a value"
+                continue
+            try:
+                self.spec.resolve_options({name: text})
+            except ValueError as exc:
+                errors[name] = str(exc)
+        return errors
+
+    def resolved_options(self) -> dict[str, Any]:
+        """The options as values; raises ``ValueError`` for the first bad one."""
+        return self.spec.resolve_options(dict(self.options))
+
+    def seat_names(self) -> tuple[str, ...]:
+        """The seats with these options (a game option may change them), else the default seats."""
+        try:
+            return tuple(self.spec.create(0, self.resolved_options()).seats)
+        except Exception:  # options not valid yet: keep showing the declared seats
+            return self.spec.seats
+
+    def errors(self, choices: Sequence[SeatOption]) -> dict[str, str]:
+        """Every problem, keyed by ``seed``, an option name, or ``seat:NAME``."""
+        errors: dict[str, str] = {}
+        try:
+            int(self.seed.strip())
+        except ValueError:
+            errors[SEED_FIELD] = f"seed must be a whole number, not {self.seed.strip()!r}"
+        errors.update(self.option_errors())
+        by_spec = {choice.spec: choice for choice in choices}
+        for seat in self.seat_names():
+            chosen = self.seats.get(seat)
+            choice = by_spec.get(chosen or "")
+            if chosen is None or choice is None:
+                errors[f"seat:{seat}"] = f"choose a player for seat {seat}"
+            elif not choice.available:
+                errors[f"seat:{seat}"] = f"{choice.spec} is unavailable: {choice.reason or 'no reason given'}"
+        return errors
+
+    def config(self) -> MatchConfig:
+        """The checked configuration (call :meth:`errors` first)."""
+        seats = {seat: self.seats[seat] for seat in self.seat_names()}
+        return MatchConfig(
+            game=self.spec.name, seats=seats, seed=int(self.seed.strip()), options=self.resolved_options()
+        )

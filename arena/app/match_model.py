@@ -1,0 +1,264 @@
+"""View state of a running match, fed by the runner's events (a plain observer).
+
+The match screen only reads this object. It keeps the history rows, each seat's stated
+reasons and usage, the deciding seats and the final results; ``revision`` grows with
+every change so the screen redraws only when something happened.
+
+While a person plays, the screen must not show what their seat may not know: the other
+seats' reasons, actions and scores stay hidden (``visible_seats``) until the episode is
+over, and the board is the game's own rendering for the human's seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.events import (
+    EpisodeEnded,
+    EpisodeStarted,
+    EpisodeStatus,
+    Event,
+    SeatInfo,
+    StepStarted,
+    TurnRecord,
+    TurnsRecorded,
+)
+from arena.game import Game, SeatResult
+
+HIDDEN_VIEW = "hidden"
+"""Board viewer meaning: show nothing (several people share the screen, none is acting)."""
+
+
+@dataclass(slots=True)
+class HistoryRow:
+    """One decision as the history table shows it (text still untrusted)."""
+
+    index: int
+    step: int
+    seat: str
+    action_text: str
+    reason: str
+    flags: str
+
+
+@dataclass(slots=True)
+class ReasonLine:
+    """A stated reason as it arrived, with what the decision cost."""
+
+    step: int
+    reason: str
+    action_text: str
+    flags: str
+    tokens_in: int
+    tokens_out: int
+    cost_usd: float
+    latency: float
+
+
+@dataclass(slots=True)
+class SeatStats:
+    """Running totals for one seat."""
+
+    seat: str
+    player: str
+    kind: str
+    decisions: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_total: float = 0.0
+    last_latency: float = 0.0
+    fallbacks: int = 0
+    reasked: int = 0
+
+    @property
+    def mean_latency(self) -> float:
+        """Average seconds per decision."""
+        return self.latency_total / self.decisions if self.decisions else 0.0
+
+    def summary(self) -> str:
+        """``120+40 tok · $0.0012 · 0.84s (avg 0.91s) · 1 fallback``."""
+        parts = []
+        if self.input_tokens or self.output_tokens or self.cost_usd:
+            parts += [f"{self.input_tokens}+{self.output_tokens} tok", f"${self.cost_usd:.4f}"]
+        parts.append(f"{self.last_latency:.2f}s (avg {self.mean_latency:.2f}s)")
+        if self.fallbacks:
+            parts.append(f"{self.fallbacks} fallback{'s' if self.fallbacks != 1 else ''}")
+        if self.reasked:
+            parts.append(f"{self.reasked} re-asked")
+        return " · ".join(parts)
+
+
+def turn_flags(turn: TurnRecord) -> str:
+    """``FALLBACK (schema)``, ``re-asked (illegal)`` or empty."""
+    if turn.fallback:
+        return f"FALLBACK ({turn.error})"
+    if turn.error:
+        return f"re-asked ({turn.error})"
+    return ""
+
+
+@dataclass
+class MatchModel:
+    """Everything the match screen shows, kept up to date by :meth:`__call__`."""
+
+    game_name: str
+    seats: list[str]
+    players: dict[str, str]
+    human_seats: list[str] = field(default_factory=list)
+    status: str = "starting"
+    message: str = ""
+    episode_id: int | None = None
+    game: Game | None = None
+    history: list[HistoryRow] = field(default_factory=list)
+    reasons: dict[str, list[ReasonLine]] = field(default_factory=dict)
+    stats: dict[str, SeatStats] = field(default_factory=dict)
+    deciding: list[str] = field(default_factory=list)
+    results: dict[str, SeatResult] | None = None
+    steps_done: int = 0
+    revision: int = 0
+    state_revision: int = 0
+
+    def __post_init__(self) -> None:
+        for seat in self.seats:
+            self.reasons.setdefault(seat, [])
+            self.stats.setdefault(seat, SeatStats(seat, self.players.get(seat, "?"), ""))
+
+    # -- the observer -------------------------------------------------------------------
+    def __call__(self, event: Event) -> None:
+        """Observer: fold one runner event into the view state."""
+        if isinstance(event, TurnsRecorded):
+            self._turns(event.turns)
+            self.steps_done = event.step + 1
+            self.deciding = []
+        elif isinstance(event, StepStarted):
+            self.deciding = list(event.seats)
+        elif isinstance(event, EpisodeStarted):
+            self._started(event.game, event.seats, event.episode_id)
+        elif isinstance(event, EpisodeEnded):
+            self.status = event.status
+            self.message = event.message
+            self.results = event.results
+            self.deciding = []
+        self.revision += 1
+        self.state_revision += 1
+
+    def _started(self, game: Game, seats: list[SeatInfo], episode_id: int | None) -> None:
+        self.game = game
+        self.episode_id = episode_id
+        self.status = EpisodeStatus.RUNNING
+        for info in seats:
+            self.players[info.seat] = info.spec
+            self.stats[info.seat] = SeatStats(info.seat, info.spec, info.kind)
+
+    def _turns(self, turns: list[TurnRecord]) -> None:
+        for turn in turns:
+            flags = turn_flags(turn)
+            self.history.append(
+                HistoryRow(turn.index, turn.step, turn.seat, turn.action_text, turn.reason, flags)
+            )
+            usage = turn.usage
+            self.reasons.setdefault(turn.seat, []).append(
+                ReasonLine(
+                    turn.step,
+                    turn.reason,
+                    turn.action_text,
+                    flags,
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    usage.cost_usd,
+                    turn.latency,
+                )
+            )
+            stats = self.stats[turn.seat]
+            stats.decisions += 1
+            stats.input_tokens += usage.input_tokens
+            stats.output_tokens += usage.output_tokens
+            stats.cost_usd += usage.cost_usd
+            stats.latency_total += turn.latency
+            stats.last_latency = turn.latency
+            stats.fallbacks += int(turn.fallback)
+            stats.reasked += int(bool(turn.error) and not turn.fallback)
+
+    def fail(self, message: str) -> None:
+        """The match could not start or crashed outside the runner."""
+        if self.status in (EpisodeStatus.RUNNING, "starting"):
+            self.status = EpisodeStatus.FAILED
+        self.message = message
+        self.revision += 1
+        self.state_revision += 1
+
+    def touch(self) -> None:
+        """Something outside the game changed (controls, a human turn): redraw, keep the board."""
+        self.revision += 1
+
+    # -- what may be shown --------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """True once the episode ended, however it ended."""
+        return self.status not in (EpisodeStatus.RUNNING, "starting")
+
+    @property
+    def secret(self) -> bool:
+        """True while a person plays: the others' hidden information stays hidden."""
+        return bool(self.human_seats) and not self.over
+
+    def visible_seats(self) -> list[str]:
+        """Seats whose reasons, actions and scores may be shown now."""
+        if self.secret:
+            return [seat for seat in self.seats if seat in self.human_seats]
+        return list(self.seats)
+
+    def board_viewer(self, acting: str | None) -> str | None:
+        """The viewer to render the board for: ``None`` is the full view.
+
+        One person: that seat's view. Several people at one keyboard: the view of the
+        seat whose form is open, else nothing (:data:`HIDDEN_VIEW`).
+        """
+        if not self.secret:
+            return None
+        if len(self.human_seats) == 1:
+            return self.human_seats[0]
+        return acting if acting in self.human_seats else HIDDEN_VIEW
+
+    def visible_history(self, start: int = 0) -> list[HistoryRow]:
+        """History rows from ``start`` (an index into :attr:`history`) that may be shown."""
+        visible = set(self.visible_seats())
+        return [row for row in self.history[start:] if row.seat in visible]
+
+    def score_series(self) -> dict[str, list[float]]:
+        """The game's score over time for the visible seats."""
+        if self.game is None:
+            return {}
+        visible = set(self.visible_seats())
+        return {seat: list(values) for seat, values in self.game.score_series().items() if seat in visible}
+
+    def progress(self) -> tuple[int, int]:
+        """(steps done, steps expected) from the game, else from the events."""
+        if self.game is not None:
+            done, total = self.game.progress()
+            if total:
+                return done, total
+        return self.steps_done, 0
+
+    def status_line(self) -> str:
+        """``running · step 5/30 · a deciding`` (trusted text only)."""
+        done, total = self.progress()
+        parts = [self.status, f"step {done}/{total}" if total else f"step {done}"]
+        if self.deciding and not self.over:
+            parts.append(f"{', '.join(self.deciding)} deciding")
+        return " · ".join(parts)
+
+    def result_rows(self) -> tuple[list[str], list[list[Any]]]:
+        """Seats side by side: the header (seat labels) and rows (metric, values...)."""
+        if not self.results:
+            return [], []
+        seats = list(self.results)
+        rows: list[list[Any]] = [["score", *(self.results[s].score for s in seats)]]
+        names: list[str] = []
+        for result in self.results.values():
+            names += [name for name in result.metrics if name not in names]
+        for name in names:
+            rows.append([name, *(self.results[s].metrics.get(name) for s in seats)])
+        return seats, rows

@@ -1,0 +1,269 @@
+"""Stepping through a saved episode: a plain object the replay screen reads.
+
+The state after step ``k`` is rebuilt, not stored: the game is created again from the
+episode's seed and options (``get_game(name).create(seed, config)``) and the stored
+actions are applied step by step. Deep copies of the game are kept every
+``snapshot_every`` steps, so reaching any step costs at most one copy and that many
+``apply`` calls. If the game cannot be rebuilt (unknown game, changed rules) the replay
+still shows every stored turn and the stored state.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+from rich.console import Group, RenderableType
+from rich.pretty import Pretty
+from rich.text import Text
+
+from arena.game import Game
+from arena.registry import get_game
+from arena.store import Store, dumps
+
+SNAPSHOT_EVERY = 50
+
+
+class ReplayError(LookupError):
+    """The episode does not exist."""
+
+
+@dataclass(slots=True)
+class ReplayTurn:
+    """One stored decision (text fields are untrusted and shown literally)."""
+
+    index: int
+    step: int
+    seat: str
+    player: str
+    action: dict[str, Any]
+    action_text: str
+    reason: str
+    prompt: str | None
+    raw: str
+    valid: bool
+    fallback: bool
+    error: str | None
+    error_detail: str
+    attempts: list[dict[str, Any]]
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    latency: float
+    state: dict[str, Any]
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any], players: dict[str, str]) -> ReplayTurn:
+        """Build from a ``turns`` row as :meth:`arena.store.Store.turns` returns it."""
+        return cls(
+            index=row["idx"],
+            step=row["step"],
+            seat=row["seat"],
+            player=players.get(row["seat"], "?"),
+            action=row["action"] if isinstance(row["action"], dict) else {},
+            action_text=row["action_text"] or "",
+            reason=row["reason"] or "",
+            prompt=row["prompt"],
+            raw=row["raw"] or "",
+            valid=bool(row["valid"]),
+            fallback=bool(row["fallback"]),
+            error=row["error"],
+            error_detail=row["error_detail"] or "",
+            attempts=list(row["attempts"] or []),
+            input_tokens=row["input_tokens"],
+            output_tokens=row["output_tokens"],
+            cost_usd=row["cost_usd"],
+            latency=row["latency"],
+            state=row["state"] if isinstance(row["state"], dict) else {},
+        )
+
+    @property
+    def flags(self) -> str:
+        """``FALLBACK (schema)``, ``re-asked (illegal)`` or empty."""
+        if self.fallback:
+            return f"FALLBACK ({self.error})"
+        if self.error:
+            return f"re-asked ({self.error})"
+        return ""
+
+    def usage_line(self) -> str:
+        """``120+40 tok · $0.0012 · 0.84s`` (just the latency when nothing was spent)."""
+        if self.input_tokens or self.output_tokens or self.cost_usd:
+            return (
+                f"{self.input_tokens}+{self.output_tokens} tok · ${self.cost_usd:.4f} · {self.latency:.2f}s"
+            )
+        return f"{self.latency:.2f}s"
+
+
+class ReplayModel:
+    """A saved episode, positioned after some step, rendered for some viewer."""
+
+    def __init__(
+        self,
+        episode: dict[str, Any],
+        seats: list[dict[str, Any]],
+        turns: list[dict[str, Any]],
+        *,
+        snapshot_every: int = SNAPSHOT_EVERY,
+    ) -> None:
+        self.episode = episode
+        self.seat_rows = seats
+        self.players = {row["seat"]: row["player"] for row in seats}
+        self.seats = [row["seat"] for row in seats]
+        self.snapshot_every = max(1, snapshot_every)
+        self.steps: list[list[ReplayTurn]] = []
+        for row in turns:
+            turn = ReplayTurn.from_row(row, self.players)
+            while len(self.steps) <= turn.step:
+                self.steps.append([])
+            self.steps[turn.step].append(turn)
+        self.steps = [step for step in self.steps if step]
+        self.position = 0
+        self.view: str | None = None
+        self.rebuild_error: str | None = None
+        self.diverged_at: int | None = None
+        self._snapshots: dict[int, Game] = {}
+        self._work: tuple[int, Game] | None = None
+        self._rebuilt_upto = 0
+        self._init_game()
+
+    @classmethod
+    def load(cls, store: Store, episode_id: int, **kwargs: Any) -> ReplayModel:
+        """Read episode ``episode_id`` from ``store``; raises :class:`ReplayError` if absent."""
+        episode = store.episode(episode_id)
+        if episode is None:
+            raise ReplayError(f"no episode {episode_id} in {store.path}")
+        return cls(episode, store.seats(episode_id), store.turns(episode_id), **kwargs)
+
+    def _init_game(self) -> None:
+        seed, config = int(self.episode["seed"]), dict(self.episode.get("config") or {})
+        try:
+            spec = get_game(self.episode["game"])
+            try:
+                game = spec.create(seed, config)
+            except ValueError:  # recorded options outside today's limits: use them as played
+                game = spec.game_class(seed, **config)
+        except Exception as exc:  # unknown game, removed option: keep the stored turns readable
+            self.rebuild_error = f"cannot rebuild the game: {type(exc).__name__}: {exc}"
+            return
+        if list(game.seats) != self.seats and set(self.seats) - set(game.seats):
+            self.rebuild_error = "the stored seats do not match the game's seats"
+            return
+        self._snapshots[0] = game
+        self._work = (0, copy.deepcopy(game))
+
+    # -- navigation ---------------------------------------------------------------------
+    @property
+    def total(self) -> int:
+        """Number of steps in the episode."""
+        return len(self.steps)
+
+    def go(self, position: int) -> int:
+        """Move to the state after step ``position`` (0 = before the first), clamped."""
+        self.position = max(0, min(self.total, position))
+        return self.position
+
+    def forward(self, count: int = 1) -> int:
+        """Step forward ``count`` steps."""
+        return self.go(self.position + count)
+
+    def back(self, count: int = 1) -> int:
+        """Step back ``count`` steps."""
+        return self.go(self.position - count)
+
+    def views(self) -> list[str | None]:
+        """``None`` (the full view) and every seat."""
+        return [None, *self.seats]
+
+    def cycle_view(self) -> str | None:
+        """Switch to the next view: full, then each seat's own."""
+        views = self.views()
+        self.view = views[(views.index(self.view) + 1) % len(views)]
+        return self.view
+
+    def view_label(self) -> str:
+        """``full view`` or ``seat a's view`` (seat names are the game's, trusted)."""
+        return "full view" if self.view is None else f"seat {self.view}'s view"
+
+    def current_turns(self) -> list[ReplayTurn]:
+        """The decisions of the step just shown, filtered to the viewer's seat."""
+        if self.position == 0:
+            return []
+        turns = self.steps[self.position - 1]
+        return turns if self.view is None else [t for t in turns if t.seat == self.view]
+
+    def step_label(self) -> str:
+        """``step 17/30``."""
+        return f"step {self.position}/{self.total}"
+
+    # -- rebuilding ---------------------------------------------------------------------
+    def game(self) -> Game | None:
+        """The rebuilt game after the current step, or ``None`` if it cannot be rebuilt there."""
+        if self._work is None:
+            return None
+        target = self.position
+        at, game = self._work
+        base = max(p for p in self._snapshots if p <= target)
+        if target < at or base > at:
+            at, game = base, copy.deepcopy(self._snapshots[base])
+        while at < target:
+            if not self._apply(game, at):
+                self._work = (at, game)
+                return None
+            at += 1
+            if at % self.snapshot_every == 0 and at not in self._snapshots:
+                self._snapshots[at] = copy.deepcopy(game)
+        self._work = (at, game)
+        return game
+
+    def _apply(self, game: Game, index: int) -> bool:
+        if self.rebuild_error is not None and index >= self._rebuilt_upto:
+            return False
+        turns = self.steps[index]
+        try:
+            actions: dict[str, BaseModel] = {}
+            for turn in turns:
+                model = game.action_model(turn.seat)
+                actions[turn.seat] = model.model_validate(turn.action)
+            game.apply(actions)
+        except Exception as exc:  # stored actions no longer fit the rules
+            self.rebuild_error = f"step {index + 1} cannot be replayed: {type(exc).__name__}: {exc}"
+            self._rebuilt_upto = index
+            return False
+        if self.diverged_at is None:
+            for turn in turns:
+                if _normal(game.turn_state(turn.seat)) != _normal(turn.state):
+                    self.diverged_at = index + 1
+                    break
+        self._rebuilt_upto = max(self._rebuilt_upto, index + 1)
+        return True
+
+    def render(self) -> RenderableType:
+        """The state after the current step for the current view (untrusted parts included)."""
+        game = self.game()
+        if game is not None:
+            return game.render(self.view)
+        states: list[RenderableType] = [Text(self.rebuild_error or "no state", style="bold red")]
+        for turn in self.current_turns():
+            states.append(Text(f"stored state of seat {turn.seat}:", style="bold"))
+            states.append(Pretty(turn.state))
+        return Group(*states)
+
+    def warnings(self) -> list[str]:
+        """Why the rebuilt state may not match what was played (trusted text only)."""
+        notes = []
+        if self.rebuild_error:
+            notes.append(self.rebuild_error)
+        if self.diverged_at is not None:
+            notes.append(
+                f"the rebuilt state differs from the stored one from step {self.diverged_at} "
+                f"(game version then {self.episode.get('game_version')})"
+            )
+        return notes
+
+
+def _normal(value: Any) -> Any:
+    return json.loads(dumps(value))

@@ -1,0 +1,385 @@
+"""The home screen: pick a game, give every seat a player, set seed and options, start.
+
+Every game drops in through its :class:`~arena.registry.GameSpec`: description, rules per
+seat, seats (which a game option may change) and options. The seat lists offer the
+game's baselines, the human seat and every model the models file names, with the reason
+an unavailable one cannot play.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from arena.app.home_model import (
+    SEED_FIELD,
+    MatchDraft,
+    SeatOption,
+    default_seats,
+    option_kind,
+    option_title,
+    reflow,
+    rules_by_seat,
+    seat_options,
+)
+from arena.app.safe import safe_line, safe_text
+from arena.registry import GameSpec, UnknownGameError, game_names, get_game
+from arena.specs import SpecError
+
+if TYPE_CHECKING:
+    from arena.app.app import ArenaApp
+
+
+def option_label(choice: SeatOption) -> Text:
+    """How a player appears in a seat list (model names shown literally)."""
+    if not choice.available:
+        return safe_line((f"✗ {choice.spec}", "dim strike"), (f"  unavailable: {choice.reason}", "dim"))
+    return safe_text(choice.spec)
+
+
+def players_summary(choices: list[SeatOption], loading: bool, error: str | None) -> RenderableType:
+    """Every player a seat can take, with what it is or why it cannot play."""
+    lines: list[RenderableType] = []
+    for choice in choices:
+        if choice.available:
+            line = safe_line((f"✓ {choice.spec}", "green"), (f"  {choice.description}", "dim"))
+        else:
+            line = safe_line((f"✗ {choice.spec}", "red"), (f"  unavailable: {choice.reason}", "dim"))
+        line.no_wrap = True
+        line.overflow = "ellipsis"
+        lines.append(line)
+    if loading:
+        lines.append(Text("… checking which models can play", style="dim italic"))
+    elif not any(choice.kind == "model" for choice in choices):
+        lines.append(Text("no models configured (models file)", style="dim italic"))
+    if error:
+        lines.append(safe_text(error, "yellow"))
+    return Group(*lines)
+
+
+class HomeScreen(Screen[None]):
+    """Set up a match, or go to the recent episodes."""
+
+    HELP_NAME = "home"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "Start match", priority=True),
+        Binding("r", "episodes", "Recent episodes"),
+        Binding("m", "watch", "Watch match"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spec: GameSpec | None = None
+        self.draft: MatchDraft | None = None
+        self.choices: list[SeatOption] = []
+        self._seat_order: tuple[str, ...] = ()
+        self._option_names: list[str] = []
+        self._matches_shown: list[tuple[int, str]] = []
+        self._building = False
+
+    @property
+    def arena(self) -> ArenaApp:
+        """The app, typed."""
+        from arena.app.app import ArenaApp
+
+        assert isinstance(self.app, ArenaApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        games = []
+        for name in game_names():
+            try:
+                games.append(Option(Text(get_game(name).title), id=name))
+            except UnknownGameError:
+                continue
+        yield Header()
+        with Horizontal(id="home"):
+            with Vertical(id="home-left"):
+                yield OptionList(*games, id="games")
+                yield OptionList(id="session-matches")
+                yield Static(Text(""), id="recent")
+            with VerticalScroll(id="home-main"):
+                yield Static(Text(""), id="game-about")
+                with VerticalScroll(id="rules-box"):
+                    yield Static(Text(""), id="game-rules")
+                yield Vertical(id="seats")
+                yield Grid(id="options")
+                with Horizontal(id="start-row"):
+                    yield Button("Start match (ctrl+s)", id="start", variant="primary", compact=True)
+                    yield Static(Text(""), id="start-error")
+                yield Static(Text(""), id="players-info")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Set up once the widgets exist."""
+        self.query_one("#games").border_title = "games"
+        self.query_one("#session-matches").border_title = "matches (enter: watch)"
+        self.query_one("#recent").border_title = "recent episodes (r)"
+        self.query_one("#rules-box").border_title = "rules"
+        self.query_one("#seats").border_title = "seats"
+        self.query_one("#players-info").border_title = "players"
+        self.query_one("#options").border_title = "seed and options"
+        self.query_one("#home-main").can_focus = False
+        self.query_one("#session-matches").can_focus = False
+        games = self.query_one("#games", OptionList)
+        games.highlighted = 0
+        games.focus()
+        self.refresh_recent()
+        self.set_interval(1.0, self.refresh_matches)
+
+    def on_screen_resume(self) -> None:
+        """Refresh when this screen comes back on top."""
+        self.refresh_recent()
+        self.refresh_matches()
+
+    # -- game choice --------------------------------------------------------------------
+    @on(OptionList.OptionHighlighted, "#games")
+    async def _game_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id is not None and (self.spec is None or self.spec.name != event.option.id):
+            await self.select_game(event.option.id)
+
+    @on(OptionList.OptionSelected, "#games")
+    def _game_selected(self, event: OptionList.OptionSelected) -> None:
+        selects = self.query("#seats Select")
+        if selects:
+            selects.first().focus()
+
+    async def select_game(self, name: str) -> None:
+        """Show ``name``'s description, rules, seats and options."""
+        spec = get_game(name)
+        self.spec = spec
+        self.draft = MatchDraft(spec)
+        self.choices = seat_options(spec, self.arena.catalog, self.arena.matches.extra_players)
+        about = Text.assemble((spec.title, "bold"), "\n", spec.description)
+        self.query_one("#game-about", Static).update(about)
+        rules: list[RenderableType] = []
+        for seats, text in rules_by_seat(spec):
+            if len(rules_by_seat(spec)) > 1:
+                rules.append(Text(f"seat {', '.join(seats)}", style="bold"))
+            rules.append(safe_text(reflow(text), keep_newlines=True))
+        self.query_one("#game-rules", Static).update(Group(*rules))
+        self._building = True
+        try:
+            await self._build_options()
+            await self._build_seats()
+        finally:
+            self._building = False
+        self._show_players()
+
+    async def _build_seats(self) -> None:
+        assert self.draft is not None
+        seats = self.draft.seat_names()
+        previous = dict(self.draft.seats)
+        defaults = default_seats(seats, self.choices)
+        self.draft.seats = {seat: previous.get(seat, defaults[seat]) for seat in seats}
+        self._seat_order = seats
+        box = self.query_one("#seats", Vertical)
+        await box.remove_children()
+        rows: list[Widget] = []
+        for index, seat in enumerate(seats):
+            select: Select[str] = Select(
+                [(option_label(c), c.spec) for c in self.choices],
+                value=self.draft.seats[seat],
+                allow_blank=False,
+                id=f"seat-select-{index}",
+                compact=True,
+            )
+            rows.append(
+                Horizontal(
+                    Label(Text(f"seat {seat}", style="bold"), classes="seat-label"),
+                    select,
+                    classes="seat-row",
+                )
+            )
+            rows.append(Static(Text(""), id=f"seat-error-{index}", classes="field-error seat-error"))
+        await box.mount_all(rows)
+
+    async def _build_options(self) -> None:
+        assert self.draft is not None and self.spec is not None
+        box = self.query_one("#options", Grid)
+        await box.remove_children()
+        fields: list[Widget] = [
+            Vertical(
+                Label(Text("seed"), classes="option-label"),
+                Input(self.draft.seed, id="opt-seed", type="integer", compact=True),
+                Static(Text(""), id="opt-error-seed", classes="field-error"),
+                classes="option-field",
+            )
+        ]
+        self._option_names = []
+        for index, option in enumerate(self.spec.options):
+            self._option_names.append(option.name)
+            control: Widget
+            if option_kind(option) == "choice":
+                values = option.choices or (True, False)
+                control = Select(
+                    [(Text(str(v)), str(v)) for v in values],
+                    value=str(option.default),
+                    allow_blank=False,
+                    id=f"opt-{index}",
+                    compact=True,
+                )
+            else:
+                kind = option_kind(option)
+                input_type: Literal["integer", "number", "text"] = (
+                    "integer" if kind == "integer" else "number" if kind == "number" else "text"
+                )
+                control = Input(str(option.default), id=f"opt-{index}", type=input_type, compact=True)
+            control.tooltip = Text(option.help)
+            fields.append(
+                Vertical(
+                    Label(Text(option_title(option)), classes="option-label"),
+                    control,
+                    Static(Text(""), id=f"opt-error-{index}", classes="field-error"),
+                    classes="option-field",
+                )
+            )
+        await box.mount_all(fields)
+
+    def _show_players(self) -> None:
+        catalog = self.arena.catalog
+        self.query_one("#players-info", Static).update(
+            players_summary(self.choices, not catalog.loaded, catalog.error)
+        )
+
+    def refresh_players(self) -> None:
+        """The model list arrived: offer the models in every seat list, keeping choices."""
+        if self.spec is None or self.draft is None:
+            return
+        self.choices = seat_options(self.spec, self.arena.catalog, self.arena.matches.extra_players)
+        for index, seat in enumerate(self._seat_order):
+            select = self.query_one(f"#seat-select-{index}", Select)
+            chosen = self.draft.seats.get(seat)
+            select.set_options([(option_label(c), c.spec) for c in self.choices])
+            if chosen in {c.spec for c in self.choices}:
+                select.value = chosen
+        self._show_players()
+
+    # -- edits --------------------------------------------------------------------------
+    @on(Input.Changed, "#options Input")
+    async def _option_typed(self, event: Input.Changed) -> None:
+        await self._option_changed(event.input.id or "", event.value)
+
+    @on(Select.Changed, "#options Select")
+    async def _option_chosen(self, event: Select.Changed) -> None:
+        await self._option_changed(
+            event.select.id or "", "" if event.value is Select.NULL else str(event.value)
+        )
+
+    async def _option_changed(self, widget_id: str, value: str) -> None:
+        if self.draft is None or self._building:
+            return
+        if widget_id == "opt-seed":
+            self.draft.seed = value
+        elif widget_id.startswith("opt-"):
+            self.draft.options[self._option_names[int(widget_id.removeprefix("opt-"))]] = value
+        if self.draft.seat_names() != self._seat_order:
+            self._building = True
+            try:
+                await self._build_seats()
+            finally:
+                self._building = False
+        self._show_errors(final=False)
+
+    @on(Select.Changed, "#seats Select")
+    def _seat_chosen(self, event: Select.Changed) -> None:
+        if self.draft is None or event.value is Select.NULL or self._building:
+            return
+        index = int((event.select.id or "seat-select-0").removeprefix("seat-select-"))
+        if index < len(self._seat_order):
+            self.draft.seats[self._seat_order[index]] = str(event.value)
+        self._show_errors(final=False)
+
+    def _note(self, selector: str, message: str) -> None:
+        for note in self.query(selector).results(Static):
+            note.update(safe_text(message))
+            if note.has_class("seat-error"):
+                note.display = bool(message)
+
+    def _show_errors(self, *, final: bool) -> dict[str, str]:
+        assert self.draft is not None
+        errors = self.draft.errors(self.choices)
+        self._note("#opt-error-seed", errors.get(SEED_FIELD, ""))
+        for index, name in enumerate(self._option_names):
+            self._note(f"#opt-error-{index}", errors.get(name, ""))
+        for index, seat in enumerate(self._seat_order):
+            self._note(f"#seat-error-{index}", errors.get(f"seat:{seat}", ""))
+        message = "please correct the marked fields" if errors and final else ""
+        self.query_one("#start-error", Static).update(Text(message, style="red"))
+        return errors
+
+    # -- actions ------------------------------------------------------------------------
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    def action_start(self) -> None:
+        """Check the set-up and start the match (it runs even if you leave its screen)."""
+        if self.draft is None:
+            return
+        if self._show_errors(final=True):
+            return
+        try:
+            self.arena.start_match(self.draft.config())
+        except (SpecError, ValueError, UnknownGameError) as exc:
+            self.query_one("#start-error", Static).update(safe_text(str(exc), "red"))
+
+    def action_episodes(self) -> None:
+        """Browse saved episodes."""
+        self.arena.open_episodes()
+
+    def action_watch(self) -> None:
+        """Go to the most recent match of this session."""
+        matches = self.arena.matches.matches
+        if not matches:
+            self.notify("no match in this session yet", markup=False)
+            return
+        running = self.arena.matches.running()
+        self.arena.watch_match((running or matches)[-1])
+
+    @on(OptionList.OptionSelected, "#session-matches")
+    def _match_selected(self, event: OptionList.OptionSelected) -> None:
+        match = self.arena.matches.get(int(event.option.id or "0"))
+        if match is not None:
+            self.arena.watch_match(match)
+
+    def refresh_matches(self) -> None:
+        """List this session's matches with their progress."""
+        shown = [(m.key, f"{m.title} · {m.model.status_line()}") for m in self.arena.matches.matches]
+        if shown == self._matches_shown:
+            return
+        self._matches_shown = shown
+        matches = self.query_one("#session-matches", OptionList)
+        matches.can_focus = bool(shown)
+        highlighted = matches.highlighted
+        matches.clear_options()
+        matches.add_options([Option(Text(label), id=str(key)) for key, label in reversed(shown)])
+        if highlighted is not None and highlighted < len(shown):
+            matches.highlighted = highlighted
+
+    def refresh_recent(self) -> None:
+        """The last few saved episodes."""
+        rows = self.arena.store.list_episodes(limit=8)
+        if not rows:
+            self.query_one("#recent", Static).update(Text("none yet", style="dim"))
+            return
+        lines = [
+            safe_line(
+                (f"#{row['id']} ", "bold"),
+                (f"{row['game']} {row['status']} {row['turns']} turns ", ""),
+                (row["players"] or "", "dim"),
+            )
+            for row in rows
+        ]
+        self.query_one("#recent", Static).update(Group(*lines))

@@ -1,0 +1,301 @@
+"""The match screen: the game's own board, the history, each seat's reasons, the score.
+
+The screen only reads the match's :class:`~arena.app.match_model.MatchModel`; a timer
+redraws what changed a few times a second, so a fast episode never floods the screen and
+a slow model never freezes it (the episode runs as a task owned by the app). Leaving the
+screen leaves the match running.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from arena.app.action_form import ActionForm
+from arena.app.live import LiveMatch
+from arena.app.match_model import HIDDEN_VIEW, HistoryRow
+from arena.app.safe import one_line, prerender, safe_text
+from arena.app.screens.modals import TextScreen
+from arena.app.widgets.human_form import HumanForm
+from arena.app.widgets.panels import ResultsTable, ScoreChart, SeatPane
+
+if TYPE_CHECKING:
+    from arena.app.app import ArenaApp
+
+REFRESH_SECONDS = 0.1
+MAX_PANE_COLUMNS = 4
+RUN_CONTROLS = frozenset({"toggle_pause", "step", "faster", "slower"})
+STATUS_STYLES = {"running": "bold green", "finished": "bold cyan", "starting": "bold"}
+
+
+def history_cells(row: HistoryRow) -> tuple[Text, ...]:
+    """A history row as table cells, shown literally."""
+    flag_style = "red" if row.flags.startswith("FALLBACK") else "yellow"
+    return (
+        Text(str(row.step + 1), justify="right"),
+        safe_text(row.seat, "bold"),
+        safe_text(one_line(row.action_text, 60)),
+        safe_text(one_line(row.reason, 56), "italic"),
+        safe_text(row.flags, flag_style),
+    )
+
+
+class MatchScreen(Screen[None]):
+    """Watch (or play in) one match."""
+
+    HELP_NAME = "match"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_pause", "Pause/resume"),
+        Binding("n", "step", "Step"),
+        Binding("plus,equals_sign", "faster", "Faster", key_display="+"),
+        Binding("minus", "slower", "Slower", key_display="-"),
+        Binding("i", "rules", "Rules"),
+        Binding("r", "replay", "Replay"),
+        Binding("escape", "home", "Home"),
+    ]
+
+    def __init__(self, match: LiveMatch) -> None:
+        super().__init__()
+        self.match = match
+        self._revision = -1
+        self._history_index = 0
+        self._secret: bool | None = None
+        self._form_turn: object | None = None
+        self._results_shown = False
+        self._syncing = False
+        self._binding_state: tuple[bool, int | None] = (False, None)
+        self._board_key: tuple[int, str, str | None] = (-1, "", None)
+        self.sub_title = match.title
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide the run controls once the episode is over, and replay until it is saved."""
+        model = self.match.model
+        if action in RUN_CONTROLS:
+            return not model.over
+        if action == "replay":
+            return model.episode_id is not None
+        return True
+
+    @property
+    def arena(self) -> ArenaApp:
+        """The app, typed."""
+        from arena.app.app import ArenaApp
+
+        assert isinstance(self.app, ArenaApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        model = self.match.model
+        yield Header()
+        with Vertical(id="match-top"):
+            yield ResultsTable()
+            with ScrollableContainer(id="board-scroll"):
+                yield Static(Text("waiting for the players…", style="dim"), id="board")
+        with Horizontal(id="match-middle"):
+            with Grid(id="seat-panes"):
+                for index, seat in enumerate(model.seats):
+                    yield SeatPane(seat, model.players.get(seat, "?"), index)
+            yield ScoreChart()
+        yield DataTable[Text](id="history", cursor_type="row", zebra_stripes=True)
+        yield Static(Text(""), id="match-status")
+        yield Vertical(id="form-host")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Set up once the widgets exist."""
+        table = self.query_one("#history", DataTable)
+        table.border_title = "history"
+        for label, width in (("step", 4), ("seat", 6), ("action", 34), ("reason", 56), ("flags", 16)):
+            table.add_column(label, width=width, key=label)
+        columns = min(len(self.match.model.seats), MAX_PANE_COLUMNS)
+        self.query_one("#seat-panes", Grid).styles.grid_size_columns = max(1, columns)
+        self.query_one("#board-scroll").border_title = "board"
+        self.query_one("#results", ResultsTable).display = False
+        self.query_one("#form-host").display = False
+        self.set_interval(REFRESH_SECONDS, self.sync)
+        self.call_after_refresh(self.sync)
+
+    async def on_screen_resume(self) -> None:
+        """Refresh when this screen comes back on top."""
+        await self.sync()
+
+    async def sync(self) -> None:
+        """Redraw whatever changed since the last call (one redraw at a time)."""
+        if self._syncing or not self.is_attached or self.app.screen is not self:
+            return
+        self._syncing = True
+        try:
+            while self.match.model.revision != self._revision and self.is_attached:
+                await self._redraw()
+        finally:
+            self._syncing = False
+
+    async def _redraw(self) -> None:
+        match = self.match
+        model = match.model
+        self._revision = model.revision
+        if (model.over, model.episode_id) != self._binding_state:
+            self._binding_state = (model.over, model.episode_id)
+            self.refresh_bindings()
+        self.sub_title = match.title
+        if model.secret != self._secret:
+            self._secret = model.secret
+            self.set_class(model.secret, "-secret")
+            self._reset_history()
+        await self._sync_form()
+        self._sync_board()
+        self._sync_history()
+        self._sync_panes()
+        await self.query_one(ScoreChart).update_series(model.score_series())
+        self._sync_results()
+        self._sync_status()
+
+    def _board(self) -> Text:
+        model = self.match.model
+        turn = self.match.desk.active()
+        viewer = model.board_viewer(turn.seat if turn else None)
+        if viewer == HIDDEN_VIEW:
+            return Text("several people share this screen: the board shows when a seat's form is open", "dim")
+        if model.game is None:
+            return Text(model.message or "waiting for the players…", style="dim")
+        caption = Text("full view\n" if viewer is None else f"what seat {viewer} sees\n", style="dim")
+        box = self.query_one("#board-scroll")
+        width = box.scrollable_content_region.width or self.app.size.width - 4
+        return caption + prerender(model.game.render(viewer), self.app.console, width)
+
+    def _sync_board(self) -> None:
+        turn = self.match.desk.active()
+        model = self.match.model
+        key = (model.state_revision, model.status, turn.seat if turn else None)
+        if key == self._board_key:
+            return
+        self._board_key = key
+        self.query_one("#board", Static).update(self._board())
+
+    def _reset_history(self) -> None:
+        self.query_one("#history", DataTable).clear()
+        self._history_index = 0
+
+    def _sync_history(self) -> None:
+        model = self.match.model
+        table: DataTable[Text] = self.query_one("#history", DataTable)
+        rows = model.visible_history(self._history_index)
+        self._history_index = len(model.history)
+        if not rows:
+            return
+        follow = table.cursor_row >= table.row_count - 1
+        table.add_rows(history_cells(row) for row in rows)
+        if follow:
+            table.move_cursor(row=table.row_count - 1, animate=False)
+
+    def _sync_panes(self) -> None:
+        model = self.match.model
+        visible = set(model.visible_seats())
+        for pane in self.query(SeatPane):
+            pane.update_pane(
+                model.stats[pane.seat],
+                model.reasons.get(pane.seat, []),
+                hidden=pane.seat not in visible,
+                deciding=pane.seat in model.deciding,
+            )
+
+    def _sync_results(self) -> None:
+        model = self.match.model
+        if self._results_shown or not model.results:
+            return
+        seats, rows = model.result_rows()
+        table = self.query_one("#results", ResultsTable)
+        table.show(seats, model.players, rows)
+        table.display = True
+        self._results_shown = True
+
+    def _sync_status(self) -> None:
+        model = self.match.model
+        line = Text(model.status_line(), style=STATUS_STYLES.get(model.status, "bold red"))
+        if not model.over:
+            line.append(f"  ·  {self.match.control_line()}", style="dim")
+        if model.message:
+            line.append("  ·  ")
+            line.append_text(safe_text(model.message, limit=300))
+        if model.over and model.episode_id is not None:
+            line.append(f"  ·  saved as episode {model.episode_id} (r: replay)", style="dim")
+        self.query_one("#match-status", Static).update(line)
+
+    async def _sync_form(self) -> None:
+        turn = self.match.desk.active()
+        if turn is self._form_turn:
+            return
+        self._form_turn = turn
+        host = self.query_one("#form-host", Vertical)
+        await host.remove_children()
+        host.display = turn is not None
+        if turn is None:
+            return
+        form = turn.draft if isinstance(turn.draft, ActionForm) else None
+        if form is None:
+            form = ActionForm(turn.request, self.match.desk.last_entries.get(turn.seat))
+            turn.draft = form
+        await host.mount(HumanForm(turn, form, self.match.desk.last_entries))
+
+    @on(HumanForm.Submitted)
+    async def _submitted(self, event: HumanForm.Submitted) -> None:
+        self.match.model.touch()
+        await self.sync()
+
+    # -- actions ------------------------------------------------------------------------
+    async def action_toggle_pause(self) -> None:
+        """Pause before the next step, or play on."""
+        if not self.match.model.over:
+            self.match.toggle_pause()
+            await self.sync()
+
+    async def action_step(self) -> None:
+        """Play exactly one more step, then pause."""
+        if not self.match.model.over:
+            self.match.step_once()
+            await self.sync()
+
+    async def action_faster(self) -> None:
+        """Shorter pause between steps."""
+        self.match.change_speed(slower=False)
+        await self.sync()
+
+    async def action_slower(self) -> None:
+        """Longer pause between steps."""
+        self.match.change_speed(slower=True)
+        await self.sync()
+
+    def action_home(self) -> None:
+        """Back to the home screen; the match keeps running."""
+        self.arena.go_home()
+
+    def action_replay(self) -> None:
+        """Open this episode in the replay screen."""
+        episode_id = self.match.model.episode_id
+        if episode_id is None:
+            self.notify("the episode has not been saved yet", severity="warning", markup=False)
+            return
+        self.arena.open_replay(episode_id)
+
+    def action_rules(self) -> None:
+        """Show the rules each seat is told."""
+        model = self.match.model
+        game = model.game
+        if game is None:
+            return
+        seats = model.human_seats or model.seats
+        parts: list[RenderableType] = []
+        for seat in seats:
+            parts.append(Text(f"seat {seat}", style="bold"))
+            parts.append(safe_text(game.rules(seat), keep_newlines=True))
+            parts.append(Text(""))
+        self.app.push_screen(TextScreen("rules", Group(*parts)))

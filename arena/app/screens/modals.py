@@ -1,0 +1,142 @@
+"""Small modal screens: a text viewer (help, rules), a yes/no question, the jump box."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+GENERAL_HELP: tuple[tuple[str, str], ...] = (
+    ("tab / shift+tab", "move between fields, lists and tables"),
+    ("enter", "choose the highlighted item, submit a form"),
+    ("ctrl+p", "command palette: new match, episodes, replay, watch a match"),
+    ("f1 or ?", "this help"),
+    ("ctrl+q", "quit (asks first while a match is running)"),
+)
+
+
+class TextScreen(ModalScreen[None]):
+    """A scrollable text in a box; any of escape, q or enter closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,enter", "dismiss_screen", "Close"),
+    ]
+
+    def __init__(self, title: str, body: RenderableType) -> None:
+        super().__init__(classes="text-modal")
+        self.box_title = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        with VerticalScroll(id="text-modal-box") as box:
+            box.border_title = self.box_title
+            box.border_subtitle = "escape to close"
+            yield Static(self.body)
+
+    def action_dismiss_screen(self) -> None:
+        """Close the box."""
+        self.dismiss(None)
+
+
+def help_body(screen_title: str, bindings: list[tuple[str, str]]) -> RenderableType:
+    """The keys of the current screen, then the keys that work everywhere."""
+    table = Table(box=None, show_header=False, pad_edge=False)
+    table.add_column(style="bold cyan", no_wrap=True)
+    table.add_column()
+    for key, description in bindings:
+        table.add_row(Text(key), Text(description))
+    general = Table(box=None, show_header=False, pad_edge=False)
+    general.add_column(style="bold cyan", no_wrap=True)
+    general.add_column()
+    for key, description in GENERAL_HELP:
+        general.add_row(Text(key), Text(description))
+    return Group(
+        Text(f"Keys on the {screen_title} screen", style="bold"),
+        table,
+        Text(""),
+        Text("Everywhere", style="bold"),
+        general,
+        Text(""),
+        Text("Everything also works with the mouse: click lists, buttons, tabs and rows.", style="dim"),
+    )
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: y or enter for yes, n or escape for no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__(classes="confirm-modal")
+        self.question = question
+        self.yes = yes
+        self.no = no
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        with Vertical(id="confirm-box"):
+            yield Static(Text(self.question), id="confirm-question")
+            with Horizontal(id="confirm-buttons"):
+                yield Button(self.yes, id="confirm-yes", variant="error")
+                yield Button(self.no, id="confirm-no", variant="primary")
+
+    def on_mount(self) -> None:
+        """Set up once the widgets exist."""
+        self.query_one("#confirm-no", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm-yes")
+
+    def action_answer(self, value: bool) -> None:
+        """Answer the question."""
+        self.dismiss(value)
+
+
+class JumpScreen(ModalScreen[int | None]):
+    """Asks for a step number; escape cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, total: int) -> None:
+        super().__init__(classes="confirm-modal")
+        self.total = total
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        with Vertical(id="confirm-box"):
+            yield Static(Text(f"Jump to step (0 to {self.total}):"))
+            yield Input(placeholder=f"0-{self.total}", id="jump-input", type="integer")
+            yield Static(Text(""), id="jump-error")
+
+    def on_mount(self) -> None:
+        """Set up once the widgets exist."""
+        self.query_one("#jump-input", Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        try:
+            value = int(event.value.strip())
+        except ValueError:
+            self.query_one("#jump-error", Static).update(Text("type a whole number", style="red"))
+            return
+        if not 0 <= value <= self.total:
+            self.query_one("#jump-error", Static).update(Text(f"between 0 and {self.total}", style="red"))
+            return
+        self.dismiss(value)
+
+    def action_cancel(self) -> None:
+        """Close without jumping."""
+        self.dismiss(None)

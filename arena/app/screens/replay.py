@@ -1,0 +1,204 @@
+"""The replay screen: step through a saved episode turn by turn.
+
+The state after each step is rebuilt by :class:`~arena.app.replay_model.ReplayModel`;
+this screen shows it with the game's own rendering, next to each seat's action, reason,
+usage, prompt and raw reply. For hidden-information games ``v`` switches between the full
+view and each seat's own view.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
+
+from arena.app.replay_model import ReplayModel, ReplayTurn
+from arena.app.safe import prerender, safe_line, safe_text
+from arena.app.screens.modals import JumpScreen
+
+if TYPE_CHECKING:
+    from arena.app.app import ArenaApp
+
+NAVIGATION = frozenset({"next", "previous", "first", "last", "page_forward", "page_back"})
+PAGE = 10
+
+
+def turn_summary(turn: ReplayTurn) -> Text:
+    """One seat's decision in a step: action, flags, reason and usage."""
+    head = safe_line((f"seat {turn.seat} ", "bold"), (turn.player, "cyan"))
+    if turn.flags:
+        head.append_text(safe_text(f"  {turn.flags}", "red" if turn.fallback else "yellow"))
+    parts: list[Text] = [
+        head,
+        safe_line(("action: ", "dim"), turn.action_text),
+        safe_line(("reason: ", "dim"), (turn.reason or "(none)", "italic")),
+    ]
+    if turn.error_detail:
+        parts.append(safe_line(("problem: ", "dim"), (turn.error_detail, "yellow")))
+    parts.append(safe_text(turn.usage_line(), "dim"))
+    parts.append(Text(""))
+    return Text("\n").join(parts)
+
+
+def long_texts(turns: list[ReplayTurn], attr: str) -> Text:
+    """Each seat's prompt or raw reply, literally, one after the other."""
+    if not turns:
+        return Text("no decision of this seat in this step", style="dim")
+    parts: list[Text] = []
+    for turn in turns:
+        value = getattr(turn, attr)
+        parts.append(Text(f"── seat {turn.seat} ──", style="bold"))
+        if attr == "attempts":
+            body = json.dumps(value, ensure_ascii=False, indent=1) if value else "(no failed attempts)"
+        elif attr == "prompt":
+            body = value or "(no prompt: scripted players and people do not read one)"
+        else:
+            body = value or "(empty reply)"
+        parts.append(safe_text(body, keep_newlines=True))
+    return Text("\n").join(parts)
+
+
+class ReplayScreen(Screen[None]):
+    """One saved episode, positioned after some step."""
+
+    HELP_NAME = "replay"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,l", "next", "Next", priority=True, key_display="→"),
+        Binding("left,h", "previous", "Prev", priority=True, key_display="←"),
+        Binding("home", "first", "Start", priority=True),
+        Binding("end", "last", "End", priority=True),
+        Binding("pagedown", "page_forward", f"+{PAGE}", show=False, priority=True),
+        Binding("pageup", "page_back", f"-{PAGE}", show=False, priority=True),
+        Binding("g", "jump", "Jump to"),
+        Binding("v", "view", "Switch view"),
+        Binding("t", "next_tab", "Next tab"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, model: ReplayModel) -> None:
+        super().__init__()
+        self.model = model
+        episode = model.episode
+        self.sub_title = f"episode {episode['id']} · {episode['game']} · seed {episode['seed']}"
+
+    @property
+    def arena(self) -> ArenaApp:
+        """The app, typed."""
+        from arena.app.app import ArenaApp
+
+        assert isinstance(self.app, ArenaApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        yield Header()
+        yield Static(Text(""), id="replay-head")
+        with ScrollableContainer(id="replay-board-box"):
+            yield Static(Text(""), id="replay-board")
+        with Horizontal(id="replay-bottom"):
+            with VerticalScroll(id="replay-turns-box"):
+                yield Static(Text(""), id="replay-turns")
+            with TabbedContent(id="replay-detail"):
+                with TabPane("prompt", id="tab-prompt"), VerticalScroll():
+                    yield Static(Text(""), id="replay-prompt")
+                with TabPane("raw reply", id="tab-raw"), VerticalScroll():
+                    yield Static(Text(""), id="replay-raw")
+                with TabPane("failed attempts", id="tab-attempts"), VerticalScroll():
+                    yield Static(Text(""), id="replay-attempts")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Set up once the widgets exist."""
+        self.query_one("#replay-board-box").border_title = "state"
+        self.query_one("#replay-turns-box").border_title = "decisions of this step"
+        self.show()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Arrow keys step the replay unless a text box has the cursor."""
+        return not (action in NAVIGATION and isinstance(self.app.focused, Input))
+
+    def show(self) -> None:
+        """Draw the current step."""
+        model = self.model
+        episode = model.episode
+        head = Text()
+        head.append(f"{model.step_label()}", style="bold")
+        head.append(f"  ·  {model.view_label()}  ·  {episode['status']}")
+        seats = " ".join(f"{s['seat']}={s['player']}" for s in model.seat_rows)
+        head.append_text(safe_text(f"  ·  {seats}", "dim", limit=160))
+        for note in model.warnings():
+            head.append_text(safe_text(f"\n⚠ {note}", "yellow"))
+        self.query_one("#replay-head", Static).update(head)
+        box = self.query_one("#replay-board-box")
+        width = box.scrollable_content_region.width or self.app.size.width - 4
+        self.query_one("#replay-board", Static).update(prerender(model.render(), self.app.console, width))
+        turns = model.current_turns()
+        if turns:
+            summary = Text("\n").join(turn_summary(turn) for turn in turns)
+        elif model.position == 0:
+            summary = Text("the start of the episode: press → to see the first step", style="dim")
+        else:
+            summary = Text(f"seat {model.view} did not act in this step", style="dim")
+        self.query_one("#replay-turns", Static).update(summary)
+        self.query_one("#replay-prompt", Static).update(long_texts(turns, "prompt"))
+        self.query_one("#replay-raw", Static).update(long_texts(turns, "raw"))
+        self.query_one("#replay-attempts", Static).update(long_texts(turns, "attempts"))
+
+    def _move(self, position: int) -> None:
+        self.model.go(position)
+        self.show()
+
+    def action_next(self) -> None:
+        """The state after the next step."""
+        self._move(self.model.position + 1)
+
+    def action_previous(self) -> None:
+        """The state after the previous step."""
+        self._move(self.model.position - 1)
+
+    def action_first(self) -> None:
+        """The start of the episode."""
+        self._move(0)
+
+    def action_last(self) -> None:
+        """The end of the episode."""
+        self._move(self.model.total)
+
+    def action_page_forward(self) -> None:
+        """Ten steps on."""
+        self._move(self.model.position + PAGE)
+
+    def action_page_back(self) -> None:
+        """Ten steps back."""
+        self._move(self.model.position - PAGE)
+
+    def action_jump(self) -> None:
+        """Ask for a step number and go there."""
+
+        def jump(value: int | None) -> None:
+            if value is not None:
+                self._move(value)
+
+        self.app.push_screen(JumpScreen(self.model.total), jump)
+
+    def action_view(self) -> None:
+        """Full view, then each seat's own view."""
+        self.model.cycle_view()
+        self.show()
+
+    def action_next_tab(self) -> None:
+        """Prompt, raw reply, failed attempts."""
+        tabs = self.query_one(TabbedContent)
+        order = ["tab-prompt", "tab-raw", "tab-attempts"]
+        current = tabs.active if tabs.active in order else order[0]
+        tabs.active = order[(order.index(current) + 1) % len(order)]
+
+    def action_back(self) -> None:
+        """Back to where you came from."""
+        self.arena.pop_or_home()

@@ -1,0 +1,140 @@
+"""Match screen panels: a seat's reasons, the score chart and the results table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Label, RichLog, Sparkline, Static
+
+from arena.app.match_model import ReasonLine, SeatStats
+from arena.app.safe import one_line, safe_line, safe_text
+from arena.cli_output import format_value
+
+MAX_REASON_LINES = 400
+MIN_SHOWN_LATENCY = 0.01
+
+
+def reason_entry(line: ReasonLine) -> Text:
+    """A reason as it arrived: step, action, flags, the reason itself and its cost."""
+    text = safe_line((f"{line.step + 1:>3} ", "bold"), (one_line(line.action_text, 80), "cyan"))
+    if line.flags:
+        text.append_text(
+            safe_text(f"  {line.flags}", "red" if line.flags.startswith("FALLBACK") else "yellow")
+        )
+    text.append("\n")
+    text.append_text(safe_text(line.reason or "(no reason given)", "italic", limit=1200))
+    if line.tokens_in or line.tokens_out or line.cost_usd:
+        cost = f"  [{line.tokens_in}+{line.tokens_out} tok, ${line.cost_usd:.4f}, {line.latency:.2f}s]"
+        text.append_text(safe_text(cost, "dim"))
+    elif line.latency >= MIN_SHOWN_LATENCY:
+        text.append_text(safe_text(f"  [{line.latency:.2f}s]", "dim"))
+    return text
+
+
+class SeatPane(Vertical):
+    """One seat: who plays it, its running usage, and every stated reason as it arrives."""
+
+    DEFAULT_CSS = """
+    SeatPane { height: 1fr; min-height: 5; border: round $primary 50%; border-title-style: bold; }
+    SeatPane .seat-stats { color: $text-muted; height: auto; }
+    SeatPane RichLog { height: 1fr; background: $surface; scrollbar-size-vertical: 1; }
+    SeatPane.deciding { border: round $warning; }
+    """
+
+    def __init__(self, seat: str, player: str, index: int) -> None:
+        super().__init__(id=f"seat-{index}")
+        self.seat = seat
+        self.border_title = f"seat {seat}"
+        self.player = player
+        self.shown = 0
+        self.hidden = False
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        yield Static(safe_text(self.player, "bold"), classes="seat-player")
+        yield Static(Text(""), classes="seat-stats")
+        yield RichLog(wrap=True, markup=False, max_lines=MAX_REASON_LINES, auto_scroll=True, min_width=10)
+
+    def update_pane(
+        self, stats: SeatStats, lines: Sequence[ReasonLine], *, hidden: bool, deciding: bool
+    ) -> None:
+        """Show new reasons (or a placeholder while they must stay hidden) and the totals."""
+        log = self.query_one(RichLog)
+        self.set_class(deciding, "deciding")
+        if hidden != self.hidden:
+            self.hidden = hidden
+            self.shown = 0
+            log.clear()
+            if hidden:
+                log.write(Text("reasons are hidden from you until the match ends", style="dim italic"))
+        if hidden:
+            self.query_one(".seat-stats", Static).update(Text(f"{stats.decisions} decisions", style="dim"))
+            return
+        for line in lines[self.shown :]:
+            log.write(reason_entry(line))
+        self.shown = len(lines)
+        self.query_one(".seat-stats", Static).update(safe_text(stats.summary()))
+
+
+class ScoreChart(Vertical):
+    """The score over time of each visible seat, one sparkline per seat."""
+
+    DEFAULT_CSS = """
+    ScoreChart { height: 1fr; width: 38; border: round $primary 50%; padding: 0 1; }
+    ScoreChart Label { height: 1; }
+    ScoreChart Sparkline { height: 2; margin-bottom: 1; }
+    ScoreChart .chart-empty { color: $text-muted; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="chart")
+        self.border_title = "score"
+        self.seats: list[str] = []
+
+    async def update_series(self, series: dict[str, list[float]]) -> None:
+        """Redraw with ``series``; rebuilds the rows only when the seats change."""
+        seats = list(series)
+        if not self.is_attached:
+            return
+        if seats != self.seats:
+            self.seats = seats
+            await self.remove_children()
+            if not seats:
+                await self.mount(Label(Text("no score series for this game"), classes="chart-empty"))
+            for index, seat in enumerate(seats):
+                await self.mount(
+                    Label(Text(seat), id=f"chart-label-{index}"), Sparkline([], id=f"chart-{index}")
+                )
+        for index, seat in enumerate(seats):
+            values = series[seat]
+            self.query_one(f"#chart-{index}", Sparkline).data = values
+            last = values[-1] if values else 0.0
+            low, high = (min(values), max(values)) if values else (0.0, 0.0)
+            label = f"{seat}  {last:,.2f}  (low {low:,.2f}, high {high:,.2f})"
+            self.query_one(f"#chart-label-{index}", Label).update(safe_text(label, "bold"))
+
+
+class ResultsTable(DataTable[Text]):
+    """The final results: one row per metric, seats side by side."""
+
+    DEFAULT_CSS = """
+    ResultsTable { height: auto; max-height: 14; border: round $success; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="results", zebra_stripes=True, cursor_type="row", show_cursor=False)
+        self.border_title = "results"
+
+    def show(self, seats: list[str], players: dict[str, str], rows: list[list[Any]]) -> None:
+        """Fill the table from :meth:`arena.app.match_model.MatchModel.result_rows`."""
+        self.clear(columns=True)
+        self.add_column(Text("metric"), key="metric")
+        for seat in seats:
+            self.add_column(safe_text(f"{seat} ({players.get(seat, '?')})", limit=40), key=seat)
+        for row in rows:
+            name, *values = row
+            self.add_row(safe_text(name), *(Text(format_value(v), justify="right") for v in values))

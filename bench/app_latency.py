@@ -1,0 +1,367 @@
+"""How responsive the Arena app is. Prints figures; asserts nothing.
+
+1. launch: time from starting ``python`` to an interactive home screen (headless driver).
+2. load: key press -> screen repainted while 8 episodes with model seats run against a
+   slow local server (each reply takes ``--delay`` seconds). The seats are real
+   ``openai-compat`` model players talking HTTP to a tiny local chat-completions server;
+   with ``--simulate`` they are scripted players that ``asyncio.sleep`` instead.
+3. replay: opening a 1,000-turn lemonade episode (2 stands x 500 days) and stepping.
+
+"Repainted" is the moment the app hands its next screen update to the driver after the
+key changed what is shown (``App._display``); with the headless driver nothing is
+written to a terminal, so a real terminal adds its own drawing time.
+
+Usage: ``.venv/bin/python bench/app_latency.py [--runs 5] [--episodes 8] [--delay 0.2] [--simulate]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from textual import events
+from textual.widgets import Static
+
+from arena.app import create_app
+from arena.app.replay_model import ReplayModel
+from arena.app.screens.home import HomeScreen
+from arena.app.screens.match import MatchScreen
+from arena.app.screens.replay import ReplayScreen
+from arena.match import MatchConfig, play_match
+from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+LAUNCH_CHILD = """
+import asyncio, sys
+from pathlib import Path
+from arena.app import create_app
+from arena.app.screens.home import HomeScreen
+
+async def main() -> None:
+    app = create_app(Path(sys.argv[1]), freeze_gc=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not (isinstance(app.screen, HomeScreen) and app.screen.spec is not None):
+            await pilot.pause(0.001)
+        await pilot.pause()
+        print("READY", flush=True)
+
+asyncio.run(main())
+"""
+
+
+def ms(seconds: float) -> str:
+    """``12.3 ms``."""
+    return f"{seconds * 1000:.1f} ms"
+
+
+def summary(values: list[float]) -> str:
+    """median, p95 and max of a list of durations."""
+    ordered = sorted(v for v in values if v == v)
+    missing = len(values) - len(ordered)
+    if not ordered:
+        return "no measurement"
+    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+    text = f"median {ms(statistics.median(ordered))}, p95 {ms(p95)}, max {ms(ordered[-1])} (n={len(ordered)})"
+    return text + (f", {missing} not seen within 5 s" if missing else "")
+
+
+class PaintClock:
+    """Times key press -> screen repainted, by counting the app's screen updates."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.paints: list[float] = []
+        original = app._display
+
+        def display(screen: Any, renderable: Any) -> None:
+            if renderable is not None:
+                self.paints.append(time.perf_counter())
+            original(screen, renderable)
+
+        app._display = display
+
+    async def key(self, key: str, changed: Callable[[], bool], limit: float = 5.0) -> float:
+        """Send ``key`` as the terminal driver would; seconds until the change is painted.
+
+        The change is polled; the answer is the first paint after the last poll that did
+        not see it yet, so a paint that raced the poll is not missed.
+        """
+        started = time.perf_counter()
+        self.app._driver.send_message(events.Key(key, None))
+        unchanged_at = started
+        while not changed():
+            unchanged_at = time.perf_counter()
+            if unchanged_at - started > limit:
+                return float("nan")
+            await asyncio.sleep(0.0002)
+        while True:
+            after = [t for t in self.paints if t > unchanged_at]
+            if after:
+                return after[0] - started
+            if time.perf_counter() - started > limit:
+                return float("nan")
+            await asyncio.sleep(0.0002)
+
+
+# -- 1. launch -----------------------------------------------------------------------------
+def bench_launch(runs: int, workdir: Path) -> None:
+    """Fresh interpreter to a home screen showing the first game, ``runs`` times."""
+    times = []
+    for run in range(runs):
+        started = time.perf_counter()
+        child = subprocess.Popen(
+            [sys.executable, "-c", LAUNCH_CHILD, str(workdir / f"launch{run}.db")],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        assert child.stdout is not None
+        line = child.stdout.readline()
+        times.append(time.perf_counter() - started)
+        child.wait()
+        if "READY" not in line:
+            raise SystemExit(f"launch run {run} failed")
+    print(f"launch to interactive home screen: {summary(times)}")
+
+
+# -- 2. key presses under load -------------------------------------------------------------
+class _SlowChat(BaseHTTPRequestHandler):
+    delay = 0.2
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+    def _send(self, body: dict[str, Any]) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _body(self) -> bytes:
+        return self.rfile.read(int(self.headers.get("Content-Length", "0")))
+
+    def do_GET(self) -> None:
+        self._send({"object": "list", "data": [{"id": "bench", "object": "model", "owned_by": "bench"}]})
+
+    def do_POST(self) -> None:
+        try:
+            self._answer()
+        except (ValueError, OSError):  # the app cancelled the request (end of the run)
+            return
+
+    def _answer(self) -> None:
+        body = json.loads(self._body())
+        time.sleep(self.delay)
+        found = re.search(r"at most (\d+) cups", json.dumps(body["messages"]))
+        cups = min(20, int(found.group(1))) if found else 0
+        answer = {"price": 3.0, "produce": cups, "promotion": "none", "reason": f"bench: make {cups} cups"}
+        self._send(
+            {
+                "id": "bench",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": "bench",
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": json.dumps(answer)},
+                    }
+                ],
+                "usage": {"prompt_tokens": 400, "completion_tokens": 30, "total_tokens": 430},
+            }
+        )
+
+
+@contextmanager
+def slow_server(delay: float) -> Iterator[str]:
+    """A local chat-completions server answering after ``delay`` seconds; yields its base URL."""
+    _SlowChat.delay = delay
+    ThreadingHTTPServer.request_queue_size = 128
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _SlowChat)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+
+
+class SleepyStand(BasePlayer):
+    """A stand-in for a model seat: waits ``delay`` seconds, then makes a legal decision."""
+
+    kind = "model"
+
+    def __init__(self, delay: float) -> None:
+        self.spec = "bench:sleepy"
+        self.delay = delay
+
+    async def decide(self, request: DecisionRequest) -> Decision:
+        """Wait like a slow model, then make a legal decision."""
+        await asyncio.sleep(self.delay)
+        cups = min(20, int(request.observation["max_affordable_cups"]))
+        return Decision(action={"price": 3.0, "produce": cups, "promotion": "none"}, reason="bench")
+
+
+async def bench_load(episodes: int, delay: float, simulate: bool, workdir: Path) -> None:
+    """Key press -> repaint, while ``episodes`` episodes wait on slow model seats."""
+    if simulate:
+        seat_spec = "bench:sleepy"
+        app = create_app(
+            workdir / "load.db",
+            step_delay=0.0,
+            load_models=False,
+            freeze_gc=True,
+            extra_players={seat_spec: lambda seat: SleepyStand(delay)},
+        )
+        await _run_load(app, seat_spec, episodes, f"scripted players sleeping {delay:g}s per decision")
+        return
+    with slow_server(delay) as url:
+        app = create_app(workdir / "load.db", step_delay=0.0, load_models=False, freeze_gc=True)
+        label = f"openai-compat model players, local server answering in {delay:g}s"
+        await _run_load(app, f"openai-compat:bench@{url}", episodes, label)
+
+
+async def _run_load(app: Any, seat_spec: str, episodes: int, label: str) -> None:
+    lags: list[float] = []
+    stop = asyncio.Event()
+
+    async def monitor() -> None:
+        while not stop.is_set():
+            started = time.perf_counter()
+            await asyncio.sleep(0.005)
+            lags.append(time.perf_counter() - started - 0.005)
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not isinstance(app.screen, HomeScreen):
+            await pilot.pause(0.01)
+        matches = [
+            app.start_match(
+                MatchConfig("lemonade", {"a": seat_spec, "b": seat_spec}, seed=i, options={"days": 200}),
+                show=False,
+            )
+            for i in range(episodes)
+        ]
+        watched = matches[-1]
+        app.watch_match(watched)
+        await pilot.pause(1.0)
+        if not all(m.running for m in matches):
+            failed = [m.model.message for m in matches if not m.running]
+            raise SystemExit(f"episodes did not keep running: {failed[:1]}")
+        monitor_task = asyncio.create_task(monitor())
+        screen = app.screen
+        assert isinstance(screen, MatchScreen) and screen.match is watched
+        status = screen.query_one("#match-status", Static)
+
+        def status_text() -> str:
+            return str(getattr(status.content, "plain", status.content))
+
+        clock = PaintClock(app)
+        keys: list[float] = []
+        steps_before = sum(m.model.steps_done for m in matches)
+        for index in range(40):
+            before = status_text()
+            key = "minus" if index % 2 == 0 else "plus"
+            keys.append(await clock.key(key, lambda before=before: status_text() != before))
+            await asyncio.sleep(0.05)
+        decided = sum(m.model.steps_done for m in matches) - steps_before
+        stop.set()
+        await monitor_task
+        for match in matches:
+            await match.cancel()
+    print(f"key -> status line repainted, {episodes} episodes x 2 model seats ({label}):")
+    print(f"    {summary(keys)}")
+    print(f"    event-loop lag meanwhile: {summary(lags)}; {decided} steps played during the key test")
+
+
+# -- 3. replay -----------------------------------------------------------------------------
+async def record_long_episode(db: Path) -> int:
+    """A 1,000-turn lemonade episode: 2 stands x 500 days, baselines, recorded to ``db``."""
+    store = Store(db)
+    config = MatchConfig("lemonade", {"a": "baseline:weather", "b": "baseline:cost-plus"}, seed=7)
+    config.options = {"days": 500}
+    started = time.perf_counter()
+    outcome = await play_match(config, store)
+    store.close()
+    assert outcome.episode_id is not None
+    print(f"recorded episode {outcome.episode_id}: 1000 turns in {ms(time.perf_counter() - started)}")
+    return outcome.episode_id
+
+
+async def bench_replay(workdir: Path) -> None:
+    """Open the 1,000-turn episode and step through it."""
+    db = workdir / "replay.db"
+    episode_id = await record_long_episode(db)
+
+    store = Store(db)
+    started = time.perf_counter()
+    model = ReplayModel.load(store, episode_id)
+    model.render()
+    print(f"ReplayModel.load + first render (plain object): {ms(time.perf_counter() - started)}")
+    store.close()
+
+    app = create_app(db, replay=episode_id, load_models=False, freeze_gc=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        started = time.perf_counter()
+        while not isinstance(app.screen, ReplayScreen):
+            await pilot.pause(0.001)
+        await pilot.pause()
+        print(f"app start to replay screen shown (1000 turns): {ms(time.perf_counter() - started)}")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        clock = PaintClock(app)
+
+        async def step(key: str) -> float:
+            before = screen.model.position
+            return await clock.key(key, lambda: screen.model.position != before)
+
+        forward = [await step("right") for _ in range(100)]
+        print(f"step forward (right), key to repainted: {summary(forward)}")
+        end = await step("end")
+        back = [await step("left") for _ in range(100)]
+        print(f"jump to the end: {ms(end)}; step back from the end (left): {summary(back)}")
+        home = await step("home")
+        print(f"jump to the start (home): {ms(home)}")
+        jumps = []
+        for position in (250, 499, 3, 377, 120, 480, 61, 333):
+            began = time.perf_counter()
+            screen.model.go(position)
+            screen.model.game()
+            jumps.append(time.perf_counter() - began)
+        print(f"ReplayModel jump to an arbitrary step (snapshots cached): {summary(jumps)}")
+
+
+def main() -> None:
+    """Run the three benchmarks and print their figures."""
+    parser = argparse.ArgumentParser(description="How responsive the Arena app is.")
+    parser.add_argument("--runs", type=int, default=5, help="launch measurements")
+    parser.add_argument("--episodes", type=int, default=8, help="episodes running during the key test")
+    parser.add_argument("--delay", type=float, default=0.2, help="seconds per model reply")
+    parser.add_argument("--simulate", action="store_true", help="scripted sleeping players instead of HTTP")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        bench_launch(args.runs, workdir)
+        asyncio.run(bench_load(args.episodes, args.delay, args.simulate, workdir))
+        asyncio.run(bench_replay(workdir))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""Replaying saved episodes, browsing them, help and the command palette, with Pilot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.command import CommandPalette
+from textual.widgets import DataTable, Static, TabbedContent
+
+from arena.app import create_app
+from arena.app.screens.episodes import EpisodesScreen
+from arena.app.screens.home import HomeScreen
+from arena.app.screens.modals import JumpScreen, TextScreen
+from arena.app.screens.replay import ReplayScreen
+from tests.app.helpers import record_episode, render_plain, wait_until
+
+
+def shown(screen: ReplayScreen, widget_id: str) -> str:
+    """The plain text of one of the replay screen's panels."""
+    return render_plain(screen.query_one(widget_id, Static).content)
+
+
+async def test_step_through_a_saved_episode(app_db: Path) -> None:
+    episode_id = await record_episode(app_db, days=12)
+    app = create_app(app_db, replay=episode_id, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert "step 0/12" in shown(screen, "#replay-head")
+        assert "Day 1/12" in shown(screen, "#replay-board")
+        await pilot.press("right", "right", "right")
+        assert screen.model.position == 3
+        assert "step 3/12" in shown(screen, "#replay-head")
+        assert "Day 4/12" in shown(screen, "#replay-board")
+        decisions = shown(screen, "#replay-turns")
+        assert "seat a baseline:weather" in decisions and "seat b baseline:cost-plus" in decisions
+        assert "reason:" in decisions
+        await pilot.press("left")
+        assert screen.model.position == 2
+        await pilot.press("end")
+        assert "Finished after 12 days" in shown(screen, "#replay-board")
+        await pilot.press("home")
+        assert screen.model.position == 0
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, JumpScreen), "the jump box")
+        await pilot.press("9", "enter")
+        await wait_until(pilot, lambda: app.screen is screen, "back to the replay")
+        assert screen.model.position == 9
+        await pilot.press("v")
+        assert "seat a's view" in shown(screen, "#replay-head")
+        board = shown(screen, "#replay-board")
+        assert "a:price" in board and "b:price" not in board
+        assert "seat b" not in shown(screen, "#replay-turns")
+        await pilot.press("v", "v")
+        assert "full view" in shown(screen, "#replay-head")
+        await pilot.press("t")
+        assert screen.query_one(TabbedContent).active == "tab-raw"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
+
+
+async def test_browse_filter_and_open_an_episode(app_db: Path) -> None:
+    await record_episode(app_db, days=2, seed=1)
+    second = await record_episode(app_db, days=3, seed=2)
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episodes")
+        table = app.screen.query_one("#episodes", DataTable)
+        assert table.row_count == 2
+        await pilot.press("slash", "z", "z")
+        assert table.row_count == 0
+        await pilot.press("backspace", "backspace", "c", "o", "s", "t", "enter")
+        assert table.row_count == 2
+        assert app.focused is table
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.model.episode["id"] == second
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "back to the list")
+
+
+async def test_missing_episode_opens_the_list(app_db: Path) -> None:
+    app = create_app(app_db, replay=42, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode list")
+
+
+async def test_help_and_command_palette(app_db: Path) -> None:
+    await record_episode(app_db, days=2)
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), "the help")
+        text = render_plain(app.screen.query_one(Static).content)
+        assert "Start match" in text and "ctrl+q" in text
+        await pilot.press("escape")
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
+        await pilot.press(*"replay episode 1")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay from the palette")

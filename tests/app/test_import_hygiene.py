@@ -1,0 +1,26 @@
+"""The app's view logic stays importable without Textual (it is tested as plain objects)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+PLAIN_MODULES = (
+    "arena.app",
+    "arena.app.action_form",
+    "arena.app.browse_model",
+    "arena.app.home_model",
+    "arena.app.human",
+    "arena.app.live",
+    "arena.app.match_model",
+    "arena.app.replay_model",
+    "arena.app.safe",
+)
+
+
+def test_view_models_do_not_import_textual() -> None:
+    code = (
+        f"import sys\nfor name in {PLAIN_MODULES!r}:\n    __import__(name)\nprint('textual' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"

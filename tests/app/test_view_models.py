@@ -1,0 +1,238 @@
+"""The app's view logic as plain objects, tested without a running app."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, RootModel
+
+from arena.app.action_form import JSON_FIELD, ActionForm
+from arena.app.browse_model import EpisodeFilter, episode_cells
+from arena.app.home_model import MatchDraft, ModelCatalog, reflow, seat_options
+from arena.app.human import HumanDesk, HumanPlayer
+from arena.app.match_model import HIDDEN_VIEW, MatchModel
+from arena.app.replay_model import ReplayModel
+from arena.app.safe import SafeRenderable, safe_text
+from arena.match import MatchConfig, prepare_runner
+from arena.player import DecisionRequest
+from arena.registry import get_game
+from arena.store import Store
+from tests.app.helpers import record_episode, render_plain
+
+HOSTILE = "[@click=app.quit]x[/] \x1b[2J \x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\ \u202eabc"
+
+
+def lemonade_request(cash_days: int = 30) -> DecisionRequest:
+    """Seat a's first request in a fresh lemonade game (cash 50)."""
+    game = get_game("lemonade").create(1, {"days": cash_days})
+    return DecisionRequest(
+        game=game.name,
+        seat="a",
+        step=0,
+        observation=game.observation("a"),
+        rules=game.rules("a"),
+        action_model=game.action_model("a"),
+        render_prompt=lambda: game.prompt("a"),
+        prompt_version=game.prompt_version,
+        check=lambda action: game.validate("a", action),
+    )
+
+
+def test_form_explains_a_rule_break_and_keeps_the_entries() -> None:
+    form = ActionForm(lemonade_request())
+    assert [f.name for f in form.fields] == ["price", "produce", "promotion", "reason"]
+    form.set_entry("price", "3")
+    form.set_entry("produce", "900")
+    outcome = form.submit()
+    assert outcome.action is None
+    assert outcome.error is not None and "cash is 50.00" in outcome.error
+    assert "produce" in outcome.field_errors
+    assert form.entries["produce"] == "900" and form.entries["price"] == "3"
+    form.set_entry("produce", "10")
+    outcome = form.submit()
+    assert outcome.ok and outcome.action is not None
+    assert outcome.action.model_dump()["produce"] == 10
+
+
+def test_form_checks_each_entry_as_typed() -> None:
+    form = ActionForm(lemonade_request())
+    assert form.set_entry("price", "abc") == "price must be a number, not 'abc'"
+    assert form.set_entry("price", "9") == "price must be at most 6, not 9"
+    assert form.set_entry("price", "2.5") is None
+    assert form.set_entry("promotion", "disc") is None
+    form.set_entry("produce", "")
+    outcome = form.submit()
+    assert outcome.field_errors == {"produce": "produce is required (0 to 1000)"}
+
+
+def test_form_prefills_the_previous_move_and_takes_the_reason() -> None:
+    previous = {"price": "3.5", "produce": "12", "promotion": "none", "reason": "same as yesterday"}
+    form = ActionForm(lemonade_request(), previous)
+    assert form.entries["reason"] == ""
+    form.set_entry("reason", "steady")
+    outcome = form.submit()
+    assert outcome.ok
+    assert outcome.reason == "steady"
+
+
+class _Offer(BaseModel):
+    kind: Literal["offer"]
+    price: int
+
+
+class _Accept(BaseModel):
+    kind: Literal["accept"]
+
+
+class _Move(RootModel[_Offer | _Accept]):
+    """A union action: its schema has no properties, so the form takes JSON."""
+
+
+def test_form_without_fields_takes_json() -> None:
+    request = lemonade_request()
+    request.action_model = _Move
+    request.check = None
+    form = ActionForm(request)
+    assert form.raw_json and [f.name for f in form.fields] == [JSON_FIELD]
+    form.set_entry(JSON_FIELD, "{not json")
+    assert JSON_FIELD in form.submit().field_errors
+    form.set_entry(JSON_FIELD, '{"kind": "offer"}')
+    assert JSON_FIELD in form.submit().field_errors
+    form.set_entry(JSON_FIELD, '{"kind": "offer", "price": 7}')
+    outcome = form.submit()
+    assert outcome.action is not None and outcome.action.model_dump() == {"kind": "offer", "price": 7}
+
+
+async def test_human_player_waits_for_the_form() -> None:
+    desk = HumanDesk()
+    player = HumanPlayer("a", desk)
+    request = lemonade_request()
+    task = asyncio.create_task(player.decide(request))
+    await asyncio.sleep(0)
+    turn = desk.active()
+    assert turn is not None and turn.seat == "a" and not task.done()
+    form = ActionForm(turn.request)
+    form.set_entry("price", "3")
+    form.set_entry("produce", "5")
+    outcome = form.submit()
+    assert outcome.action is not None
+    turn.submit(outcome.action, "because", form.entries_for_storage())
+    decision = await task
+    assert decision.reason == "because" and '"produce": "5"' in decision.raw
+    assert desk.active() is None
+
+
+async def test_match_model_follows_a_real_episode(tmp_path: Path) -> None:
+    store = Store(tmp_path / "m.db")
+    config = MatchConfig(
+        "lemonade", {"a": "baseline:weather", "b": "baseline:random"}, seed=2, options={"days": 5}
+    )
+    runner = prepare_runner(config, store, [])
+    model = MatchModel("lemonade", list(runner.game.seats), {s: p.spec for s, p in runner.players.items()})
+    runner.observers.append(model)
+    await runner.run()
+    store.close()
+    assert model.status == "finished" and model.over
+    assert len(model.history) == 10
+    assert model.stats["a"].decisions == 5
+    assert model.visible_seats() == ["a", "b"]
+    assert model.board_viewer(None) is None
+    seats, rows = model.result_rows()
+    assert seats == ["a", "b"] and rows[0][0] == "score"
+    assert len(model.score_series()["a"]) == 6
+
+
+def test_match_model_hides_the_others_while_a_person_plays() -> None:
+    model = MatchModel("lemonade", ["a", "b"], {"a": "human", "b": "baseline:weather"}, human_seats=["a"])
+    model.status = "running"
+    assert model.secret
+    assert model.visible_seats() == ["a"]
+    assert model.board_viewer(None) == "a"
+    two = MatchModel("lemonade", ["a", "b"], {"a": "human", "b": "human"}, human_seats=["a", "b"])
+    two.status = "running"
+    assert two.board_viewer(None) == HIDDEN_VIEW
+    assert two.board_viewer("b") == "b"
+    two.status = "finished"
+    assert two.board_viewer("b") is None and two.visible_seats() == ["a", "b"]
+
+
+async def test_replay_rebuilds_every_step(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    episode_id = await record_episode(db, days=12)
+    store = Store(db)
+    replay = ReplayModel.load(store, episode_id, snapshot_every=5)
+    turns = store.turns(episode_id)
+    store.close()
+    assert replay.total == 12
+    assert replay.game() is not None and replay.game().day == 1  # type: ignore[union-attr]
+    replay.go(replay.total)
+    end = replay.game()
+    assert end is not None and end.over()
+    assert replay.warnings() == []
+    final_cash = [t["state"]["cash"] for t in turns if t["step"] == 11]
+    assert [r.score for r in end.result().values()] == final_cash
+    replay.go(7)
+    assert replay.game().day == 8  # type: ignore[union-attr]
+    replay.back(6)
+    assert replay.game().day == 2  # type: ignore[union-attr]
+    assert [t.seat for t in replay.current_turns()] == ["a", "b"]
+    assert replay.cycle_view() == "a"
+    assert [t.seat for t in replay.current_turns()] == ["a"]
+    assert "b:price" not in render_plain(replay.render())
+    assert replay.cycle_view() == "b"
+    assert replay.cycle_view() is None
+
+
+def test_safe_text_shows_markup_and_escapes_literally() -> None:
+    text = safe_text(HOSTILE)
+    assert text.spans == []
+    assert text.plain.startswith("[@click=app.quit]x[/] ^[[2J")
+    assert "\x1b" not in text.plain and "\u202e" not in text.plain and "<U+202E>" in text.plain
+    from rich.text import Text
+
+    wrapped = SafeRenderable(Text.from_markup("[link=http://evil]go[/link] [@click=app.quit]q[/]\x1b[2J"))
+    out = render_plain(wrapped)
+    assert "go q" in out and "\x1b" not in out
+
+
+@dataclass
+class _Entry:
+    spec: str
+    available: bool
+    reason: str
+
+
+def test_home_draft_checks_seed_options_and_seats() -> None:
+    spec = get_game("lemonade")
+    catalog = ModelCatalog(entries=[_Entry("openai:gpt-x", False, "OPENAI_API_KEY is not set")], loaded=True)
+    choices = seat_options(spec, catalog, ["test:extra"])
+    assert {c.kind for c in choices} == {"baseline", "human", "model", "extra"}
+    draft = MatchDraft(spec, seed="x", seats={"a": "openai:gpt-x", "b": "human"})
+    draft.options["days"] = "0"
+    errors = draft.errors(choices)
+    assert "seed" in errors and "days" in errors
+    assert errors["seat:a"] == "openai:gpt-x is unavailable: OPENAI_API_KEY is not set"
+    draft.seed, draft.options["days"], draft.options["stands"] = "4", "5", "3"
+    assert draft.seat_names() == ("a", "b", "c")
+    draft.seats = {"a": "baseline:weather", "b": "human", "c": "baseline:random"}
+    assert draft.errors(choices) == {}
+    config = draft.config()
+    assert config.seed == 4 and config.options["stands"] == 3 and config.seats["b"] == "human"
+
+
+def test_reflow_joins_hard_wrapped_lines() -> None:
+    assert reflow("one\ntwo\n- item\n  more\n\nnext:") == "one two\n- item\n  more\n\nnext:"
+
+
+async def test_episode_filter(tmp_path: Path) -> None:
+    db = tmp_path / "f.db"
+    episode_id = await record_episode(db, days=2)
+    store = Store(db)
+    rows = EpisodeFilter(game="lemonade", status="finished", player="weather").query(store)
+    assert [row["id"] for row in rows] == [episode_id]
+    assert EpisodeFilter(status="aborted").query(store) == []
+    assert episode_cells(rows[0])[3] == "finished"
+    store.close()
