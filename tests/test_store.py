@@ -45,9 +45,9 @@ def test_a_database_from_a_newer_arena_is_refused(db_path: Path) -> None:
         raise AssertionError("a newer schema must not be opened")
 
 
-def test_running_episodes_of_a_dead_process_are_marked_aborted(db_path: Path) -> None:
-    store = Store(db_path)
-    episode_id = store.create_episode(
+def running_episode(store: Store) -> int:
+    """Insert a running one-seat episode."""
+    return store.create_episode(
         game="lemonade",
         game_version="1.0",
         prompt_version="p",
@@ -56,6 +56,11 @@ def test_running_episodes_of_a_dead_process_are_marked_aborted(db_path: Path) ->
         config={},
         seats=[("a", "baseline:weather", "baseline")],
     )
+
+
+def test_running_episodes_of_a_dead_process_are_marked_aborted(db_path: Path) -> None:
+    store = Store(db_path)
+    episode_id = running_episode(store)
     store.conn.execute("UPDATE episodes SET pid = 2147483646 WHERE id = ?", (episode_id,))
     store.close()
     reopened = Store(db_path)
@@ -67,15 +72,7 @@ def test_running_episodes_of_a_dead_process_are_marked_aborted(db_path: Path) ->
 
 def test_the_running_process_keeps_its_own_running_episodes(db_path: Path) -> None:
     store = Store(db_path)
-    episode_id = store.create_episode(
-        game="lemonade",
-        game_version="1.0",
-        prompt_version="p",
-        arena_version="0",
-        seed=1,
-        config={},
-        seats=[("a", "baseline:weather", "baseline")],
-    )
+    episode_id = running_episode(store)
     second = Store(db_path)  # e.g. the app opening the same file while a match runs
     episode = second.episode(episode_id)
     assert episode is not None and episode["status"] == "running"

@@ -19,7 +19,7 @@ import ssl
 import time
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import httpx2
 
@@ -42,6 +42,14 @@ MAX_DETAIL = 600
 _KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,})")
 
 Finish = Literal["stop", "truncated", "refusal"]
+
+
+class ClosableClient(Protocol):
+    """What :meth:`ModelPlayer.close` needs of an SDK client."""
+
+    async def close(self) -> None:
+        """Release the client's connections."""
+        ...
 
 
 @dataclass(slots=True)
@@ -110,6 +118,7 @@ class ModelPlayer:
 
     kind: str = "model"
     provider: str = ""
+    _client: ClosableClient | None = None
 
     def __init__(self, spec: str, settings: ModelSettings, *, seed: int) -> None:
         self.spec = spec
@@ -152,7 +161,10 @@ class ModelPlayer:
         return True, "key set" if env else "ready"
 
     async def close(self) -> None:
-        """Release provider clients (subclasses override)."""
+        """Close the SDK client if one was created (HTTP providers set ``_client``)."""
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
 
     # -- provider hooks ---------------------------------------------------------------
 

@@ -51,12 +51,6 @@ class OpenAIPlayer(ModelPlayer):
             )
         return self._client
 
-    async def close(self) -> None:
-        """Close the HTTP client."""
-        if self._client is not None:
-            await self._client.close()
-            self._client = None
-
     async def _complete(
         self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]
     ) -> Completion:
