@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 WEATHER_ICONS = {"sunny": "sun", "cloudy": "cloud", "rainy": "rain"}
 SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
 MAX_ROWS = 10
+PROMO_SHORT = {"none": "-", "discount": "disc", "bundle": "bundle"}
 
 
 def sparkline(values: list[float]) -> str:
@@ -43,8 +44,8 @@ def render_stands(game: LemonadeGame, seats: tuple[str, ...]) -> RenderableType:
     for column in ("day", "weather", "traffic", "cost"):
         table.add_column(column, justify="right")
     for seat in seats:
-        for column in ("price", "made", "promo", "sold", "waste", "cash"):
-            table.add_column(f"{seat}:{column}", justify="right")
+        for column in ("price", "sold/made", "promo", "cash"):
+            table.add_column(f"{seat} {column}", justify="right")
     days_played = max((len(game.stands[s].records) for s in seats), default=0)
     for index in range(max(0, days_played - MAX_ROWS), days_played):
         world = game.world[index]
@@ -55,14 +56,12 @@ def render_stands(game: LemonadeGame, seats: tuple[str, ...]) -> RenderableType:
                 r = records[index]
                 row += [
                     f"{r['price']:.2f}",
-                    str(r["produce"]),
-                    r["promotion"],
-                    str(r["sold"]),
-                    str(r["waste"]),
+                    f"{r['sold']}/{r['produce']}",
+                    PROMO_SHORT[r["promotion"]],
                     f"{r['cash']:.2f}",
                 ]
             else:
-                row += ["-"] * 6
+                row += ["-"] * 4
         table.add_row(*row)
     parts.append(table)
     series = game.score_series()
