@@ -50,7 +50,7 @@ async def test_step_through_a_saved_episode(app_db: Path) -> None:
         await pilot.press("v")
         assert "seat a's view" in shown(screen, "#replay-head")
         board = shown(screen, "#replay-board")
-        assert "a:price" in board and "b:price" not in board
+        assert "a price" in board and "b price" not in board
         assert "seat b" not in shown(screen, "#replay-turns")
         await pilot.press("v", "v")
         assert "full view" in shown(screen, "#replay-head")
