@@ -10,6 +10,7 @@ import pytest
 
 from arena.cli import main
 from arena.match import MatchConfig, play_match
+from arena.player import PlayerSetupError
 from arena.runner import Budget
 from arena.store import Store
 from players.models import ModelsConfig
@@ -157,3 +158,27 @@ async def test_the_offline_model_plays_a_full_30_day_episode(store: Store) -> No
             json.loads(turn["raw"])  # a reply that was used was JSON
     metrics = outcome.results["a"].metrics
     assert metrics["fallbacks"] == sum(t["fallback"] for t in model_turns)
+
+
+@pytest.mark.parametrize("provider", ["openai-responses", "anthropic"])
+async def test_a_rejected_key_stops_the_match_before_the_first_turn(
+    provider: str, wire: WireServer, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, CANARY_KEY)
+    wire.accepted_keys = {"sk-the-real-one"}
+    with pytest.raises(PlayerSetupError, match="rejected the key in ARENA_TEST_CANARY_KEY"):
+        await play_match(
+            MatchConfig("lemonade", {"a": "m", "b": "baseline:weather"}, seed=1),
+            store,
+            models_config=config(wire, provider),
+        )
+    assert store.list_episodes() == []
+    assert wire.posts() == []  # not a single decision was asked for
+    wire.accepted_keys = {CANARY_KEY}
+    wire.script(reply(GOOD))
+    outcome = await play_match(
+        MatchConfig("lemonade", {"a": "m", "b": "baseline:weather"}, seed=1, options={"days": 1}),
+        store,
+        models_config=config(wire, provider),
+    )
+    assert outcome.status == "finished"

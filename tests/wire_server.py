@@ -110,6 +110,7 @@ class WireServer:
         self.stopping = threading.Event()
         self.in_flight = 0
         self.max_in_flight = 0
+        self.accepted_keys: set[str] | None = None  # None: any key is fine
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), _make_handler(self))
         self._httpd.daemon_threads = True
@@ -156,6 +157,13 @@ class WireServer:
         with self._lock:
             self.in_flight -= 1
 
+    def rejects(self, headers: dict[str, str]) -> bool:
+        """True when ``accepted_keys`` is set and the request's key is not among them."""
+        if self.accepted_keys is None:
+            return False
+        bearer = headers.get("authorization", "").removeprefix("Bearer ")
+        return not ({bearer, headers.get("x-api-key", "")} & self.accepted_keys)
+
     def posts(self) -> list[RecordedRequest]:
         """Recorded POST requests."""
         with self._lock:
@@ -189,8 +197,11 @@ def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
             """Keep test output quiet."""
 
         def do_GET(self) -> None:
-            server.record(RecordedRequest("GET", self.path, _headers(self), None))
-            if self.path.rstrip("/").endswith("/models"):
+            headers = _headers(self)
+            server.record(RecordedRequest("GET", self.path, headers, None))
+            if server.rejects(headers):
+                self._send(401, _error_body(unauthorized(), "anthropic-version" in headers), {})
+            elif self.path.rstrip("/").endswith("/models"):
                 data = [{"id": "test-model", "object": "model", "created": 0, "owned_by": "wire"}]
                 self._send(200, {"object": "list", "data": data}, {})
             else:

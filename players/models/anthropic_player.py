@@ -27,6 +27,8 @@ from .config import ModelSettings
 from .retry import ProviderFailure, failure_from_status
 from .schema import closed_schema, schema_name
 
+KEY_PROBE_TIMEOUT = 3.0
+
 TOOL_DESCRIPTION = "Submit your action for this turn. The input must match the schema."
 
 
@@ -51,6 +53,15 @@ class AnthropicPlayer(ModelPlayer):
                 http_client=anthropic.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
             )
         return self._client
+
+    async def _key_rejected(self) -> bool:
+        try:
+            await self.client().with_options(timeout=KEY_PROBE_TIMEOUT).models.list(limit=1)
+        except (anthropic.AuthenticationError, anthropic.PermissionDeniedError):
+            return True
+        except anthropic.AnthropicError:
+            return False
+        return False
 
     async def _complete(
         self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]

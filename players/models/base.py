@@ -150,8 +150,19 @@ class ModelPlayer:
         return key or "EMPTY"
 
     async def prepare(self) -> None:
-        """Check the key is present; no network call (see :meth:`check` for that)."""
+        """Check the key is present, then that the provider accepts it (one cheap call).
+
+        A rejected key stops the match before the first turn; any other failure of
+        the probe is left for the first real call to classify.
+        """
         self.require_key()
+        if await self._key_rejected():
+            env = self.settings.key_env or "the configured key"
+            raise PlayerSetupError(f"{self.spec}: the provider rejected the key in {env} (HTTP 401/403)")
+
+    async def _key_rejected(self) -> bool:
+        """True only when the provider answers a key probe with 401 or 403."""
+        return False
 
     async def check(self) -> tuple[bool, str]:
         """Whether this player could play now, and why not (used by ``arena models``)."""

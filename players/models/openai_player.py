@@ -163,6 +163,17 @@ class OpenAIPlayer(ModelPlayer):
             if not ok:
                 raise PlayerSetupError(f"{self.spec}: {reason}")
 
+    async def _key_rejected(self) -> bool:
+        if self.settings.provider != "openai":
+            return False  # a compatible server's key is checked by the probe in check()
+        try:
+            await self.client().with_options(timeout=CHECK_TIMEOUT).models.list()
+        except (openai.AuthenticationError, openai.PermissionDeniedError):
+            return True
+        except openai.OpenAIError:
+            return False
+        return False
+
     async def check(self) -> tuple[bool, str]:
         """Key present (OpenAI); for a compatible server also probe ``GET /models``."""
         ok, reason = await super().check()
