@@ -90,8 +90,10 @@ def parse_field(field: FieldSpec, text: str) -> Any:
     """Turn a person's entry into a value for ``field``; ValueError explains a bad entry."""
     entry = text.strip()
     if not entry:
-        if field.default is not None or not field.required:
-            return field.default if field.default is not None else ""
+        if field.default is not None:
+            return field.default
+        if not field.required:
+            return "" if field.kind == "text" else None
         raise ValueError(f"{field.name} is required ({field.hint()})")
     if field.kind == "choice":
         matches = [c for c in field.choices if c.lower() == entry.lower()]
