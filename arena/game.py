@@ -40,6 +40,8 @@ class Game(ABC):
     title: ClassVar[str]
     description: ClassVar[str]
     prompt_version: ClassVar[str]
+    summary_metrics: ClassVar[tuple[str, ...]] = ()
+    """The metrics tables lead with (suite reports); empty means every metric."""
 
     def __init__(self, seed: int, **options: Any) -> None:
         self.seed = seed

@@ -402,18 +402,20 @@ async def _play_one(
 def suite_table(report: SuiteReport, columns: Sequence[str] | None = None) -> Table:
     """A Rich table with one row per player and one per player-in-a-seat.
 
-    ``columns`` picks metrics; by default the game class's ``summary_metrics`` if it has
-    them, else every metric reported.
+    ``columns`` picks metrics; by default the game's ``summary_metrics``, else every
+    metric reported.
     """
     if columns is None:
-        game_class = get_game(report.game).game_class
-        columns = tuple(getattr(game_class, "summary_metrics", ()))
+        columns = get_game(report.game).game_class.summary_metrics
     per_player, per_role = report.per_player, report.per_role
     if not columns:
         columns = tuple(dict.fromkeys(key for agg in per_player.values() for key in agg.metrics))
     table = Table(title=f"{report.game} suite: seed {report.seed}, n {report.n}", header_style="bold")
     for name in ("player", "seat", "episodes", "wins", "draws", "score", *columns):
-        table.add_column(name, justify="left" if name in ("player", "seat") else "right")
+        if name == "player":  # specs are the point of the table: never cut them short
+            table.add_column(name, no_wrap=True, min_width=max(map(len, per_player), default=6))
+        else:
+            table.add_column(name, justify="left" if name == "seat" else "right", overflow="fold")
     for player, agg in per_player.items():
         table.add_row(player, "all", *_cells(agg, columns), style="bold")
         for seat, role in per_role.get(player, {}).items():

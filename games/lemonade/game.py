@@ -58,6 +58,16 @@ class LemonadeGame(Game):
         "most cash at the end wins."
     )
     prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
+    summary_metrics: ClassVar[tuple[str, ...]] = (
+        "final_cash",
+        "revenue",
+        "ingredient_cost",
+        "wasted_cups",
+        "gross_margin",
+        "decision_changes",
+        "bankrupt",
+        "fallbacks",
+    )
 
     def __init__(self, seed: int, *, days: int = 30, stands: int = 2, market: str = "identical") -> None:
         super().__init__(seed, days=days, stands=stands, market=market)
