@@ -61,7 +61,12 @@ class ActionForm:
         return next((f for f in self.fields if f.name == name), None)
 
     def set_entry(self, name: str, text: str) -> str | None:
-        """Record what was typed into ``name``; returns the field's problem, if any."""
+        """Record what was typed into ``name``; returns the field's problem, if any.
+
+        A valid (or emptied) entry clears the field's message from the last submit, and
+        once no field is marked any more the form's own message goes too: it explained
+        entries that have since changed.
+        """
         self.entries[name] = text
         spec = self.field(name)
         problem = None
@@ -71,6 +76,8 @@ class ActionForm:
             self.field_errors[name] = problem
         else:
             self.field_errors.pop(name, None)
+            if not self.field_errors:
+                self.error = None
         return problem
 
     def submit(self) -> FormOutcome:
@@ -114,8 +121,8 @@ class ActionForm:
             return self._schema_errors(exc)
         problem = self.request.check(action) if self.request.check else None
         if problem:
-            named = problem.split(maxsplit=1)[0].strip(":,.") if problem.strip() else ""
-            errors = {named: problem} if self.field(named) is not None and not self.raw_json else {}
+            named = None if self.raw_json else self._field_named_in(problem)
+            errors = {named: problem} if named is not None else {}
             return FormOutcome(field_errors=errors, error=f"not allowed: {problem}")
         reason = next((str(values[name]) for name in REASON_FIELDS if values.get(name)), "")
         return FormOutcome(action=action, reason=reason)
@@ -136,6 +143,14 @@ class ActionForm:
             errors[JSON_FIELD] = error
         return FormOutcome(field_errors=errors, error=error)
 
+    def _field_named_in(self, problem: str) -> str | None:
+        """The field a rule message is about: the one it starts with, else the first it names."""
+        words = [word.strip(":,.;'\"()") for word in problem.split()]
+        names = [spec.name for spec in self.fields]
+        if words and words[0] in names:
+            return words[0]
+        return next((word for word in words if word in names), None)
+
     def _parse_problem(self, spec: FieldSpec, text: str) -> str | None:
         if self.raw_json:
             return None
@@ -151,7 +166,17 @@ class ActionForm:
 
 
 def _default_text(spec: FieldSpec) -> str:
+    """What a field holds before anything is typed.
+
+    A required choice without a default starts on its first choice and a required yes/no
+    on "no": a radio set or a checkbox always shows some value, so the entry must match
+    what the person sees rather than fail as "required" on submit.
+    """
     if spec.default is None:
+        if spec.required and spec.kind == "choice" and spec.choices:
+            return spec.choices[0]
+        if spec.required and spec.kind == "boolean":
+            return "no"
         return ""
     if isinstance(spec.default, bool):
         return "yes" if spec.default else "no"

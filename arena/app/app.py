@@ -27,6 +27,8 @@ from arena.app.screens.home import HomeScreen
 from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import ConfirmScreen, TextScreen, help_body
 from arena.app.screens.replay import ReplayScreen
+from arena.app.screens.suite import SuiteScreen
+from arena.app.suite_job import SuiteConfig, SuiteJob, SuiteManager
 from arena.match import MatchConfig
 from arena.store import Store
 
@@ -58,6 +60,13 @@ class ArenaApp(App[int]):
             super().__init__()
             self.match = match
 
+    class SuiteEnded(Message):
+        """``job`` has ended (finished, stopped or failed)."""
+
+        def __init__(self, job: SuiteJob) -> None:
+            super().__init__()
+            self.job = job
+
     class ModelsLoaded(Message):
         """The models file was read and every model's availability is known."""
 
@@ -76,6 +85,7 @@ class ArenaApp(App[int]):
         self._freeze_gc = freeze_gc
         self.store = store
         self.matches = MatchManager(store, extra_players=extra_players, step_delay=step_delay)
+        self.suites = SuiteManager(store.path)
         self.catalog = ModelCatalog(loaded=not load_models)
         self._load_models = load_models
         self._replay = replay
@@ -128,7 +138,16 @@ class ArenaApp(App[int]):
         self.push_screen(EpisodesScreen())
 
     def open_replay(self, episode_id: int) -> None:
-        """Step through episode ``episode_id``."""
+        """Step through episode ``episode_id`` (not while a person here still plays in it)."""
+        for match in self.matches.matches:
+            if match.model.secret and match.model.episode_id == episode_id:
+                self.notify(
+                    f"episode {episode_id} is still being played here by a person; its replay "
+                    "shows every hidden number and reason, so it opens once the match ends",
+                    severity="warning",
+                    markup=False,
+                )
+                return
         try:
             model = ReplayModel.load(self.store, episode_id)
         except ReplayError as exc:
@@ -153,6 +172,31 @@ class ArenaApp(App[int]):
             return
         self.go_home()
         self.push_screen(MatchScreen(match))
+
+    def start_suite(self, config: SuiteConfig, *, show: bool = True) -> SuiteJob:
+        """Start a suite (and show it); it runs even if you leave its screen."""
+        job = self.suites.start(config)
+        job.finished_listeners.append(self._suite_ended)
+        if show:
+            self.watch_suite(job)
+        return job
+
+    def watch_suite(self, job: SuiteJob) -> None:
+        """Show ``job``'s screen (on top of the home screen)."""
+        if isinstance(self.screen, SuiteScreen) and self.screen.job is job:
+            return
+        self.go_home()
+        self.push_screen(SuiteScreen(job))
+
+    def _suite_ended(self, job: SuiteJob) -> None:
+        self.post_message(self.SuiteEnded(job))
+
+    def on_arena_app_suite_ended(self, message: SuiteEnded) -> None:
+        """Tell the user a suite ended if its screen is not shown."""
+        screen = self.screen
+        if isinstance(screen, SuiteScreen) and screen.job is message.job:
+            return
+        self.notify(f"{message.job.title} {message.job.status}", markup=False)
 
     def _match_ended(self, match: LiveMatch) -> None:
         self.post_message(self.MatchEnded(match))
@@ -200,15 +244,16 @@ class ArenaApp(App[int]):
         self.action_request_quit()
 
     def action_request_quit(self) -> None:
-        """Quit; while matches run, ask first and then record them as aborted."""
-        running = self.matches.running()
+        """Quit; while matches or suites run, ask first and then record them as aborted."""
+        running = [match.title for match in self.matches.running()]
+        running += [job.title for job in self.suites.running()]
         if not running:
             self.exit(0)
             return
         count = len(running)
         question = (
-            f"{count} match{'es are' if count != 1 else ' is'} still running. Quit and save "
-            f"{'them' if count != 1 else 'it'} as aborted?"
+            f"{count} match{'es or suites are' if count != 1 else ' or suite is'} still running "
+            f"({', '.join(running)}). Quit and save {'them' if count != 1 else 'it'} as aborted?"
         )
 
         def answer(quit_now: bool | None) -> None:
@@ -219,11 +264,13 @@ class ArenaApp(App[int]):
 
     async def _stop_and_exit(self) -> None:
         await self.matches.cancel_all()
+        await self.suites.stop_all()
         self.exit(0)
 
     async def on_unmount(self) -> None:
-        """Stop every running match (recorded as aborted) and close the store."""
+        """Stop every running match and suite (recorded as aborted) and close the store."""
         await self.matches.cancel_all()
+        await self.suites.stop_all()
         self.store.close()
 
 

@@ -38,6 +38,8 @@ class ArenaCommands(Provider):
             commands.append(
                 (f"Watch match {match.title}", partial(app.watch_match, match), match.model.status_line())
             )
+        for job in reversed(app.suites.jobs):
+            commands.append((f"Watch {job.title}", partial(app.watch_suite, job), job.status_line()))
         for row in app.store.list_episodes(limit=RECENT_EPISODES):
             title = f"Replay episode {row['id']} ({row['game']}, {row['status']}, {row['turns']} turns)"
             commands.append((title, partial(app.open_replay, int(row["id"])), "step through it turn by turn"))

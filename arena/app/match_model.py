@@ -7,6 +7,10 @@ every change so the screen redraws only when something happened.
 While a person plays, the screen must not show what their seat may not know: the other
 seats' reasons, actions and scores stay hidden (``visible_seats``) until the episode is
 over, and the board is the game's own rendering for the human's seat.
+
+Games whose action has a free-text ``message`` field (cheap talk addressed to the other
+seats) also get a conversation: every move with what its seat said. Messages are public
+by that field's contract, so they are shown to everyone; a private ``reason`` never is.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from arena.events import (
 )
 from arena.game import Game, SeatResult
 
+MESSAGE_FIELD = "message"
+"""An action field with this name is a message to the other seats (shown in the messages pane)."""
 HIDDEN_VIEW = "hidden"
 """Board viewer meaning: show nothing (several people share the screen, none is acting)."""
 
@@ -54,6 +60,33 @@ class ReasonLine:
     tokens_out: int
     cost_usd: float
     latency: float
+
+
+@dataclass(slots=True)
+class ChatLine:
+    """One move in the conversation: who made it, the move itself and what they said (untrusted)."""
+
+    step: int
+    seat: str
+    move: str
+    message: str
+
+
+def move_without_message(game: Game, seat: str, action: dict[str, Any], fallback: str) -> str:
+    """The game's own description of ``action`` with its message left out (``fallback`` if it fails)."""
+    try:
+        model = game.action_model(seat).model_validate({**action, MESSAGE_FIELD: ""})
+        return game.describe_action(seat, model)
+    except Exception:  # a game whose description needs more than the action: keep the stored text
+        return fallback
+
+
+def has_message_field(game: Game) -> bool:
+    """True if any seat's action model has a ``message`` field."""
+    try:
+        return any(MESSAGE_FIELD in game.action_model(seat).model_fields for seat in game.seats)
+    except Exception:  # no action model before the first turn: no messages pane
+        return False
 
 
 @dataclass(slots=True)
@@ -116,6 +149,8 @@ class MatchModel:
     stats: dict[str, SeatStats] = field(default_factory=dict)
     deciding: list[str] = field(default_factory=list)
     results: dict[str, SeatResult] | None = None
+    has_messages: bool = False
+    chat: list[ChatLine] = field(default_factory=list)
     steps_done: int = 0
     revision: int = 0
     state_revision: int = 0
@@ -130,6 +165,8 @@ class MatchModel:
         """Observer: fold one runner event into the view state."""
         if isinstance(event, TurnsRecorded):
             self._turns(event.turns)
+            if self.has_messages:
+                self._chat(event.game, event.turns)
             self.steps_done = event.step + 1
             self.deciding = []
         elif isinstance(event, StepStarted):
@@ -146,6 +183,7 @@ class MatchModel:
 
     def _started(self, game: Game, seats: list[SeatInfo], episode_id: int | None) -> None:
         self.game = game
+        self.has_messages = has_message_field(game)
         self.episode_id = episode_id
         self.status = EpisodeStatus.RUNNING
         for info in seats:
@@ -180,6 +218,12 @@ class MatchModel:
             stats.last_latency = turn.latency
             stats.fallbacks += int(turn.fallback)
             stats.reasked += int(bool(turn.error) and not turn.fallback)
+
+    def _chat(self, game: Game, turns: list[TurnRecord]) -> None:
+        for turn in turns:
+            said = turn.action.get(MESSAGE_FIELD)
+            move = move_without_message(game, turn.seat, turn.action, turn.action_text)
+            self.chat.append(ChatLine(turn.step, turn.seat, move, said if isinstance(said, str) else ""))
 
     def fail(self, message: str) -> None:
         """The match could not start or crashed outside the runner."""

@@ -18,7 +18,7 @@ from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import ResultsTable, SeatPane
 from arena.player import BasePlayer, Decision, DecisionRequest
 from arena.store import Store
-from tests.app.helpers import render_plain, wait_until
+from tests.app.helpers import next_form, render_plain, wait_until
 
 HOSTILE_REASON = "[@click=app.quit]x[/] \x1b[2J"
 
@@ -99,9 +99,10 @@ async def test_leaving_the_screen_keeps_the_match_running(app_db: Path) -> None:
         assert form.query_one("#field-0", Input).value == "4"
         await pilot.press("tab", "5", "enter")
         await wait_until(pilot, lambda: match.model.steps_done == 1, "day 1")
-        await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the form for day 2")
+        await next_form(pilot, app, 1)
         await pilot.press("enter")
         await wait_until(pilot, lambda: match.model.over, "the match to end")
+        await wait_until(pilot, lambda: not app.screen.query(HumanForm), "the form closes with the match")
     store = Store(app_db)
     episode = store.list_episodes()[0]
     assert episode["status"] == "finished" and episode["turns"] == 4
@@ -131,7 +132,7 @@ async def test_a_person_plays_through_the_form(app_db: Path) -> None:
 
         await wait_until(pilot, played(1), "day 1 to be played")
         for day in (2, 3):
-            await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the next form")
+            await next_form(pilot, app, day - 1)
             assert app.screen.query_one(HumanForm).query_one("#field-1", Input).value == "10"
             await pilot.press("enter")
             await wait_until(pilot, played(day), f"day {day}")

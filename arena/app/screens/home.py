@@ -3,7 +3,8 @@
 Every game drops in through its :class:`~arena.registry.GameSpec`: description, rules per
 seat, seats (which a game option may change) and options. The seat lists offer the
 game's baselines, the human seat and every model the models file names, with the reason
-an unavailable one cannot play.
+an unavailable one cannot play. The same set-up can also run as a suite: that many deals
+from the seed, seats swapped for each deal, rolled up into a results table.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Se
 from textual.widgets.option_list import Option
 
 from arena.app.home_model import (
+    DEALS_FIELD,
     SEED_FIELD,
     MatchDraft,
     SeatOption,
@@ -31,40 +33,18 @@ from arena.app.home_model import (
     reflow,
     rules_by_seat,
     seat_options,
+    suite_config,
+    suite_errors,
 )
 from arena.app.safe import safe_line, safe_text
+from arena.app.widgets.home_parts import SessionList, option_label, players_summary
 from arena.registry import GameSpec, UnknownGameError, game_names, get_game
 from arena.specs import SpecError
 
 if TYPE_CHECKING:
     from arena.app.app import ArenaApp
 
-
-def option_label(choice: SeatOption) -> Text:
-    """How a player appears in a seat list (model names shown literally)."""
-    if not choice.available:
-        return safe_line((f"✗ {choice.spec}", "dim strike"), (f"  unavailable: {choice.reason}", "dim"))
-    return safe_text(choice.spec)
-
-
-def players_summary(choices: list[SeatOption], loading: bool, error: str | None) -> RenderableType:
-    """Every player a seat can take, with what it is or why it cannot play."""
-    lines: list[RenderableType] = []
-    for choice in choices:
-        if choice.available:
-            line = safe_line((f"✓ {choice.spec}", "green"), (f"  {choice.description}", "dim"))
-        else:
-            line = safe_line((f"✗ {choice.spec}", "red"), (f"  unavailable: {choice.reason}", "dim"))
-        line.no_wrap = True
-        line.overflow = "ellipsis"
-        lines.append(line)
-    if loading:
-        lines.append(Text("… checking which models can play", style="dim italic"))
-    elif not any(choice.kind == "model" for choice in choices):
-        lines.append(Text("no models configured (models file)", style="dim italic"))
-    if error:
-        lines.append(safe_text(error, "yellow"))
-    return Group(*lines)
+SUITE_TIP = "how many deals a suite plays from the seed; each deal is played again with the seats swapped"
 
 
 class HomeScreen(Screen[None]):
@@ -73,6 +53,7 @@ class HomeScreen(Screen[None]):
     HELP_NAME = "home"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start match", priority=True),
+        Binding("ctrl+r", "suite", "Run suite", priority=True),
         Binding("r", "episodes", "Recent episodes"),
         Binding("m", "watch", "Watch match"),
     ]
@@ -84,7 +65,6 @@ class HomeScreen(Screen[None]):
         self.choices: list[SeatOption] = []
         self._seat_order: tuple[str, ...] = ()
         self._option_names: list[str] = []
-        self._matches_shown: list[tuple[int, str]] = []
         self._building = False
 
     @property
@@ -107,7 +87,7 @@ class HomeScreen(Screen[None]):
         with Horizontal(id="home"):
             with Vertical(id="home-left"):
                 yield OptionList(*games, id="games")
-                yield OptionList(id="session-matches")
+                yield SessionList()
                 yield Static(Text(""), id="recent")
             with VerticalScroll(id="home-main"):
                 yield Static(Text(""), id="game-about")
@@ -117,6 +97,9 @@ class HomeScreen(Screen[None]):
                 yield Grid(id="options")
                 with Horizontal(id="start-row"):
                     yield Button("Start match (ctrl+s)", id="start", variant="primary", compact=True)
+                    yield Button("Run suite (ctrl+r)", id="suite", compact=True)
+                    yield Label(Text("deals"), id="suite-n-label")
+                    yield Input("10", id="suite-n", type="integer", compact=True)
                     yield Static(Text(""), id="start-error")
                 yield Static(Text(""), id="players-info")
         yield Footer()
@@ -124,7 +107,10 @@ class HomeScreen(Screen[None]):
     def on_mount(self) -> None:
         """Set up once the widgets exist."""
         self.query_one("#games").border_title = "games"
-        self.query_one("#session-matches").border_title = "matches (enter: watch)"
+        self.query_one("#session-matches").border_title = "this session (enter: open)"
+        self.query_one("#suite-n").tooltip = Text(
+            "a suite plays this many deals from the seed, each twice with seats swapped"
+        )
         self.query_one("#recent").border_title = "recent episodes (r)"
         self.query_one("#rules-box").border_title = "rules"
         self.query_one("#seats").border_title = "seats"
@@ -187,6 +173,7 @@ class HomeScreen(Screen[None]):
         box = self.query_one("#seats", Vertical)
         await box.remove_children()
         rows: list[Widget] = []
+        label_width = max(len(f"seat {seat}") for seat in seats) + 2 if seats else 10
         for index, seat in enumerate(seats):
             select: Select[str] = Select(
                 [(option_label(c), c.spec) for c in self.choices],
@@ -197,7 +184,9 @@ class HomeScreen(Screen[None]):
             )
             rows.append(
                 Horizontal(
-                    Label(Text(f"seat {seat}", style="bold"), classes="seat-label"),
+                    Label(Text(f"seat {seat}", style="bold"), classes="seat-label").set_styles(
+                        f"width: {label_width};"
+                    ),
                     select,
                     classes="seat-row",
                 )
@@ -307,16 +296,19 @@ class HomeScreen(Screen[None]):
             if note.has_class("seat-error"):
                 note.display = bool(message)
 
-    def _show_errors(self, *, final: bool) -> dict[str, str]:
+    def _show_errors(self, *, final: bool, suite: bool = False) -> dict[str, str]:
         assert self.draft is not None
-        errors = self.draft.errors(self.choices)
+        deals = self.query_one("#suite-n", Input).value
+        errors = suite_errors(self.draft, deals, self.choices) if suite else self.draft.errors(self.choices)
         self._note("#opt-error-seed", errors.get(SEED_FIELD, ""))
         for index, name in enumerate(self._option_names):
             self._note(f"#opt-error-{index}", errors.get(name, ""))
         for index, seat in enumerate(self._seat_order):
             self._note(f"#seat-error-{index}", errors.get(f"seat:{seat}", ""))
         message = "please correct the marked fields" if errors and final else ""
-        self.query_one("#start-error", Static).update(Text(message, style="red"))
+        if DEALS_FIELD in errors:
+            message = errors[DEALS_FIELD]
+        self.query_one("#start-error", Static).update(safe_text(message, "red"))
         return errors
 
     # -- actions ------------------------------------------------------------------------
@@ -335,6 +327,23 @@ class HomeScreen(Screen[None]):
         except (SpecError, ValueError, UnknownGameError) as exc:
             self.query_one("#start-error", Static).update(safe_text(str(exc), "red"))
 
+    @on(Button.Pressed, "#suite")
+    def _suite_pressed(self) -> None:
+        self.action_suite()
+
+    @on(Input.Submitted, "#suite-n")
+    def _suite_n_submitted(self) -> None:
+        self.action_suite()
+
+    def action_suite(self) -> None:
+        """Run the set-up as a suite: the deals from the seed, seats swapped for each deal."""
+        if self.draft is None:
+            return
+        deals = self.query_one("#suite-n", Input).value
+        if self._show_errors(final=True, suite=True):
+            return
+        self.arena.start_suite(suite_config(self.draft, deals))
+
     def action_episodes(self) -> None:
         """Browse saved episodes."""
         self.arena.open_episodes()
@@ -349,24 +358,12 @@ class HomeScreen(Screen[None]):
         self.arena.watch_match((running or matches)[-1])
 
     @on(OptionList.OptionSelected, "#session-matches")
-    def _match_selected(self, event: OptionList.OptionSelected) -> None:
-        match = self.arena.matches.get(int(event.option.id or "0"))
-        if match is not None:
-            self.arena.watch_match(match)
+    def _session_selected(self, event: OptionList.OptionSelected) -> None:
+        self.query_one(SessionList).open(event.option.id or "")
 
     def refresh_matches(self) -> None:
-        """List this session's matches with their progress."""
-        shown = [(m.key, f"{m.title} · {m.model.status_line()}") for m in self.arena.matches.matches]
-        if shown == self._matches_shown:
-            return
-        self._matches_shown = shown
-        matches = self.query_one("#session-matches", OptionList)
-        matches.can_focus = bool(shown)
-        highlighted = matches.highlighted
-        matches.clear_options()
-        matches.add_options([Option(Text(label), id=str(key)) for key, label in reversed(shown)])
-        if highlighted is not None and highlighted < len(shown):
-            matches.highlighted = highlighted
+        """List this session's matches and suites with their progress."""
+        self.query_one(SessionList).refresh_from(self.arena)
 
     def refresh_recent(self) -> None:
         """The last few saved episodes."""

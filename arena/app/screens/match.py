@@ -1,9 +1,11 @@
-"""The match screen: the game's own board, the history, each seat's reasons, the score.
+"""The match screen: the game's own board, the history, the messages, each seat's reasons, the score.
 
 The screen only reads the match's :class:`~arena.app.match_model.MatchModel`; a timer
 redraws what changed a few times a second, so a fast episode never floods the screen and
 a slow model never freezes it (the episode runs as a task owned by the app). Leaving the
-screen leaves the match running.
+screen leaves the match running. While a person's move is due the run controls are off
+(a stray space must not pause the match behind the form), and while a person plays the
+replay stays closed: it shows the full view, hidden numbers and private reasons included.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from arena.app.match_model import HIDDEN_VIEW, HistoryRow
 from arena.app.safe import one_line, prerender, safe_text
 from arena.app.screens.modals import TextScreen
 from arena.app.widgets.human_form import HumanForm
-from arena.app.widgets.panels import ResultsTable, ScoreChart, SeatPane
+from arena.app.widgets.panels import MessagesPane, ResultsTable, ScoreChart, SeatPane
 
 if TYPE_CHECKING:
     from arena.app.app import ArenaApp
@@ -71,7 +73,7 @@ class MatchScreen(Screen[None]):
         self._form_turn: object | None = None
         self._results_shown = False
         self._syncing = False
-        self._binding_state: tuple[bool, int | None] = (False, None)
+        self._binding_state: tuple[bool, int | None, bool, bool] = (False, None, False, False)
         self._board_key: tuple[int, str, str | None] = (-1, "", None)
         self.sub_title = match.title
 
@@ -79,9 +81,9 @@ class MatchScreen(Screen[None]):
         """Hide the run controls once the episode is over, and replay until it is saved."""
         model = self.match.model
         if action in RUN_CONTROLS:
-            return not model.over
+            return not model.over and self.match.desk.active() is None
         if action == "replay":
-            return model.episode_id is not None
+            return model.episode_id is not None and not model.secret
         return True
 
     @property
@@ -96,16 +98,17 @@ class MatchScreen(Screen[None]):
         """Build the widgets."""
         model = self.match.model
         yield Header()
-        with Vertical(id="match-top"):
-            yield ResultsTable()
-            with ScrollableContainer(id="board-scroll"):
-                yield Static(Text("waiting for the players…", style="dim"), id="board")
+        with Vertical(id="match-top"), ScrollableContainer(id="board-scroll"):
+            yield Static(Text("waiting for the players…", style="dim"), id="board")
         with Horizontal(id="match-middle"):
             with Grid(id="seat-panes"):
                 for index, seat in enumerate(model.seats):
                     yield SeatPane(seat, model.players.get(seat, "?"), index)
             yield ScoreChart()
-        yield DataTable[Text](id="history", cursor_type="row", zebra_stripes=True)
+            yield ResultsTable()
+        with Horizontal(id="match-log"):
+            yield DataTable[Text](id="history", cursor_type="row", zebra_stripes=True)
+            yield MessagesPane()
         yield Static(Text(""), id="match-status")
         yield Vertical(id="form-host")
         yield Footer()
@@ -121,6 +124,7 @@ class MatchScreen(Screen[None]):
         self.query_one("#board-scroll").border_title = "board"
         self.query_one("#results", ResultsTable).display = False
         self.query_one("#form-host").display = False
+        self.query_one(MessagesPane).display = False
         self.set_interval(REFRESH_SECONDS, self.sync)
         self.call_after_refresh(self.sync)
 
@@ -143,8 +147,9 @@ class MatchScreen(Screen[None]):
         match = self.match
         model = match.model
         self._revision = model.revision
-        if (model.over, model.episode_id) != self._binding_state:
-            self._binding_state = (model.over, model.episode_id)
+        state = (model.over, model.episode_id, model.secret, match.desk.active() is not None)
+        if state != self._binding_state:
+            self._binding_state = state
             self.refresh_bindings()
         self.sub_title = match.title
         if model.secret != self._secret:
@@ -154,6 +159,7 @@ class MatchScreen(Screen[None]):
         await self._sync_form()
         self._sync_board()
         self._sync_history()
+        self._sync_messages()
         self._sync_panes()
         await self.query_one(ScoreChart).update_series(model.score_series())
         self._sync_results()
@@ -197,6 +203,13 @@ class MatchScreen(Screen[None]):
         if follow:
             table.move_cursor(row=table.row_count - 1, animate=False)
 
+    def _sync_messages(self) -> None:
+        model = self.match.model
+        pane = self.query_one(MessagesPane)
+        pane.display = model.has_messages
+        if model.has_messages:
+            pane.update_chat(model.chat, model.human_seats)
+
     def _sync_panes(self) -> None:
         model = self.match.model
         visible = set(model.visible_seats())
@@ -216,6 +229,9 @@ class MatchScreen(Screen[None]):
         table = self.query_one("#results", ResultsTable)
         table.show(seats, model.players, rows)
         table.display = True
+        # The final score is in the table: it takes the chart's place beside the reasons,
+        # and the board keeps the full width.
+        self.query_one(ScoreChart).display = False
         self._results_shown = True
 
     def _sync_status(self) -> None:

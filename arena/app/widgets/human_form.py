@@ -4,7 +4,9 @@ Fields come from the game's action schema (via :class:`~arena.app.action_form.Ac
 numbers and text as inputs, a few choices as radio buttons, more as a select, yes/no as a
 checkbox. Each entry is checked as it is typed; on submit the schema and the game's rule
 check run, and any problem is shown next to its field or under the form. Enter submits,
-Tab moves between fields; the entries stay as typed until the move is accepted.
+Tab and shift+Tab cycle through the fields and the submit button (focus never wanders
+off the form while the move is due); only a rejected submit moves the cursor, to the
+first field to correct. The entries stay as typed until the move is accepted.
 """
 
 from __future__ import annotations
@@ -18,14 +20,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Select, Static
 
 from arena.app.action_form import ActionForm
 from arena.app.human import HumanTurn
 from arena.app.safe import safe_text
+from arena.app.widgets.choice_set import ChoiceSet
 from arena.forms import FieldSpec
 
 MAX_RADIO_CHOICES = 4
+KEYS_HINT = "tab: next field · {choose}enter: submit · esc: leave (the move waits)"
 
 
 def observation_line(observation: dict[str, object], limit: int = 400) -> str:
@@ -68,7 +72,7 @@ class HumanForm(Vertical):
         padding: 0 1;
         background: $boost;
     }
-    HumanForm .form-facts { color: $text-muted; height: auto; margin-bottom: 1; }
+    HumanForm .form-facts { color: $text-muted; height: auto; max-height: 2; }
     HumanForm .form-fields {
         height: auto;
         grid-size: 3;
@@ -77,19 +81,30 @@ class HumanForm(Vertical):
         grid-gutter: 0 2;
     }
     HumanForm .form-label { text-style: bold; }
-    HumanForm .field-note { color: $text-muted; height: auto; }
-    HumanForm .field-note.-error { color: $error; }
+    HumanForm .field-note { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    HumanForm .field-note.-error { color: $error; height: auto; text-wrap: wrap; }
     HumanForm #form-error { color: $error; height: auto; }
     HumanForm #form-actions { height: auto; }
     HumanForm #form-actions Button { margin-right: 2; }
     HumanForm .form-keys { color: $text-muted; }
-    HumanForm RadioSet { layout: horizontal; height: auto; width: auto; }
-    HumanForm RadioButton { margin-right: 2; }
+    HumanForm ChoiceSet { layout: horizontal; height: auto; width: auto; }
+    HumanForm ChoiceButton { margin-right: 2; }
+    HumanForm ChoiceButton.-on > .toggle--label { text-style: bold reverse; }
     """
 
+    # Tab, shift+Tab and Enter are priority bindings: Textual resolves those as each key
+    # is taken from the app's queue, in typing order, whereas an ordinary binding is
+    # resolved only once the key has bubbled back up from the focused widget, after the
+    # keys typed behind it have already been sent on to the field being left.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "submit", "Submit move", show=True),
+        Binding("enter", "submit_after_typing", "Submit move", show=False, priority=True),
+        Binding("tab", "next_field", "Next field", show=False, priority=True),
+        Binding("shift+tab", "previous_field", "Previous field", show=False, priority=True),
     ]
+
+    class SubmitRequested(Message):
+        """Enter was pressed: queued behind the keys the focused field has still to handle."""
 
     class Submitted(Message):
         """The person's move passed every check and was handed to the runner."""
@@ -117,9 +132,9 @@ class HumanForm(Vertical):
         yield Static(safe_text(self.form.error or ""), id="form-error")
         with Horizontal(id="form-actions"):
             yield Button("Submit move (enter)", id="form-submit", variant="success", compact=True)
-            yield Static(
-                Text("tab: next field · enter: submit · esc: leave (the move waits)"), classes="form-keys"
-            )
+            radios = any(_as_radios(spec) for spec in self.form.fields)
+            hint = KEYS_HINT.format(choose="←/→: choose · " if radios else "")
+            yield Static(Text(hint), classes="form-keys")
 
     def _note(self, spec: FieldSpec) -> Text:
         problem = self.form.field_errors.get(spec.name)
@@ -133,12 +148,18 @@ class HumanForm(Vertical):
         note.update(self._note(spec))
         note.set_class(spec.name in self.form.field_errors, "-error")
 
+    def _show_messages(self) -> None:
+        for index in range(len(self.form.fields)):
+            self._show_note(index)
+        error = self.query_one("#form-error", Static)
+        error.update(safe_text(self.form.error or ""))
+        error.display = bool(self.form.error)
+
     def _control(self, index: int, spec: FieldSpec) -> Widget:
         entry = self.form.entries.get(spec.name, "")
         control_id = f"field-{index}"
-        if spec.kind == "choice" and len(spec.choices) <= MAX_RADIO_CHOICES:
-            buttons = [RadioButton(safe_text(choice), value=choice == entry) for choice in spec.choices]
-            return RadioSet(*buttons, id=control_id, compact=True)
+        if _as_radios(spec):
+            return ChoiceSet(spec.choices, entry, id=control_id)
         if spec.kind == "choice":
             options = [(safe_text(choice), choice) for choice in spec.choices]
             value = entry if entry in spec.choices else Select.NULL
@@ -147,17 +168,82 @@ class HumanForm(Vertical):
             checked = entry.lower() in ("yes", "true", "1")
             return Checkbox(safe_text(spec.name), value=checked, id=control_id, compact=True)
         placeholder = spec.hint()
-        return Input(value=entry, placeholder=placeholder, id=control_id, compact=True)
+        # A number is usually replaced, so entering its field selects it; text is usually
+        # continued, so the cursor goes to its end.
+        select_on_focus = spec.kind in ("number", "integer")
+        return Input(
+            value=entry, placeholder=placeholder, id=control_id, compact=True, select_on_focus=select_on_focus
+        )
 
     def on_mount(self) -> None:
         """Set up once the widgets exist."""
-        for index in range(len(self.form.fields)):
-            self._show_note(index)
+        self._show_messages()
         self.focus_first()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter in a drop-down list opens it or picks an option; everywhere else it submits."""
+        if action == "submit_after_typing":
+            focused = self.app.focused
+            return focused is None or not any(
+                isinstance(node, Select) for node in focused.ancestors_with_self
+            )
+        return True
+
+    def action_submit_after_typing(self) -> None:
+        """Submit once the focused field has handled the keys typed before Enter."""
+        focused = self.app.focused
+        if focused is not None and self in focused.ancestors:
+            focused.post_message(self.SubmitRequested())
+        else:
+            self.action_submit()
+
+    @on(SubmitRequested)
+    def _submit_requested(self, event: SubmitRequested) -> None:
+        event.stop()
+        self.action_submit()
+
     def focus_first(self) -> None:
-        """Put the cursor in the first field."""
-        self.query_one("#field-0").focus()
+        """Put the cursor where typing starts: the first typed field, else the first field.
+
+        A choice already shows its value, so the cursor skips it; shift+Tab goes back to it.
+        """
+        typed = [c for c in self._stops() if isinstance(c, Input)]
+        self._focus((typed or self._stops())[0])
+
+    def _focus(self, widget: Widget) -> None:
+        """Move the cursor now, before the keys already queued are handled.
+
+        ``Widget.focus()`` is deferred to after the queued messages, so a fast typist's
+        next keys (or a paste) would still land in the field being left.
+        """
+        self.screen.set_focus(widget)
+
+    def _stops(self) -> list[Widget]:
+        """The widgets Tab visits, in order: every field, then the submit button."""
+        stops: list[Widget] = [self.query_one(f"#field-{i}") for i in range(len(self.form.fields))]
+        stops.append(self.query_one("#form-submit", Button))
+        return stops
+
+    def _move_focus(self, step: int) -> None:
+        stops = self._stops()
+        focused = self.app.focused
+        current = next(
+            (
+                i
+                for i, stop in enumerate(stops)
+                if focused is not None and (focused is stop or stop in focused.ancestors)
+            ),
+            -1 if step > 0 else 0,
+        )
+        self._focus(stops[(current + step) % len(stops)])
+
+    def action_next_field(self) -> None:
+        """Tab: the next field (after the submit button, the first field again)."""
+        self._move_focus(1)
+
+    def action_previous_field(self) -> None:
+        """Shift+Tab: the previous field (before the first, the submit button)."""
+        self._move_focus(-1)
 
     def _field_index(self, widget: Widget | None) -> int | None:
         if widget is None or widget.id is None or not widget.id.startswith("field-"):
@@ -169,7 +255,7 @@ class HumanForm(Vertical):
         if index is None:
             return
         self.form.set_entry(self.form.fields[index].name, text)
-        self._show_note(index)
+        self._show_messages()
 
     @on(Input.Changed)
     def _input_changed(self, event: Input.Changed) -> None:
@@ -204,19 +290,39 @@ class HumanForm(Vertical):
         event.stop()
         self.action_submit()
 
+    def _pull_entries(self) -> None:
+        """Read every control as it is now.
+
+        Keys already handled have changed the controls, but their change messages may
+        still be queued behind this submit; the move must be what the screen shows.
+        """
+        for index, spec in enumerate(self.form.fields):
+            control = self.query_one(f"#field-{index}")
+            if isinstance(control, ChoiceSet):
+                text = control.chosen
+            elif isinstance(control, Input):
+                text = control.value
+            elif isinstance(control, Select):
+                text = "" if control.value is Select.NULL else str(control.value)
+            elif isinstance(control, Checkbox):
+                text = "yes" if control.value else "no"
+            else:
+                continue
+            if text != self.form.entries.get(spec.name, ""):
+                self.form.set_entry(spec.name, text)
+
     def action_submit(self) -> None:
         """Check the move; hand it over if it passes, else explain what to correct."""
         if self.turn.done:
             return
+        self._pull_entries()
         outcome = self.form.submit()
-        for index in range(len(self.form.fields)):
-            self._show_note(index)
-        self.query_one("#form-error", Static).update(safe_text(outcome.error or ""))
+        self._show_messages()
         if outcome.action is None:
             bad = [i for i, spec in enumerate(self.form.fields) if spec.name in outcome.field_errors]
             if bad:
                 field = self.query_one(f"#field-{bad[0]}")
-                field.focus()
+                self._focus(field)
                 if isinstance(field, Input):
                     field.select_all()
             return
@@ -224,3 +330,8 @@ class HumanForm(Vertical):
         self.last_entries[self.turn.seat] = entries
         self.turn.submit(outcome.action, outcome.reason, entries)
         self.post_message(self.Submitted(self.turn))
+
+
+def _as_radios(spec: FieldSpec) -> bool:
+    """A few choices are shown side by side as radio buttons, more as a drop-down list."""
+    return spec.kind == "choice" and len(spec.choices) <= MAX_RADIO_CHOICES

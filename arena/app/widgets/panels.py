@@ -1,4 +1,4 @@
-"""Match screen panels: a seat's reasons, the score chart and the results table."""
+"""Match screen panels: a seat's reasons, the conversation, the score chart and the results table."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label, RichLog, Sparkline, Static
 
-from arena.app.match_model import ReasonLine, SeatStats
+from arena.app.match_model import ChatLine, ReasonLine, SeatStats
 from arena.app.safe import one_line, safe_line, safe_text
 from arena.cli_output import format_value
 
@@ -80,6 +80,40 @@ class SeatPane(Vertical):
         self.query_one(".seat-stats", Static).update(safe_text(stats.summary()))
 
 
+def chat_entry(line: ChatLine, you: bool) -> Text:
+    """A move and what its seat said: ``3 seller (you) offer 70`` over the message, literally."""
+    text = safe_line(
+        (f"{line.step + 1:>3} ", "bold"),
+        (line.seat, "bold"),
+        (" (you)" if you else "", "dim"),
+        ("  ", ""),
+        (one_line(line.move, 60), "cyan"),
+    )
+    if line.message.strip():
+        text.append("\n    ")
+        text.append_text(safe_text(line.message, limit=1200))
+    return text
+
+
+class MessagesPane(RichLog):
+    """The conversation of a game whose moves carry a free-text message, as it happens."""
+
+    DEFAULT_CSS = """
+    MessagesPane { width: 1fr; height: 1fr; border: round $primary 50%; scrollbar-size-vertical: 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="messages", wrap=True, markup=False, auto_scroll=True, min_width=10)
+        self.border_title = "messages"
+        self.shown = 0
+
+    def update_chat(self, lines: Sequence[ChatLine], you: Sequence[str]) -> None:
+        """Add the lines that arrived since the last call; ``you`` are the seats played here."""
+        for line in lines[self.shown :]:
+            self.write(chat_entry(line, line.seat in you))
+        self.shown = len(lines)
+
+
 class ScoreChart(Vertical):
     """The score over time of each visible seat, one sparkline per seat."""
 
@@ -111,7 +145,10 @@ class ScoreChart(Vertical):
                 )
         for index, seat in enumerate(seats):
             values = series[seat]
-            self.query_one(f"#chart-{index}", Sparkline).data = values
+            chart = next(iter(self.query(f"#chart-{index}").results(Sparkline)), None)
+            if chart is None:  # the screen is closing: nothing was mounted
+                return
+            chart.data = values
             last = values[-1] if values else 0.0
             low, high = (min(values), max(values)) if values else (0.0, 0.0)
             label = f"{seat}  {last:,.2f}  (low {low:,.2f}, high {high:,.2f})"
@@ -122,7 +159,7 @@ class ResultsTable(DataTable[Text]):
     """The final results: one row per metric, seats side by side."""
 
     DEFAULT_CSS = """
-    ResultsTable { height: auto; max-height: 14; border: round $success; }
+    ResultsTable { height: 1fr; width: auto; max-width: 60%; border: round $success; }
     """
 
     def __init__(self) -> None:

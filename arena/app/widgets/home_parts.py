@@ -1,0 +1,80 @@
+"""Pieces of the home screen: how players appear in the seat lists, and this session's list."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from arena.app.home_model import SeatOption
+from arena.app.safe import safe_line, safe_text
+
+if TYPE_CHECKING:
+    from arena.app.app import ArenaApp
+
+
+def option_label(choice: SeatOption) -> Text:
+    """How a player appears in a seat list (model names shown literally)."""
+    if not choice.available:
+        return safe_line((f"✗ {choice.spec}", "dim strike"), (f"  unavailable: {choice.reason}", "dim"))
+    return safe_text(choice.spec)
+
+
+def players_summary(choices: list[SeatOption], loading: bool, error: str | None) -> RenderableType:
+    """Every player a seat can take, with what it is or why it cannot play."""
+    lines: list[RenderableType] = []
+    for choice in choices:
+        if choice.available:
+            line = safe_line((f"✓ {choice.spec}", "green"), (f"  {choice.description}", "dim"))
+        else:
+            line = safe_line((f"✗ {choice.spec}", "red"), (f"  unavailable: {choice.reason}", "dim"))
+        line.no_wrap = True
+        line.overflow = "ellipsis"
+        lines.append(line)
+    if loading:
+        lines.append(Text("… checking which models can play", style="dim italic"))
+    elif not any(choice.kind == "model" for choice in choices):
+        lines.append(Text("no models configured (models file)", style="dim italic"))
+    if error:
+        lines.append(safe_text(error, "yellow"))
+    return Group(*lines)
+
+
+class SessionList(OptionList):
+    """This session's matches and suites with their progress; enter opens one."""
+
+    def __init__(self) -> None:
+        super().__init__(id="session-matches")
+        self._shown: list[tuple[str, str]] = []
+
+    def refresh_from(self, app: ArenaApp) -> None:
+        """Show the app's matches and suites, newest first (only redrawn when changed)."""
+        shown = [(str(m.key), f"{m.title} · {m.model.status_line()}") for m in app.matches.matches]
+        shown += [(f"suite-{job.key}", f"{job.title} · {job.status_line()}") for job in app.suites.jobs]
+        if shown == self._shown:
+            return
+        self._shown = shown
+        self.can_focus = bool(shown)
+        highlighted = self.highlighted
+        self.clear_options()
+        self.add_options([Option(Text(label), id=key) for key, label in reversed(shown)])
+        if highlighted is not None and highlighted < len(shown):
+            self.highlighted = highlighted
+
+    def open(self, key: str) -> None:
+        """Show the match or suite with option id ``key``."""
+        app = self.app
+        from arena.app.app import ArenaApp
+
+        assert isinstance(app, ArenaApp)
+        if key.startswith("suite-"):
+            job = app.suites.get(int(key.removeprefix("suite-")))
+            if job is not None:
+                app.watch_suite(job)
+            return
+        match = app.matches.get(int(key or "0"))
+        if match is not None:
+            app.watch_match(match)

@@ -1,0 +1,122 @@
+"""Bargaining with a person in the app: own number only, messages pane, ladder, replay views."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import DataTable, RichLog, Static
+
+from arena.app import create_app
+from arena.app.app import ArenaApp
+from arena.app.screens.match import MatchScreen
+from arena.app.screens.replay import ReplayScreen
+from arena.match import MatchConfig, play_match
+from arena.store import Store
+from tests.app.helpers import bargain_form, burst, next_form, render_plain, screen_text, wait_until
+
+MARKUP_MESSAGE = "[bold]x[/] [@click=app.quit]"
+
+
+def log_text(log: RichLog) -> str:
+    """Everything a RichLog holds, one line per written line."""
+    return "\n".join(strip.text for strip in log.lines)
+
+
+class Witness:
+    """Everything a person at the seller's seat could read, collected at each look."""
+
+    def __init__(self, app: ArenaApp) -> None:
+        self.app = app
+        self.seen: list[str] = []
+
+    def look(self) -> str:
+        """The screen as shown, plus the whole board, messages and history (scrolled or not)."""
+        screen = self.app.screen
+        board = render_plain(screen.query_one("#board", Static).content)
+        parts = [screen_text(self.app), board, log_text(screen.query_one("#messages", RichLog))]
+        history: DataTable[Text] = screen.query_one("#history", DataTable)
+        parts += [" ".join(cell.plain for cell in history.get_row_at(i)) for i in range(history.row_count)]
+        self.seen += parts
+        return board
+
+
+async def test_a_person_bargains_through_the_form_and_sees_only_their_number(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await bargain_form(pilot, app, "baseline:bluffing")
+        match = app.matches.matches[0]
+        game: Any = match.model.game
+        cost, value = game.deal.cost, game.deal.value
+        witness = Witness(app)
+        board = witness.look()
+        assert "what seat seller sees" in board and f"your cost is {cost}" in board
+        await pilot.press("6", "1", "tab", *MARKUP_MESSAGE, "enter")
+        await next_form(pilot, app, 2)
+        board = witness.look()
+        first_bid = game.moves[1].price
+        assert "61" in board and str(first_bid) in board, "the ladder shows both offers so far"
+        messages = log_text(app.screen.query_one("#messages", RichLog))
+        assert MARKUP_MESSAGE in messages, "the message is shown literally, markup and all"
+        assert "seller (you)  offer 61" in messages and f"buyer  offer {first_bid}" in messages
+        app.open_replay(match.model.episode_id or 0)
+        await pilot.pause()
+        assert isinstance(app.screen, MatchScreen), "no replay (full view) while the person still plays"
+        assert not app.screen.check_action("replay", ())
+        await pilot.press("5", "5", "tab", *"second try", "enter")
+        await next_form(pilot, app, 4)
+        board = witness.look()
+        assert "55" in board and str(game.moves[3].price) in board, "the ladder moved on"
+        assert "second try" in log_text(app.screen.query_one("#messages", RichLog))
+        during = "\n".join(witness.seen)
+        burst(app, "shift+tab", "right", "enter")
+        await wait_until(pilot, lambda: match.model.over, "the deal")
+        assert app.is_running and app.return_code is None
+        await wait_until(
+            pilot, lambda: f"buyer value {value}" in witness.look(), "both numbers once it is over"
+        )
+    store = Store(app_db)
+    episode = store.list_episodes()[0]
+    turns = store.turns(episode["id"])
+    store.close()
+    assert episode["status"] == "finished"
+    assert [t["action"]["action"] for t in turns if t["seat"] == "seller"] == ["offer", "offer", "accept"]
+    assert turns[0]["action"]["message"] == MARKUP_MESSAGE and turns[2]["action"]["price"] == 55
+    state = turns[-1]["state"]
+    assert (state["cost"], state["value"]) == (cost, value)
+    buyer_reasons = {t["reason"] for t in turns if t["seat"] == "buyer" and t["reason"]}
+    assert buyer_reasons, "the bluffing buyer states its reasons"
+    for reason in buyer_reasons:
+        assert reason not in during, "the other side's private reason never reached the seller"
+    assert f"value {value}" not in during and "buyer value" not in during and "zone" not in during
+
+
+async def test_replay_shows_both_numbers_and_each_seats_view(app_db: Path) -> None:
+    store = Store(app_db)
+    config = MatchConfig(
+        game="bargain", seats={"seller": "baseline:honest", "buyer": "baseline:bluffing"}, seed=5
+    )
+    outcome = await play_match(config, store)
+    episode_id = outcome.episode_id
+    assert episode_id is not None
+    state = store.turns(episode_id)[-1]["state"]
+    store.close()
+    cost, value = state["cost"], state["value"]
+    app = create_app(app_db, replay=episode_id, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
+        screen = app.screen
+        await pilot.press("end")
+
+        def board() -> str:
+            return render_plain(screen.query_one("#replay-board", Static).content)
+
+        assert f"seller cost {cost}" in board() and f"buyer value {value}" in board()
+        await pilot.press("v")
+        assert "seat seller's view" in render_plain(screen.query_one("#replay-head", Static).content)
+        assert f"your cost is {cost}" in board() and "buyer value" not in board()
+        await pilot.press("v")
+        assert f"your value is {value}" in board() and "seller cost" not in board()
+        await pilot.press("v")
+        assert f"buyer value {value}" in board()

@@ -1,0 +1,93 @@
+"""The human's form with Pilot: focus, tab order under fast typing, preselected choices, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Input, Static
+
+from arena.app import create_app
+from arena.app.widgets.human_form import HumanForm
+from arena.store import Store
+from tests.app.helpers import bargain_form, burst, next_form, render_plain, screen_text, wait_until
+
+
+def field(form: HumanForm, index: int) -> Any:
+    """The control of field ``index``."""
+    return form.query_one(f"#field-{index}")
+
+
+async def test_tab_moves_on_even_when_keys_arrive_at_once(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await bargain_form(pilot, app)
+        assert [f.name for f in form.form.fields] == ["action", "price", "message", "reason"]
+        field(form, 1).focus()
+        await pilot.pause()
+        burst(app, "6", "1", "tab", "h", "e", "l", "l", "o", "tab", "w", "h", "y")
+        await wait_until(pilot, lambda: field(form, 3).value == "why", "the reason typed")
+        assert field(form, 1).value == "61"
+        assert field(form, 2).value == "hello"
+        burst(app, "shift+tab", "shift+tab", "shift+tab", "shift+tab")
+        await pilot.pause()
+        assert app.focused is form.query_one("#form-submit"), "shift+tab from the first field wraps round"
+        burst(app, "tab", "tab", "x")
+        await wait_until(pilot, lambda: field(form, 1).value == "x", "price replaced (numbers are selected)")
+        assert field(form, 2).value == "hello" and field(form, 3).value == "why"
+        assert all(form in node.ancestors_with_self for node in [app.focused] if node is not None)
+
+
+async def test_a_rejected_submit_then_tab_keeps_moving_forward(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await bargain_form(pilot, app)
+        note = form.query_one("#err-1", Static)
+        burst(app, "a", "b", "c", "enter")
+        await wait_until(pilot, lambda: note.has_class("-error"), "the price marked")
+        assert "price must be a whole number" in render_plain(note.content)
+        assert app.focused is field(form, 1), "a rejected submit goes to the first field to correct"
+        burst(app, "tab", "o", "k", "tab", "n", "o")
+        await wait_until(pilot, lambda: field(form, 3).value == "no", "tab moved on twice")
+        assert field(form, 1).value == "abc" and field(form, 2).value == "ok"
+        burst(app, "shift+tab", "shift+tab", "4", "2")
+        await wait_until(pilot, lambda: field(form, 1).value == "42", "price corrected")
+        assert not note.has_class("-error"), "a valid entry clears the field's stale error"
+        assert render_plain(form.query_one("#form-error", Static).content).strip() == ""
+
+
+async def test_the_first_choice_is_preselected_and_shown_as_chosen(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await bargain_form(pilot, app)
+        assert form.form.entries["action"] == "offer"
+        assert app.focused is field(form, 1), "typing starts in price: the action already shows offer"
+        text = screen_text(app)
+        assert "●▌ offer" in text and "○▌ accept" in text, "chosen and not chosen look different"
+        await pilot.press("5", "0", "enter")
+        match = app.matches.matches[0]
+        form = await next_form(pilot, app, 2)
+        assert form.form.entries["action"] == "offer", "the last move's choice again"
+        burst(app, "shift+tab", "right", "enter")
+        await wait_until(pilot, lambda: match.model.over, "the accepted deal ends the match")
+        await wait_until(pilot, lambda: not app.screen.query(HumanForm), "the form closes with the match")
+    store = Store(app_db)
+    turns = store.turns(store.list_episodes()[0]["id"])
+    store.close()
+    assert turns[0]["action"]["action"] == "offer" and turns[0]["action"]["price"] == 50
+    assert turns[2]["action"]["action"] == "accept", "the arrow key chose accept before enter submitted"
+
+
+async def test_a_rule_problem_sits_next_to_its_field_and_clears_when_fixed(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await bargain_form(pilot, app)
+        await pilot.press("enter")
+        note = form.query_one("#err-1", Static)
+        assert "an offer needs a whole-number price" in render_plain(note.content)
+        assert "not allowed" in render_plain(form.query_one("#form-error", Static).content)
+        assert app.focused is field(form, 1)
+        await pilot.press("7")
+        assert not note.has_class("-error")
+        assert render_plain(form.query_one("#form-error", Static).content).strip() == ""
+        assert isinstance(field(form, 1), Input) and field(form, 1).value == "7"
