@@ -102,6 +102,21 @@ class EpisodeOutcome:
     usage: dict[str, Usage] = field(default_factory=dict)
 
 
+def decision_request(game: Game, seat: str, step: int) -> DecisionRequest:
+    """What ``seat`` is asked now: its observation, rules, action model, prompt and rule check."""
+    return DecisionRequest(
+        game=game.name,
+        seat=seat,
+        step=step,
+        observation=game.observation(seat),
+        rules=game.rules(seat),
+        action_model=game.action_model(seat),
+        render_prompt=lambda: game.prompt(seat),
+        prompt_version=game.prompt_version,
+        check=lambda action: game.validate(seat, action),
+    )
+
+
 class EpisodeRunner:
     """Runs one episode of ``game`` with ``players`` (one per seat)."""
 
@@ -202,17 +217,7 @@ class EpisodeRunner:
     async def _decide(self, seat: str, step: int) -> _PendingTurn:
         game = self.game
         player = self.players[seat]
-        request = DecisionRequest(
-            game=game.name,
-            seat=seat,
-            step=step,
-            observation=game.observation(seat),
-            rules=game.rules(seat),
-            action_model=game.action_model(seat),
-            render_prompt=lambda: game.prompt(seat),
-            prompt_version=game.prompt_version,
-            check=lambda action: game.validate(seat, action),
-        )
+        request = decision_request(game, seat, step)
         pending = _PendingTurn(seat=seat, step=step, request=request)
         for attempt in (1, 2):
             if attempt == 2:

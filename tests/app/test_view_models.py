@@ -19,6 +19,7 @@ from arena.app.safe import SafeRenderable, safe_text
 from arena.match import MatchConfig, prepare_runner
 from arena.player import DecisionRequest
 from arena.registry import get_game
+from arena.runner import decision_request
 from arena.store import Store
 from tests.app.helpers import record_episode, render_plain
 
@@ -28,17 +29,7 @@ HOSTILE = "[@click=app.quit]x[/] \x1b[2J \x1b]8;;http://evil\x1b\\link\x1b]8;;\x
 def lemonade_request(cash_days: int = 30) -> DecisionRequest:
     """Seat a's first request in a fresh lemonade game (cash 50)."""
     game = get_game("lemonade").create(1, {"days": cash_days})
-    return DecisionRequest(
-        game=game.name,
-        seat="a",
-        step=0,
-        observation=game.observation("a"),
-        rules=game.rules("a"),
-        action_model=game.action_model("a"),
-        render_prompt=lambda: game.prompt("a"),
-        prompt_version=game.prompt_version,
-        check=lambda action: game.validate("a", action),
-    )
+    return decision_request(game, "a", 0)
 
 
 def test_form_explains_a_rule_break_and_keeps_the_entries() -> None:

@@ -12,23 +12,14 @@ from arena.app.suite_job import SuiteConfig, SuiteManager
 from arena.match import MatchConfig, prepare_runner
 from arena.player import DecisionRequest
 from arena.registry import get_game
+from arena.runner import decision_request
 from arena.store import Store
 
 
 def bargain_request(seed: int = 1) -> DecisionRequest:
     """The seller's first request in a fresh bargain."""
     game = get_game("bargain").create(seed, {})
-    return DecisionRequest(
-        game=game.name,
-        seat="seller",
-        step=0,
-        observation=game.observation("seller"),
-        rules=game.rules("seller"),
-        action_model=game.action_model("seller"),
-        render_prompt=lambda: game.prompt("seller"),
-        prompt_version=game.prompt_version,
-        check=lambda action: game.validate("seller", action),
-    )
+    return decision_request(game, "seller", 0)
 
 
 def test_a_required_choice_starts_on_its_first_option() -> None:
