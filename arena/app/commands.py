@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from arena.app.screens.base import arena_app
+
 if TYPE_CHECKING:
     from arena.app.app import ArenaApp
 
@@ -21,10 +23,7 @@ class ArenaCommands(Provider):
     @property
     def arena(self) -> ArenaApp:
         """The app, typed."""
-        from arena.app.app import ArenaApp
-
-        assert isinstance(self.app, ArenaApp)
-        return self.app
+        return arena_app(self.app)
 
     def commands(self) -> list[Command]:
         """Every command as (title, callback, help); titles are trusted text only."""

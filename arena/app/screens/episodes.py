@@ -9,20 +9,20 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Select, Static
 
 from arena.app.browse_model import COLUMNS, STATUSES, EpisodeFilter, episode_cells
 from arena.app.safe import safe_text
+from arena.app.screens.base import ArenaScreen
 from arena.registry import game_names
 
 if TYPE_CHECKING:
-    from arena.app.app import ArenaApp
+    pass
 
 STATUS_STYLES = {"finished": "green", "running": "cyan", "aborted": "yellow"}
 
 
-class EpisodesScreen(Screen[None]):
+class EpisodesScreen(ArenaScreen):
     """Every saved episode, newest first."""
 
     HELP_NAME = "episodes"
@@ -36,14 +36,6 @@ class EpisodesScreen(Screen[None]):
         super().__init__()
         self.filter = EpisodeFilter()
         self.sub_title = "episodes"
-
-    @property
-    def arena(self) -> ArenaApp:
-        """The app, typed."""
-        from arena.app.app import ArenaApp
-
-        assert isinstance(self.app, ArenaApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         """Build the widgets."""

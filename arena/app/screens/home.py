@@ -17,7 +17,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -37,17 +36,18 @@ from arena.app.home_model import (
     suite_errors,
 )
 from arena.app.safe import safe_line, safe_text
+from arena.app.screens.base import ArenaScreen
 from arena.app.widgets.home_parts import SessionList, option_label, players_summary
 from arena.registry import GameSpec, UnknownGameError, game_names, get_game
 from arena.specs import SpecError
 
 if TYPE_CHECKING:
-    from arena.app.app import ArenaApp
+    pass
 
 SUITE_TIP = "how many deals a suite plays from the seed; each deal is played again with the seats swapped"
 
 
-class HomeScreen(Screen[None]):
+class HomeScreen(ArenaScreen):
     """Set up a match, or go to the recent episodes."""
 
     HELP_NAME = "home"
@@ -66,14 +66,6 @@ class HomeScreen(Screen[None]):
         self._seat_order: tuple[str, ...] = ()
         self._option_names: list[str] = []
         self._building = False
-
-    @property
-    def arena(self) -> ArenaApp:
-        """The app, typed."""
-        from arena.app.app import ArenaApp
-
-        assert isinstance(self.app, ArenaApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         """Build the widgets."""

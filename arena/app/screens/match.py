@@ -18,19 +18,19 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from arena.app.action_form import ActionForm
 from arena.app.live import LiveMatch
 from arena.app.match_model import HIDDEN_VIEW, HistoryRow
 from arena.app.safe import one_line, prerender, safe_text
+from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import TextScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import MessagesPane, ResultsTable, ScoreChart, SeatPane
 
 if TYPE_CHECKING:
-    from arena.app.app import ArenaApp
+    pass
 
 REFRESH_SECONDS = 0.1
 MAX_PANE_COLUMNS = 4
@@ -50,7 +50,7 @@ def history_cells(row: HistoryRow) -> tuple[Text, ...]:
     )
 
 
-class MatchScreen(Screen[None]):
+class MatchScreen(ArenaScreen):
     """Watch (or play in) one match."""
 
     HELP_NAME = "match"
@@ -85,14 +85,6 @@ class MatchScreen(Screen[None]):
         if action == "replay":
             return model.episode_id is not None and not model.secret
         return True
-
-    @property
-    def arena(self) -> ArenaApp:
-        """The app, typed."""
-        from arena.app.app import ArenaApp
-
-        assert isinstance(self.app, ArenaApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         """Build the widgets."""

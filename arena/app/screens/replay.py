@@ -15,15 +15,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
 
 from arena.app.replay_model import ReplayModel, ReplayTurn
 from arena.app.safe import prerender, safe_line, safe_text
+from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import JumpScreen
 
 if TYPE_CHECKING:
-    from arena.app.app import ArenaApp
+    pass
 
 NAVIGATION = frozenset({"next", "previous", "first", "last", "page_forward", "page_back"})
 PAGE = 10
@@ -64,7 +64,7 @@ def long_texts(turns: list[ReplayTurn], attr: str) -> Text:
     return Text("\n").join(parts)
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(ArenaScreen):
     """One saved episode, positioned after some step."""
 
     HELP_NAME = "replay"
@@ -86,14 +86,6 @@ class ReplayScreen(Screen[None]):
         self.model = model
         episode = model.episode
         self.sub_title = f"episode {episode['id']} · {episode['game']} · seed {episode['seed']}"
-
-    @property
-    def arena(self) -> ArenaApp:
-        """The app, typed."""
-        from arena.app.app import ArenaApp
-
-        assert isinstance(self.app, ArenaApp)
-        return self.app
 
     def compose(self) -> ComposeResult:
         """Build the widgets."""

@@ -16,16 +16,16 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
-from textual.screen import Screen
 from textual.widgets import Footer, Header, ProgressBar, Static
 
 from arena.app.safe import prerender, safe_line, safe_text
+from arena.app.screens.base import ArenaScreen
 from arena.app.suite_job import SuiteJob
 from arena.registry import get_game
 from arena.suite import SuiteReport, suite_table
 
 if TYPE_CHECKING:
-    from arena.app.app import ArenaApp
+    pass
 
 REFRESH_SECONDS = 0.1
 
@@ -91,7 +91,7 @@ def suite_tables(report: SuiteReport, console: Console, width: int) -> list[Tabl
         parts += 1
 
 
-class SuiteScreen(Screen[None]):
+class SuiteScreen(ArenaScreen):
     """Watch one suite's progress and read its results."""
 
     HELP_NAME = "suite"
@@ -106,14 +106,6 @@ class SuiteScreen(Screen[None]):
         self.job = job
         self.sub_title = job.title
         self._shown: tuple[str, int, int] | None = None
-
-    @property
-    def arena(self) -> ArenaApp:
-        """The app, typed."""
-        from arena.app.app import ArenaApp
-
-        assert isinstance(self.app, ArenaApp)
-        return self.app
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Stopping only while the suite runs."""
