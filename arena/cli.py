@@ -27,6 +27,7 @@ from arena.runner import Budget
 from arena.sanitize import plain_text
 from arena.specs import SpecError
 from arena.store import Store, StoreError
+from arena.user_input import INT64_MAX, budget_problem, in_int64, parse_seed
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -148,15 +149,25 @@ def _parse_pairs(items: list[str], what: str) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise UsageError(f"{what} wants NAME=VALUE, got {item!r}")
-        pairs[key.strip()] = value.strip()
+        name = key.strip()
+        if name in pairs:
+            raise UsageError(f"{what} {name} is given twice ({pairs[name]!r} and {value.strip()!r})")
+        pairs[name] = value.strip()
     return pairs
 
 
 def _parse_seed(text: str) -> int:
     try:
-        return int(text)
-    except ValueError:
-        raise UsageError(f"seed must be an integer, got {text!r}") from None
+        return parse_seed(text)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _episode_id(value: int) -> int:
+    # An id SQLite cannot hold cannot name an episode; say so instead of failing in the store.
+    if not in_int64(value):
+        raise EpisodeNotFound(f"no episode {value}")
+    return value
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -167,6 +178,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         example = " ".join(f"--seat {s}=baseline:{next(iter(spec.baselines))}" for s in spec.seats)
         raise UsageError(f"give every seat a player, e.g. {example}")
     options: dict[str, Any] = dict(_parse_pairs(args.option, "--option"))
+    problem = budget_problem(args.budget_usd, args.budget_tokens)
+    if problem:
+        raise UsageError(problem)
     config = MatchConfig(
         game=spec.name,
         seats=seats,
@@ -206,6 +220,8 @@ def cmd_suite(args: argparse.Namespace) -> int:
             f"give every seat a player ({', '.join(spec.seats)}), e.g. --seat {spec.seats[0]}=SPEC"
         )
     n = _parse_count(args.n)
+    seed = _parse_seed(args.seed)
+    options = dict(_parse_pairs(args.option, "--option"))
     store = _db(args)
     console = stdout_console()
     try:
@@ -221,8 +237,8 @@ def cmd_suite(args: argparse.Namespace) -> int:
                     spec.name,
                     seats,
                     n=n,
-                    seed=_parse_seed(args.seed),
-                    options=dict(_parse_pairs(args.option, "--option")),
+                    seed=seed,
+                    options=options,
                     swap=not args.no_swap,
                     progress=advance,
                 )
@@ -306,9 +322,13 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_episodes(args: argparse.Namespace) -> int:
     """``arena episodes``: recent episodes, newest first."""
+    if args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {args.limit}")
     store = _db(args)
     try:
-        rows = store.list_episodes(game=args.game, status=args.status, player=args.player, limit=args.limit)
+        rows = store.list_episodes(
+            game=args.game, status=args.status, player=args.player, limit=min(args.limit, INT64_MAX)
+        )
     finally:
         store.close()
     if not rows:
@@ -329,7 +349,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     """``arena export ID``: the episode as JSON on stdout."""
     store = _db(args)
     try:
-        document = export_episode(store, args.episode_id)
+        document = export_episode(store, _episode_id(args.episode_id))
     finally:
         store.close()
     json.dump(document, sys.stdout, ensure_ascii=False, indent=1)
@@ -352,7 +372,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.episode_id is not None:
         store = Store(path)
         try:
-            if store.episode(args.episode_id) is None:
+            if store.episode(_episode_id(args.episode_id)) is None:
                 raise EpisodeNotFound(f"no episode {args.episode_id} in {path}")
         finally:
             store.close()

@@ -14,6 +14,7 @@ from arena.registry import get_game
 from arena.runner import Budget, EpisodeOutcome, EpisodeRunner, RunControl
 from arena.specs import SpecError
 from arena.store import Store
+from arena.user_input import seed_problem
 
 
 @dataclass
@@ -44,6 +45,9 @@ def prepare_runner(
     configuration (unknown seat, player or option).
     """
     spec = get_game(config.game)
+    problem = seed_problem(config.seed)
+    if problem:
+        raise SpecError(problem)
     options = spec.resolve_options(config.options)
     game = spec.game_class(config.seed, **options)
     unknown = sorted(set(config.seats) - set(game.seats))

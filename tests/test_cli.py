@@ -17,6 +17,7 @@ from arena.cli import main
 from arena.store import Store
 
 PLAY = ["play", "lemonade", "--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus", "--seed", "42"]
+SUITE = ["suite", "bargain", "--seat", "seller=baseline:honest", "--seat", "buyer=baseline:random", "--n=1"]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -116,6 +117,19 @@ def test_arena_db_environment_variable(
         (["play", "lemonade", "--seat", "nonsense"], "--seat wants NAME=VALUE"),
         (["export", "99"], "no episode 99"),
         (["frobnicate"], "invalid choice"),
+        ([*PLAY[:6], "--seed", "99999999999999999999999"], "seed must fit in a signed 64-bit integer"),
+        ([*PLAY[:6], "--seed", str(-(2**63) - 1)], "seed must fit in a signed 64-bit integer"),
+        ([*PLAY, "--seat", "a=baseline:random"], "--seat a is given twice"),
+        ([*PLAY, "--option", "days=2", "--option", "days=3"], "--option days is given twice"),
+        ([*PLAY, "--budget-usd", "-1"], "--budget-usd must be a number of dollars, 0 or more"),
+        ([*PLAY, "--budget-usd", "nan"], "--budget-usd must be a number of dollars"),
+        ([*PLAY, "--budget-tokens", "-5"], "--budget-tokens must be a whole number of tokens, 0 or more"),
+        ([*PLAY, "--budget-tokens", "lots"], "invalid int value"),
+        ([*SUITE, "--seed", "99999999999999999999999"], "seed must fit in a signed 64-bit integer"),
+        ([*SUITE, "--seat", "buyer=baseline:random"], "--seat buyer is given twice"),
+        (["export", "99999999999999999999999"], "no episode 99999999999999999999999"),
+        (["replay", "99999999999999999999999"], "no episode 99999999999999999999999"),
+        (["episodes", "--limit", "0"], "--limit must be at least 1"),
     ],
 )
 def test_wrong_arguments_give_one_line_and_nonzero_exit(
@@ -127,6 +141,12 @@ def test_wrong_arguments_give_one_line_and_nonzero_exit(
     assert len(lines) == 1, err
     assert message in lines[0]
     assert "Traceback" not in out + err
+    assert not db_path.exists() or Store(db_path).list_episodes() == [], "refused before play"
+
+
+def test_a_zero_budget_lets_free_players_finish(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
+    code, out, _ = run(capsys, "--db", str(db_path), *PLAY, "--budget-usd", "0", "--budget-tokens", "0")
+    assert code == 0 and "episode 1 finished" in out
 
 
 def test_unwritable_database_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

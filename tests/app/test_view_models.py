@@ -214,6 +214,13 @@ def test_home_draft_checks_seed_options_and_seats() -> None:
     assert config.seed == 4 and config.options["stands"] == 3 and config.seats["b"] == "human"
 
 
+def test_home_draft_refuses_a_seed_sqlite_cannot_store() -> None:
+    draft = MatchDraft(get_game("bargain"), seed="99999999999999999999999")
+    assert "signed 64-bit" in draft.errors([])["seed"]
+    draft.seed = str(2**63 - 1)
+    assert "seed" not in draft.errors([])
+
+
 def test_reflow_joins_hard_wrapped_lines() -> None:
     assert reflow("one\ntwo\n- item\n  more\n\nnext:") == "one two\n- item\n  more\n\nnext:"
 
