@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -16,12 +17,13 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-from arena.cli_output import LiveOutput
+from arena.cli_output import LiveOutput, StdoutConsole, silence_stdout
+from arena.events import EpisodeStatus
 from arena.export import EpisodeNotFound, export_episode
 from arena.lineup import baseline_choices
 from arena.match import MatchConfig, play_match
 from arena.paths import database_path
-from arena.player import PlayerSetupError
+from arena.player import PlayerSetupError, UserLeft
 from arena.registry import UnknownGameError, game_names, get_game
 from arena.runner import Budget
 from arena.sanitize import plain_text
@@ -125,6 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(exc))
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
+    except (BrokenPipeError, UserLeft):  # the reader of our output left (arena episodes | head)
+        silence_stdout()
+        return 1
 
 
 def fail(message: str, code: int = 1) -> int:
@@ -136,7 +141,7 @@ def fail(message: str, code: int = 1) -> int:
 
 def stdout_console() -> Console:
     """A console for results: terminal width on a terminal, wide enough for tables in a pipe."""
-    return Console(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
+    return StdoutConsole(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
 
 
 def _db(args: argparse.Namespace) -> Store:
@@ -192,19 +197,27 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
-    console = stdout_console()
-    live = LiveOutput(console, quiet=quiet)
-    from players.console_human import ConsoleHuman
+    from players.console_human import ConsoleDesk, ConsoleHuman
 
+    console = stdout_console()
+    desk = ConsoleDesk()
+    live = LiveOutput(console, quiet=quiet, before_output=desk.end_line)
+    desk.show_board = live.show_board
     try:
-        outcome = asyncio.run(play_match(config, store, [live], human_factory=lambda seat: ConsoleHuman()))
+        outcome = asyncio.run(
+            play_match(config, store, [live], human_factory=lambda seat: ConsoleHuman(desk=desk))
+        )
     except KeyboardInterrupt:
+        desk.end_line()
         saved = f"; episode {live.episode_id} saved as aborted" if live.episode_id is not None else ""
         return fail(f"interrupted{saved}", EXIT_INTERRUPTED)
     finally:
         store.close()
-    console.print(f"episode {outcome.episode_id} {outcome.status}", markup=False)
-    return 0 if outcome.status == "finished" else 1
+    with contextlib.suppress(UserLeft):  # the output closed after the results: the episode is saved
+        console.print(f"episode {outcome.episode_id} {outcome.status}", markup=False)
+    if outcome.status == EpisodeStatus.ABORTED:
+        return fail(f"{outcome.message}; episode {outcome.episode_id} saved as aborted")
+    return 0 if outcome.status == EpisodeStatus.FINISHED else 1
 
 
 def cmd_suite(args: argparse.Namespace) -> int:

@@ -43,6 +43,14 @@ class FatalPlayerError(Exception):
     """A player can no longer play (for instance its key was revoked mid-match)."""
 
 
+class UserLeft(Exception):
+    """The person at the console left: their input ended, or they closed the output.
+
+    Raised by a human seat or by a front end's observer. The runner ends the episode
+    ``aborted`` with this message: leaving is not a failure of the game or a player.
+    """
+
+
 @dataclass(slots=True)
 class Usage:
     """Tokens and money one decision cost. Zero for scripted players and humans."""

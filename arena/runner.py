@@ -29,7 +29,7 @@ from arena.events import (
     TurnsRecorded,
 )
 from arena.game import Game, SeatResult
-from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage
+from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage, UserLeft
 
 REASK_ERRORS = frozenset({ErrorClass.UNPARSABLE, ErrorClass.SCHEMA, ErrorClass.ILLEGAL, ErrorClass.TRUNCATED})
 
@@ -171,6 +171,8 @@ class EpisodeRunner:
         status, message = EpisodeStatus.FINISHED, ""
         try:
             status, message = await self._play()
+        except UserLeft as exc:
+            status, message = EpisodeStatus.ABORTED, str(exc)
         except (asyncio.CancelledError, KeyboardInterrupt):
             self._end(EpisodeStatus.ABORTED, "interrupted")
             raise
@@ -241,7 +243,7 @@ class EpisodeRunner:
         started = time.perf_counter()
         try:
             decision = await player.decide(request)
-        except (asyncio.CancelledError, KeyboardInterrupt, FatalPlayerError):
+        except (asyncio.CancelledError, KeyboardInterrupt, FatalPlayerError, UserLeft):
             raise
         except Exception as exc:  # a player's bug must not take the episode down
             decision = Decision(

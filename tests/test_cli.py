@@ -270,3 +270,102 @@ def test_human_at_the_console_corrects_a_wrong_entry(tmp_path: Path) -> None:
         "reason": "second try",
     }
     assert human[1]["action"]["price"] == 3.0 and human[1]["action"]["produce"] == 10
+
+
+def _episode_row(db: Path) -> dict[str, object]:
+    store = Store(db)
+    try:
+        episode = store.episode(1)
+        assert episode is not None
+        return episode
+    finally:
+        store.close()
+
+
+def test_end_of_input_at_a_prompt_aborts_with_a_message_on_a_new_line(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    process = _arena(db, *HUMAN_PLAY, "--option", "days=2")
+    out, err = process.communicate("3\n20\n")
+    assert process.returncode == 1, err
+    assert (
+        err.strip()
+        == "arena: error: the input ended at seat a's move (end of file); episode 1 saved as aborted"
+    )
+    episode = _episode_row(db)
+    assert (
+        episode["status"] == "aborted"
+        and episode["message"] == "the input ended at seat a's move (end of file)"
+    )
+    prompt = next(line for line in out.splitlines() if "promotion (" in line)
+    assert prompt.rstrip().endswith(":"), "the results start on a new line after the prompt"
+    assert "aborted: the input ended" in out and "Traceback" not in out + err
+
+
+def test_ctrl_c_at_a_prompt_ends_the_prompt_line(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    process = _arena(db, *HUMAN_PLAY)
+    assert process.stdin is not None and process.stdout is not None
+    seen = ""
+    while "price (" not in seen:
+        seen += process.stdout.read(1)
+    process.send_signal(signal.SIGINT)
+    while "aborted: interrupted" not in seen:
+        line = process.stdout.readline()
+        assert line, f"the episode never ended: {seen!r}"
+        seen += line
+    process.stdin.close()
+    out = seen + process.stdout.read()
+    assert process.stderr is not None
+    err = process.stderr.read()
+    assert process.wait() == 130 and "saved as aborted" in err
+    prompt = next(line for line in out.splitlines() if "price (" in line)
+    assert prompt.rstrip().endswith(":"), "the results start on a new line after ^C"
+    assert _episode_row(db)["status"] == "aborted"
+
+
+def test_a_closed_output_pipe_aborts_the_episode_with_a_message(tmp_path: Path) -> None:
+    # arena play ... | head -1: the reader goes away while the person is still playing.
+    db = tmp_path / "arena.db"
+    process = _arena(db, *HUMAN_PLAY)
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith("episode 1: lemonade")
+    process.stdout.close()
+    process.stdin.write("3\n20\nnone\nfine\n" * 30)
+    process.stdin.close()
+    process.wait()
+    err = process.stderr.read()
+    assert process.returncode == 1
+    assert err.startswith("arena: error: the ") and err.strip().endswith("episode 1 saved as aborted"), err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    episode = _episode_row(db)
+    assert episode["status"] == "aborted" and "closed" in str(episode["message"])
+
+
+def test_a_closed_output_pipe_aborts_a_spectated_episode(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    process = _arena(db, *PLAY[:6], "--option", "days=1000")
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith("episode 1: lemonade")
+    process.stdout.close()
+    process.wait()
+    err = process.stderr.read()
+    assert process.returncode == 1
+    assert err == "arena: error: the output was closed (broken pipe); episode 1 saved as aborted\n"
+    assert _episode_row(db)["status"] == "aborted"
+
+
+@pytest.mark.parametrize("argv", [["episodes"], ["export", "1"], ["games"]])
+def test_listing_commands_into_a_closed_pipe_end_quietly(tmp_path: Path, argv: list[str]) -> None:
+    db = tmp_path / "arena.db"
+    assert main(["--db", str(db), *PLAY[:6], "--quiet"]) == 0
+    read, write = os.pipe()
+    os.close(read)
+    with os.fdopen(write, "w") as closed:
+        process = subprocess.run(
+            [sys.executable, "-m", "arena.cli", "--db", str(db), *argv],
+            stdout=closed,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert process.returncode == 1 and process.stderr == ""

@@ -146,6 +146,7 @@ def test_match_model_hides_the_others_while_a_person_plays() -> None:
     two.status = "running"
     assert two.board_viewer(None) == HIDDEN_VIEW
     assert two.board_viewer("b") == "b"
+    assert two.visible_seats() == [], "people sharing a screen see nobody's reasons during play"
     two.status = "finished"
     assert two.board_viewer("b") is None and two.visible_seats() == ["a", "b"]
 
