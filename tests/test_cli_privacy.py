@@ -140,3 +140,22 @@ def test_two_people_at_one_console_see_only_public_moves_and_their_own_board(
             seat = marker.removeprefix("You are the ")
             assert piece.split("== seat ", 1)[1].startswith(seat), "the board precedes its own form"
     assert END_MARK in out and "thought-accept" in after
+
+
+def test_on_a_shared_street_the_board_shows_what_the_observation_holds_of_the_rivals(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, db_path: Path
+) -> None:
+    days = ["3", "20", "none", "my-own-plan"] * 3
+    argv = ["lemonade", "--seat", "a=human", "--seat", "b=baseline:cost-plus"]
+    code, out, _ = play(
+        capsys, monkeypatch, db_path, days, *argv, "--option", "days=3", "--option", "market=shared"
+    )
+    assert code == 0, out
+    before, _ = split_at_end(out)
+    store = Store(db_path)
+    rival = [t for t in store.turns(1) if t["seat"] == "b"]
+    store.close()
+    assert "rivals yesterday: -" in before, "nothing to show on day 1"
+    for turn in rival[:2]:
+        assert f"rivals yesterday: b {turn['action']['price']:.2f} -" in before
+    assert "b sold/made" not in before and "b cash" not in before and rival[0]["reason"] not in before
