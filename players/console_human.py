@@ -36,6 +36,13 @@ class ConsoleDesk:
         self.lock = threading.Lock()
         self.show_board = show_board
         self.at_prompt = False
+        self.left: str | None = None
+        """Why the person left, once they have: no further form opens."""
+
+    def leave(self, why: str) -> UserLeft:
+        """Record that the person left (no form opens after this) and the error that says so."""
+        self.left = why
+        return UserLeft(why)
 
     def end_line(self) -> None:
         """If a prompt waits for its line (the user pressed ^C there), move to a new line."""
@@ -89,6 +96,8 @@ class ConsoleHuman(BasePlayer):
 
     def _ask_form(self, request: DecisionRequest) -> Decision:
         with self.desk.lock:
+            if self.desk.left is not None:  # another seat's form already met the end of input
+                raise UserLeft(self.desk.left)
             if self.desk.show_board is not None:
                 self.desk.show_board(request.seat)
             self._write(f"== seat {request.seat}: your move (enter each field; blank keeps the default) ==")
@@ -115,9 +124,11 @@ class ConsoleHuman(BasePlayer):
                 text = self.reader(f"  {field.prompt()}: ")
             except EOFError:
                 self.desk.end_line()
-                raise UserLeft(f"the input ended at seat {seat}'s move (end of file)") from None
+                raise self.desk.leave(f"the input ended at seat {seat}'s move (end of file)") from None
             except OSError as exc:  # the prompt could not be written, or the terminal went away
-                raise UserLeft(f"the console closed at seat {seat}'s move ({exc.strerror or exc})") from None
+                raise self.desk.leave(
+                    f"the console closed at seat {seat}'s move ({exc.strerror or exc})"
+                ) from None
             self.desk.at_prompt = False
             try:
                 return parse_field(field, text)
@@ -128,4 +139,4 @@ class ConsoleHuman(BasePlayer):
         try:
             self.writer(text)
         except OSError as exc:
-            raise UserLeft(f"the output was closed ({exc.strerror or exc})") from None
+            raise self.desk.leave(f"the output was closed ({exc.strerror or exc})") from None

@@ -76,3 +76,19 @@ async def test_two_seats_deciding_at_once_take_turns_each_after_its_own_board() 
         seat = block[0].removeprefix("BOARD ")
         assert block[1].startswith(f"== seat {seat}: your move")
         assert sum(1 for entry in block if entry.startswith("== seat")) == 1, "forms never interleave"
+
+
+async def test_once_the_input_ends_no_other_seat_opens_a_form(capsys: pytest.CaptureFixture[str]) -> None:
+    log: list[str] = []
+    reader, writer = scripted([], log)
+    desk = ConsoleDesk(show_board=lambda seat: log.append(f"BOARD {seat}"))
+    game = LemonadeGame(1)
+    humans = {seat: ConsoleHuman(reader, writer, desk=desk) for seat in game.seats}
+    outcomes = await asyncio.gather(
+        *(human.decide(decision_request(game, seat, 0)) for seat, human in humans.items()),
+        return_exceptions=True,
+    )
+    assert all(isinstance(outcome, UserLeft) for outcome in outcomes)
+    assert sum(1 for entry in log if entry.startswith("== seat")) == 1, "nothing is asked after leaving"
+    assert sum(1 for entry in log if entry.startswith("BOARD")) == 1
+    assert capsys.readouterr().out == "\n"
