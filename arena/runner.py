@@ -155,6 +155,7 @@ class EpisodeRunner:
         self.failure_streak = dict.fromkeys(game.seats, 0)
         self.last_failure = dict.fromkeys(game.seats, "")
         self.episode_id: int | None = None
+        self.seat_configs: dict[str, dict[str, Any]] = {}
         self._turn_index = 0
 
     def _emit(self, event: Event) -> None:
@@ -169,6 +170,7 @@ class EpisodeRunner:
         """
         for player in self.players.values():
             await player.prepare()
+        self.seat_configs = {seat: seat_configuration(p, self.game) for seat, p in self.players.items()}
         started = EpisodeStarted(
             game=self.game,
             seed=self.game.seed,
