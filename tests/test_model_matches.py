@@ -357,3 +357,25 @@ async def test_suites_leave_out_unfinished_episodes_and_tell_configurations_apar
     assert temperatures == {0.2, 0.9}
     stored = store.conn.execute("SELECT count(*) FROM player_configs WHERE name = 'm'").fetchone()[0]
     assert stored == 2
+
+
+def test_arena_models_does_not_call_a_wrong_base_path_available(
+    wire: WireServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ARENA_MODELS", raising=False)
+    models = tmp_path / "models.toml"
+    models.write_text(
+        f'[models.wired]\nprovider = "openai-compat"\nmodel = "t"\nbase_url = "{wire.url}/v2"\n'
+    )
+    assert main(["--models", str(models), "models"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("wired\t"))
+    assert line == (
+        f"wired\tunavailable: no models endpoint at {wire.url}/v2/models (HTTP 404);"
+        " check the base URL (a missing or extra /v1?)"
+    )
+    code = main(
+        ["--db", str(tmp_path / "a.db"), "--models", str(models), "play", "lemonade", "--seat", "a=wired"]
+        + ["--seat", "b=baseline:weather"]
+    )
+    assert code == 1 and "no models endpoint" in capsys.readouterr().err
+    assert wire.posts() == []

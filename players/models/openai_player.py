@@ -257,9 +257,9 @@ def _probe_status(exc: openai.APIStatusError, base: str, compat: bool) -> tuple[
     if status in (404, 405):
         doubled = base.rstrip("/").endswith("/v1/v1")
         hint = "remove the extra /v1" if doubled else "check the base URL (a missing or extra /v1?)"
-        return False, f"not available: no models endpoint at {base}/models (HTTP {status}); {hint}"
+        return False, f"no models endpoint at {base}/models (HTTP {status}); {hint}"
     if compat and 400 <= status < 500:
-        return False, f"not available: GET {base}/models answered HTTP {status}: {sdk_message(exc)}"
+        return False, f"GET {base}/models answered HTTP {status}: {sdk_message(exc)}"
     if compat:
         return True, f"server up at {base} (GET /models: HTTP {status})"
     return None

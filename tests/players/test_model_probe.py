@@ -39,7 +39,7 @@ async def test_a_wrong_base_path_is_not_available(
     config = config_for("openai-compat", base_url=wire.url + path)
     available, reason = await availability(config)
     assert not available
-    assert reason.startswith(f"not available: no models endpoint at {wire.url}{path}/models (HTTP 404)")
+    assert reason.startswith(f"no models endpoint at {wire.url}{path}/models (HTTP 404)")
     assert hint in reason
     with pytest.raises(PlayerSetupError, match="no models endpoint"):
         await player(config).prepare()
@@ -77,9 +77,7 @@ async def test_a_gateway_answering_a_bad_key_with_400_is_not_available(
     wire.accepted_keys, wire.key_reject_status = {"sk-the-real-one"}, 400
     config = config_for("openai-compat", api_key_env="ARENA_TEST_CANARY_KEY")
     available, reason = await availability(config)
-    assert not available and reason.startswith(
-        f"not available: GET {wire.openai_url}/models answered HTTP 400"
-    )
+    assert not available and reason.startswith(f"GET {wire.openai_url}/models answered HTTP 400")
     assert "Invalid proxy server token" in reason and canary_key not in reason
     with pytest.raises(PlayerSetupError, match="HTTP 400"):
         await player(config).prepare()
