@@ -373,9 +373,7 @@ def test_arena_models_does_not_call_a_wrong_base_path_available(
         f"wired\tunavailable: no models endpoint at {wire.url}/v2/models (HTTP 404);"
         " check the base URL (a missing or extra /v1?)"
     )
-    code = main(
-        ["--db", str(tmp_path / "a.db"), "--models", str(models), "play", "lemonade", "--seat", "a=wired"]
-        + ["--seat", "b=baseline:weather"]
-    )
+    seats = ["--seat", "a=wired", "--seat", "b=baseline:weather"]
+    code = main(["--db", str(tmp_path / "a.db"), "--models", str(models), "play", "lemonade", *seats])
     assert code == 1 and "no models endpoint" in capsys.readouterr().err
     assert wire.posts() == []
