@@ -151,6 +151,7 @@ class EpisodeRunner:
         self.usage = {seat: Usage() for seat in game.seats}
         self.fallbacks = dict.fromkeys(game.seats, 0)
         self.invalid = dict.fromkeys(game.seats, 0)
+        self.decisions = dict.fromkeys(game.seats, 0)
         self.failure_limit = failure_limit
         self.failure_streak = dict.fromkeys(game.seats, 0)
         self.last_failure = dict.fromkeys(game.seats, "")
@@ -197,8 +198,11 @@ class EpisodeRunner:
     def _end(self, status: str, message: str) -> EpisodeOutcome:
         results = self.game.result()
         for seat, result in results.items():
+            decisions = self.decisions[seat]
             result.metrics["fallbacks"] = self.fallbacks[seat]
             result.metrics["invalid_replies"] = self.invalid[seat]
+            result.metrics["decisions"] = decisions
+            result.metrics["fallback_rate"] = round(self.fallbacks[seat] / decisions, 4) if decisions else 0.0
         self._emit(EpisodeEnded(status, results, message, self.usage))
         return EpisodeOutcome(status, results, self.episode_id, message, self.usage)
 
@@ -259,6 +263,7 @@ class EpisodeRunner:
         player = self.players[seat]
         request = decision_request(game, seat, step)
         pending = _PendingTurn(seat=seat, step=step, request=request)
+        self.decisions[seat] += 1
         for attempt in (1, 2):
             if attempt == 2:
                 request = replace(request, feedback=pending.attempts[-1].detail, attempt=2)

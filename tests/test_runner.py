@@ -213,6 +213,8 @@ async def test_a_seat_whose_provider_keeps_refusing_ends_the_episode_player_fail
     seats = store.seats(outcome.episode_id or 0)
     assert [s["score"] for s in seats] == [None, None]  # nobody scores in an episode a seat could not play
     assert seats[0]["metrics"]["fallbacks"] == 3
+    assert seats[0]["metrics"]["decisions"] == 3 and seats[0]["metrics"]["fallback_rate"] == 1.0
+    assert seats[1]["metrics"]["fallback_rate"] == 0.0  # a seat that won on fallbacks would show it
 
 
 async def test_a_success_resets_the_run_and_the_limit_is_configurable(store: Store) -> None:
