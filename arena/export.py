@@ -18,6 +18,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
         raise EpisodeNotFound(f"no episode {episode_id} in {store.path}")
     seats = store.seats(episode_id)
     turns = store.turns(episode_id)
+    # Seats and turns recorded before player configurations existed export as they always did.
     return {
         "episode": {
             "id": episode["id"],
@@ -47,6 +48,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
                     "output_tokens": s["output_tokens"],
                     "cost_usd": s["cost_usd"],
                 },
+                **({"config_hash": s["config_hash"], "config": s["config"]} if s["config_hash"] else {}),
             }
             for s in seats
         ],
@@ -75,6 +77,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
                 },
                 "latency": t["latency"],
                 "state": t["state"],
+                **({"sampling": t["sampling"]} if t["sampling"] is not None else {}),
             }
             for t in turns
         ],

@@ -11,7 +11,7 @@ from arena.lineup import HumanFactory, build_player
 from arena.player import Player
 from arena.recorder import Recorder
 from arena.registry import get_game
-from arena.runner import Budget, EpisodeOutcome, EpisodeRunner, RunControl
+from arena.runner import DEFAULT_FAILURE_LIMIT, Budget, EpisodeOutcome, EpisodeRunner, RunControl
 from arena.specs import SpecError
 from arena.store import Store
 from arena.user_input import seed_problem
@@ -27,6 +27,8 @@ class MatchConfig:
     options: dict[str, Any] = field(default_factory=dict)
     budget: Budget = field(default_factory=Budget)
     tournament_id: int | None = None
+    failure_limit: int = DEFAULT_FAILURE_LIMIT
+    """Permanent provider errors in a row that end the episode ``player_failed``."""
 
 
 def prepare_runner(
@@ -77,6 +79,7 @@ def prepare_runner(
         budget=config.budget,
         control=control,
         tournament_id=config.tournament_id,
+        failure_limit=config.failure_limit,
     )
 
 

@@ -81,7 +81,9 @@ class Decision:
 
     ``action`` is whatever the player produced: a pydantic model, a plain mapping, or
     ``None`` when nothing usable came back (then ``error`` says why). The runner
-    validates it against the game's action model and rules.
+    validates it against the game's action model and rules. ``permanent`` marks a
+    provider error that retrying will not fix (HTTP 400/404...): a run of them ends the
+    episode ``player_failed``. ``sampling`` holds the sampling settings actually sent.
     """
 
     action: BaseModel | dict[str, Any] | None
@@ -91,6 +93,8 @@ class Decision:
     latency: float = 0.0
     error: ErrorClass | None = None
     error_detail: str = ""
+    permanent: bool = False
+    sampling: dict[str, Any] | None = None
 
 
 @dataclass

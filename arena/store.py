@@ -17,6 +17,8 @@ from typing import Any
 import orjson
 import sqlite_utils
 
+from arena.playerconfig import config_hash
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 
@@ -95,7 +97,24 @@ def _v2(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE turns ADD COLUMN prompt_version TEXT")
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2]
+def _v3(db: sqlite_utils.Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE IF NOT EXISTS player_configs (
+            hash TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            config TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        ALTER TABLE seats ADD COLUMN config_hash TEXT REFERENCES player_configs(hash);
+        CREATE INDEX IF NOT EXISTS seats_config ON seats(config_hash);
+        ALTER TABLE turns ADD COLUMN sampling TEXT;
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""
 
 TURN_COLUMNS = (
@@ -122,9 +141,10 @@ TURN_COLUMNS = (
     "cost_usd",
     "latency",
     "state",
+    "sampling",
 )
 _INSERT_TURN = f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) VALUES ({', '.join('?' * len(TURN_COLUMNS))})"
-JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics"})
+JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics", "sampling"})
 
 
 class StoreError(Exception):
@@ -204,9 +224,30 @@ class Store:
         config: dict[str, Any],
         seats: list[tuple[str, str, str]],
         tournament_id: int | None = None,
+        configs: dict[str, dict[str, Any]] | None = None,
     ) -> int:
-        """Insert a running episode and its seats; returns the episode id."""
+        """Insert a running episode and its seats; returns the episode id.
+
+        ``configs`` maps a seat to its player's resolved configuration; each distinct one
+        is stored once in ``player_configs`` and the seat refers to it by hash.
+        """
+        configs = configs or {}
+        hashes = {seat: config_hash(config) for seat, config in configs.items()}
         with self.transaction():
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO player_configs (hash, name, kind, config, created_at)"
+                " VALUES (?,?,?,?,?)",
+                [
+                    (
+                        hashes[seat],
+                        str(config.get("name", "")),
+                        str(config.get("kind", "")),
+                        dumps(config),
+                        now(),
+                    )
+                    for seat, config in configs.items()
+                ],
+            )
             cursor = self.conn.execute(
                 "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, config,"
                 " status, started_at, pid, tournament_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -225,8 +266,8 @@ class Store:
             )
             episode_id = int(cursor.lastrowid or 0)
             self.conn.executemany(
-                "INSERT INTO seats (episode_id, seat, player, kind) VALUES (?,?,?,?)",
-                [(episode_id, seat, player, kind) for seat, player, kind in seats],
+                "INSERT INTO seats (episode_id, seat, player, kind, config_hash) VALUES (?,?,?,?,?)",
+                [(episode_id, seat, player, kind, hashes.get(seat)) for seat, player, kind in seats],
             )
         return episode_id
 
@@ -287,8 +328,17 @@ class Store:
         return rows[0] if rows else None
 
     def seats(self, episode_id: int) -> list[dict[str, Any]]:
-        """An episode's seats in seat order."""
-        return list(self._query("SELECT * FROM seats WHERE episode_id = ? ORDER BY rowid", (episode_id,)))
+        """An episode's seats in seat order, each with its player's ``config`` (or ``None``)."""
+        sql = (
+            "SELECT s.*, p.config AS config FROM seats s LEFT JOIN player_configs p ON p.hash = s.config_hash"
+            " WHERE s.episode_id = ? ORDER BY s.rowid"
+        )
+        return list(self._query(sql, (episode_id,)))
+
+    def player_config(self, digest: str) -> dict[str, Any] | None:
+        """The stored configuration with this hash, or ``None``."""
+        rows = list(self._query("SELECT config FROM player_configs WHERE hash = ?", (digest,)))
+        return rows[0]["config"] if rows else None
 
     def turns(self, episode_id: int) -> list[dict[str, Any]]:
         """An episode's turns in order."""
