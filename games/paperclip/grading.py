@@ -16,6 +16,7 @@ and ``focus_loss`` (a box or colour the step did not involve changed), else ``mi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -147,7 +148,7 @@ def _focus_lost(op: Operation, reported: State, expected: State, boxes: tuple[st
 
 def grade_puzzle(
     puzzle: Puzzle,
-    reports: list[State | None],
+    reports: Sequence[State | None],
     finals: tuple[int | None, int | None],
     reporting: str = "full",
 ) -> Grade:
