@@ -18,7 +18,7 @@ from games.paperclip.world import (
     total,
 )
 
-SEEDS = 1200
+SEEDS = 3000
 
 
 def all_puzzles() -> list[tuple[int, Puzzle]]:
