@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from games.paperclip.texts_zh import op_text_zh, question_zh
 from games.paperclip.world import BOX_NAMES, COLOURS, Operation, State, apply, copy_state, total
 
 TIERS = ("entry", "medium", "hard")
@@ -77,9 +78,13 @@ class Puzzle:
             "dimensions": self.dimensions,
             "distractors": self.distractors,
             "initial": self.initial,
-            "operations": [{"op": op.op, **op.params(), "text": op.text} for op in self.operations],
+            "operations": [
+                {"op": op.op, **op.params(), "text": op.text, "text_zh": op_text_zh(op)}
+                for op in self.operations
+            ],
             "states": list(self.states),
             "question": self.question,
+            "question_zh": question_zh(self.question_box, self.question_colour),
             "question_box": self.question_box,
             "question_colour": self.question_colour,
             "answer": {"total": self.answer[0], "colour_count": self.answer[1]},

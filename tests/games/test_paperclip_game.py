@@ -174,7 +174,7 @@ def test_cli_plays_oracle_against_sloppy_and_exports_every_puzzle(
     for puzzle in puzzles:
         assert {"initial", "operations", "states", "question", "answer"} <= set(puzzle)
         assert len(puzzle["states"]) == len(puzzle["operations"])
-        assert all({"op", "text"} <= set(op) for op in puzzle["operations"])
+        assert all({"op", "text", "text_zh"} <= set(op) for op in puzzle["operations"])
         for seat in ("a", "b"):
             result = puzzle["seats"][seat]
             assert {"reported_states", "grade", "first_error", "tags"} <= set(result)

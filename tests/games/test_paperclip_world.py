@@ -7,6 +7,7 @@ import random
 import pytest
 
 from games.paperclip.generator import DIMENSIONS, TIER_STEPS, TIERS, Puzzle, generate_puzzle, generate_set
+from games.paperclip.texts_zh import op_text_zh, parse_text_zh, question_zh
 from games.paperclip.world import (
     IllegalOperation,
     Operation,
@@ -101,6 +102,20 @@ def test_every_operation_text_maps_back_to_its_parameters() -> None:
     assert len(set(by_text.values())) == len(by_text) > 500
     with pytest.raises(ValueError):
         parse_text("Throw all clips out of the window.")
+
+
+def test_chinese_texts_map_back_too_and_read_like_the_seed() -> None:
+    by_text: dict[str, Operation] = {}
+    for _, puzzle in PUZZLES[:1000]:
+        for op in puzzle.operations:
+            assert parse_text_zh(op_text_zh(op)) == op
+            assert by_text.setdefault(op_text_zh(op), op) == op
+    assert op_text_zh(Operation("move", src="B", dst="C")) == "把B盒中的所有回形针移动到C盒。"
+    assert (
+        op_text_zh(Operation("paint", box="A", colour="red", to="silver"))
+        == "把A盒中的红色回形针全部染成银色。"
+    )
+    assert question_zh("C", "silver") == "最终C盒里有多少枚回形针？其中银色有几枚？"
 
 
 def test_the_seeds_operation_texts() -> None:
