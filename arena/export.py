@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.game import Game
+from arena.registry import UnknownGameError, get_game
 from arena.store import Store
 
 
@@ -19,7 +21,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
     seats = store.seats(episode_id)
     turns = store.turns(episode_id)
     # Seats and turns recorded before player configurations existed export as they always did.
-    return {
+    document: dict[str, Any] = {
         "episode": {
             "id": episode["id"],
             "game": episode["game"],
@@ -82,3 +84,27 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
             for t in turns
         ],
     }
+    extra = _game_extra(episode, turns)
+    if extra:
+        document["game_data"] = extra
+    return document
+
+
+def _game_extra(episode: dict[str, Any], turns: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game's own export data, from the episode rebuilt by replaying its stored actions."""
+    try:
+        spec = get_game(episode["game"])
+    except UnknownGameError:
+        return {}
+    if spec.game_class.export_extra is Game.export_extra:
+        return {}
+    try:
+        game = spec.game_class(int(episode["seed"]), **dict(episode["config"] or {}))
+        steps: dict[int, dict[str, Any]] = {}
+        for turn in turns:
+            steps.setdefault(turn["step"], {})[turn["seat"]] = turn["action"]
+        for step in sorted(steps):
+            game.apply({seat: game.action_model(seat).model_validate(a) for seat, a in steps[step].items()})
+    except Exception as exc:  # an episode recorded under other rules stays exportable
+        return {"error": f"cannot rebuild the game: {type(exc).__name__}: {exc}"}
+    return game.export_extra()

@@ -119,3 +119,7 @@ class Game(ABC):
     def score_series(self) -> dict[str, list[float]]:
         """Per-seat score over time (for charts); empty if not meaningful."""
         return {}
+
+    def export_extra(self) -> dict[str, Any]:
+        """Game-specific data ``arena export`` adds once the stored actions are replayed."""
+        return {}

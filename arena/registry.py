@@ -92,6 +92,7 @@ def _coerce_option(option: GameOption, value: Any) -> Any:
 _GAME_MODULES: dict[str, str] = {
     "lemonade": "games.lemonade",
     "bargain": "games.bargain",
+    "paperclip": "games.paperclip",
 }
 _loaded: dict[str, GameSpec] = {}
 
