@@ -37,6 +37,7 @@ def prepare_runner(
     models_config: Any = None,
     control: RunControl | None = None,
     players: dict[str, Player] | None = None,
+    prepare_players: bool = True,
 ) -> EpisodeRunner:
     """Build the game and players and wire the recorder first among the observers.
 
@@ -73,6 +74,7 @@ def prepare_runner(
         budget=config.budget,
         control=control,
         tournament_id=config.tournament_id,
+        prepare_players=prepare_players,
     )
 
 

@@ -130,6 +130,7 @@ class EpisodeRunner:
         budget: Budget | None = None,
         control: RunControl | None = None,
         tournament_id: int | None = None,
+        prepare_players: bool = True,
     ) -> None:
         missing = [seat for seat in game.seats if seat not in players]
         if missing:
@@ -141,6 +142,7 @@ class EpisodeRunner:
         self.budget = budget or Budget()
         self.control = control
         self.tournament_id = tournament_id
+        self.prepare_players = prepare_players
         self.usage = {seat: Usage() for seat in game.seats}
         self.fallbacks = dict.fromkeys(game.seats, 0)
         self.invalid = dict.fromkeys(game.seats, 0)
@@ -157,8 +159,9 @@ class EpisodeRunner:
         Raises :class:`arena.player.PlayerSetupError` before anything is recorded if a
         player cannot play at all.
         """
-        for player in self.players.values():
-            await player.prepare()
+        if self.prepare_players:
+            for player in self.players.values():
+                await player.prepare()
         started = EpisodeStarted(
             game=self.game,
             seed=self.game.seed,
@@ -192,6 +195,9 @@ class EpisodeRunner:
         while not self.game.over():
             if self.control is not None:
                 await self.control.before_step()
+            else:
+                # Scripted players never await: yield so other episodes and a front end run.
+                await asyncio.sleep(0)
             seats = self.game.pending()
             self._emit(StepStarted(step, seats, self.game))
             try:
