@@ -204,7 +204,9 @@ class Store:
         rows = self.conn.execute("SELECT id, pid FROM tournaments WHERE status='running'").fetchall()
         for tournament_id, pid in rows:
             if pid is None or (pid != os.getpid() and not _pid_alive(pid)):
-                self.finish_tournament(tournament_id, "aborted", "process ended while the tournament was running")
+                self.finish_tournament(
+                    tournament_id, "aborted", "process ended while the tournament was running"
+                )
 
     def transaction(self) -> Any:
         """A context manager grouping writes into one commit."""

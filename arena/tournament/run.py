@@ -117,9 +117,13 @@ class LocalExecutor:
             for job in queue:
                 await play(job)
 
-        async with asyncio.TaskGroup() as group:
-            for _ in range(self.concurrency):
-                group.create_task(worker())
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(self.concurrency):
+                    group.create_task(worker())
+        except BaseExceptionGroup as group_error:
+            # One failure is the story; the others are its cancellations' echoes.
+            raise group_error.exceptions[0] from None
 
 
 def create_tournament(store: Store, config: TournamentConfig) -> int:
@@ -160,7 +164,9 @@ def load_config(store: Store, tournament_id: int) -> TournamentConfig:
         raise TournamentNotFound(f"no tournament {tournament_id} in {store.path}")
     stored = dict(row["config"])
     if stored.get("kind") != "tournament":
-        raise TournamentConfigError(f"tournament {tournament_id} was made by arena suite; it cannot be resumed")
+        raise TournamentConfigError(
+            f"tournament {tournament_id} was made by arena suite; it cannot be resumed"
+        )
     fields = {key: value for key, value in stored.items() if key in TournamentConfig.model_fields}
     return TournamentConfig.model_validate(fields)
 
@@ -235,9 +241,11 @@ class TournamentRun:
         self._notify()
         try:
             await self._prepare_players()
-            await self.executor.run(self.missing(), self._play_slot)
+            await self.executor.run([state.slot for state in self.missing()], self._play_slot)
         except (asyncio.CancelledError, KeyboardInterrupt):
-            self._finish("aborted", "interrupted; resume with: arena tournament resume " + str(self.tournament_id))
+            self._finish(
+                "aborted", "interrupted; resume with: arena tournament resume " + str(self.tournament_id)
+            )
             raise
         except BaseException as exc:
             self._finish("failed", f"{type(exc).__name__}: {exc}")
@@ -268,7 +276,9 @@ class TournamentRun:
         spec = get_game(self.config.game)
         seat = spec.create(0, spec.resolve_options(self.config.options)).seats[0]
         for text in self.config.players:
-            player = build_player(text, spec, seed=self.config.seed, seat=seat, models_config=self.models_config)
+            player = build_player(
+                text, spec, seed=self.config.seed, seat=seat, models_config=self.models_config
+            )
             self._prepared[text] = player
             await player.prepare()
 
@@ -295,7 +305,11 @@ class TournamentRun:
         )
         tagger = _SlotTagger(self.store, slot.slot_key, self.progress)
         runner = prepare_runner(
-            config, self.store, [tagger, *self.observers], models_config=self.models_config, prepare_players=False
+            config,
+            self.store,
+            [tagger, *self.observers],
+            models_config=self.models_config,
+            prepare_players=False,
         )
         self.progress.running += 1
         self._notify()

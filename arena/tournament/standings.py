@@ -201,7 +201,8 @@ def _add_failures(store: Store, tournament_id: int, tallies: defaultdict[str, _P
     """Decisions, invalid replies, re-asks, fallbacks, timeouts and provider errors per player."""
     counts = store.conn.execute(
         "SELECT s.player, count(*), coalesce(sum(t.fallback), 0) FROM turns t"
-        " JOIN episodes e ON e.id = t.episode_id JOIN seats s ON s.episode_id = t.episode_id AND s.seat = t.seat"
+        " JOIN episodes e ON e.id = t.episode_id"
+        " JOIN seats s ON s.episode_id = t.episode_id AND s.seat = t.seat"
         " WHERE e.tournament_id = ? AND e.status = 'finished' GROUP BY s.player",
         (tournament_id,),
     )
@@ -209,7 +210,8 @@ def _add_failures(store: Store, tournament_id: int, tallies: defaultdict[str, _P
         tallies[player].failures.update({"decisions": decisions, "fallback": fallbacks})
     troubled = store.conn.execute(
         "SELECT s.player, t.fallback, t.attempts FROM turns t"
-        " JOIN episodes e ON e.id = t.episode_id JOIN seats s ON s.episode_id = t.episode_id AND s.seat = t.seat"
+        " JOIN episodes e ON e.id = t.episode_id"
+        " JOIN seats s ON s.episode_id = t.episode_id AND s.seat = t.seat"
         " WHERE e.tournament_id = ? AND e.status = 'finished' AND t.attempts != '[]'",
         (tournament_id,),
     )
