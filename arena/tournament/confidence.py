@@ -15,6 +15,8 @@ For each pair (higher, lower) of neighbours in :class:`ratings.Ratings` (best fi
   ``max_factor`` times the seeds played would be needed; ``more_seeds`` is then ``None``),
   else ``"more_seeds"``. This assumes the gap stays what it is now; a gap measured small
   and noisy may well shrink, so read it as an order of magnitude.
+* ``"not_comparable"``: no chain of games links the two (a partial tournament), so their
+  order means nothing yet: ``p_order_right`` is 0.5 and ``more_seeds`` ``None``.
 * ``more_usd``: ``more_seeds`` times the cost of one more deal seed of the whole schedule,
   which is every player's appearances per seed times its observed cost per episode
   (``None`` when a player's cost is unknown). The whole schedule is counted because the
@@ -38,6 +40,7 @@ MAX_FACTOR = 100.0
 SEPARATED = "separated"
 MORE_SEEDS = "more_seeds"
 NOT_SEPARABLE = "not_separable"
+NOT_COMPARABLE = "not_comparable"
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,10 @@ def order_confidence(
         gaps = ratings.samples[:, i] - ratings.samples[:, i + 1]
         se = float(np.std(gaps, ddof=1)) if len(gaps) > 1 else 0.0
         p_right = float(((gaps > 0).sum() + 0.5 * (gaps == 0).sum()) / len(gaps)) if len(gaps) else 0.5
-        status, more = seeds_needed(diff, se, ratings.deals, max_factor)
+        if ratings.components[i] != ratings.components[i + 1]:
+            status, more, p_right = NOT_COMPARABLE, None, 0.5
+        else:
+            status, more = seeds_needed(diff, se, ratings.deals, max_factor)
         usd = more * seed_cost_usd if more is not None and seed_cost_usd is not None else None
         rows.append(
             OrderConfidence(

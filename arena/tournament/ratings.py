@@ -133,6 +133,8 @@ class Ratings:
     """Ratings on the Elo-like scale, best first, with 95% bootstrap intervals.
 
     ``samples[r, i]`` is player ``players[i]``'s rating in bootstrap resample ``r``.
+    ``components[i]`` numbers the connected part of the who-met-whom graph the player is in:
+    ratings in different parts were never compared (each part is centred on its own).
     """
 
     players: tuple[str, ...]
@@ -141,6 +143,7 @@ class Ratings:
     high: tuple[float, ...]
     samples: FloatArray
     deals: int
+    components: tuple[int, ...]
     method: str = "bradley-terry"
 
     def rows(self) -> list[dict[str, float | str]]:
@@ -149,6 +152,23 @@ class Ratings:
             {"player": p, "rating": r, "rating_low": lo, "rating_high": hi}
             for p, r, lo, hi in zip(self.players, self.rating, self.low, self.high, strict=True)
         ]
+
+
+def components(met: FloatArray) -> list[int]:
+    """For each player, the number of its connected component in the graph of ``met > 0``."""
+    label = [-1] * len(met)
+    for start in range(len(met)):
+        if label[start] >= 0:
+            continue
+        label[start] = start
+        stack = [start]
+        while stack:
+            node = stack.pop()
+            for other in np.flatnonzero(met[node] > 0):
+                if label[other] < 0:
+                    label[other] = start
+                    stack.append(int(other))
+    return label
 
 
 def _scaled(theta: FloatArray, anchor: int | None) -> FloatArray:
@@ -192,6 +212,7 @@ def ratings_from(
     point = _scaled(theta, anchor_index)
     low, high = np.percentile(samples, [2.5, 97.5], axis=0)
     order = sorted(range(m), key=lambda i: (-point[i], data.players[i]))
+    parts = components(met)
     return Ratings(
         players=tuple(data.players[i] for i in order),
         rating=tuple(float(point[i]) for i in order),
@@ -199,6 +220,7 @@ def ratings_from(
         high=tuple(float(high[i]) for i in order),
         samples=samples[:, order],
         deals=seeds,
+        components=tuple(parts[i] for i in order),
     )
 
 

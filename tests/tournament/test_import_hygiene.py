@@ -15,6 +15,8 @@ MODULES = [
     "arena.tournament.metrics",
     "arena.tournament.plackett_luce",
     "arena.tournament.confidence",
+    "arena.tournament.tables",
+    "arena.tournament.report_schema",
 ]
 FORBIDDEN = ["textual", "rich", "openai", "anthropic", "llama_cpp_py_sync", "games", "arena.store"]
 

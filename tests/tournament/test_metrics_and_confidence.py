@@ -6,6 +6,7 @@ import pytest
 
 from arena.tournament.confidence import (
     MORE_SEEDS,
+    NOT_COMPARABLE,
     NOT_SEPARABLE,
     SEPARATED,
     cost_per_seed,
@@ -96,3 +97,14 @@ def test_cost_per_seed_counts_every_appearance() -> None:
     # per deal: 6 episodes, each player in 4 of them
     assert cost_per_seed(records, {"a": 0.01, "b": 0.02, "c": 0.0}) == pytest.approx(4 * 0.03)
     assert cost_per_seed(records, {"a": 0.01}) is None
+
+
+def test_pairs_never_linked_by_games_are_not_comparable() -> None:
+    records = [EpisodeRecord(f"a{s}", s, {"x": "a", "y": "b"}, {"x": 1.0, "y": 0.0}) for s in range(5)]
+    records += [EpisodeRecord(f"c{s}", s, {"x": "c", "y": "d"}, {"x": 1.0, "y": 0.0}) for s in range(5)]
+    rows = order_confidence(bradley_terry(records, resamples=50), seed_cost_usd=1.0)
+    across = [row for row in rows if {row.higher, row.lower} not in ({"a", "b"}, {"c", "d"})]
+    assert across
+    for row in rows:
+        assert (row.status == NOT_COMPARABLE) == (row in across)
+    assert all((row.more_seeds, row.more_usd, row.p_order_right) == (None, None, 0.5) for row in across)

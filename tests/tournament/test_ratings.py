@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from arena.tournament.ratings import bradley_terry, comparisons, win_matrix
+from arena.tournament.ratings import bradley_terry, comparisons, fit, win_matrix
 from arena.tournament.records import EpisodeRecord, outcome_counts
 from tests.tournament.synthetic import two_seat
 
@@ -132,3 +132,26 @@ def test_bad_input_is_a_clear_error(build: object, message: str) -> None:
     assert callable(build)
     with pytest.raises(ValueError, match=message):
         build()
+
+
+def test_the_fit_solves_the_likelihood_equations() -> None:
+    # at the MLE each player's expected wins equal its observed wins
+    rng = np.random.default_rng(3)
+    wins = rng.integers(0, 30, size=(6, 6)).astype(float)
+    np.fill_diagonal(wins, 0.0)
+    theta = fit(wins)
+    games = wins + wins.T
+    expected = (games / (1.0 + np.exp(theta[None, :] - theta[:, None]))).sum(axis=1)
+    assert np.allclose(expected, wins.sum(axis=1), atol=1e-4)
+    assert theta.mean() == pytest.approx(0.0, abs=1e-12)
+    # a stack is fitted row by row, warm start or not
+    stacked = fit(np.stack([wins, wins.T]), start=theta)
+    assert np.allclose(stacked[0], theta, atol=1e-8) and np.allclose(stacked[1], -theta, atol=1e-8)
+
+
+def test_players_who_never_met_are_in_different_components() -> None:
+    records = [episode(f"a{s}", s, "a", "b", 1, 0) for s in range(5)]
+    records += [episode(f"c{s}", s, "c", "d", s % 2, 1 - s % 2) for s in range(5)]
+    ratings = bradley_terry(records, resamples=50)
+    parts = dict(zip(ratings.players, ratings.components, strict=True))
+    assert parts["a"] == parts["b"] != parts["c"] == parts["d"]
