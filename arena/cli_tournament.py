@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -197,9 +198,10 @@ def fmt(value: Any, digits: int = 2) -> str:
 def render_table(table: dict[str, Any]) -> RenderableType:
     """Ratings, metric means, win matrix, order confidence and left-out episodes."""
     info = table["tournament"]
+    method = "Bradley-Terry, 95% seed-bootstrap intervals" if table["ratings"] else "no finished episodes yet"
     title = (
         f"tournament {info['id']} · {info['game']} · {info['counted']}/{info['slots']} episodes counted"
-        f" · {info['deal_seeds']} deal seeds · {table['rating_method']}"
+        f" · {info['deal_seeds']} deal seeds · {method}"
     )
     parts: list[RenderableType] = [Text(plain_text(title), style="bold")]
     ratings = Table(title="ratings (95% interval)", header_style="bold")
@@ -212,15 +214,17 @@ def render_table(table: dict[str, Any]) -> RenderableType:
         ratings.add_row(
             str(rank),
             plain_text(row["player"]),
-            fmt(row["rating"], 0 if table["rating_method"] == "bradley-terry" else 2),
+            fmt(row["rating"], 0),
             interval,
             str(row["episodes"]),
             str(row["wins"]),
             str(row["draws"]),
             str(row["losses"]),
-            f"{row['usd_per_episode']:.4f}",
+            fmt(row.get("usd_per_episode"), 4),
         )
     parts.append(ratings)
+    if table["ratings"] and table["ratings"].get("plackett_luce"):
+        parts.append(_plackett_luce_table(table["ratings"]["plackett_luce"]))
     parts.append(_metrics_table(table))
     if table["order_confidence"]:
         sure = Table(title="how sure is the order?", header_style="bold")
@@ -237,7 +241,8 @@ def render_table(table: dict[str, Any]) -> RenderableType:
         parts.append(sure)
     parts.append(_failure_table(table))
     if table["left_out"] or info["not_played"] or info["given_up"]:
-        counts = ", ".join(f"{n} {status}" for status, n in table["left_out_by_status"].items()) or "none"
+        by_status = Counter(item["status"] for item in table["left_out"])
+        counts = ", ".join(f"{n} {status}" for status, n in by_status.items()) or "none"
         parts.append(
             Text(
                 f"left out: {counts}; slots not played: {info['not_played']}; given up: {info['given_up']}"
@@ -245,6 +250,21 @@ def render_table(table: dict[str, Any]) -> RenderableType:
             )
         )
     return Group(*parts)
+
+
+def _plackett_luce_table(rows: list[dict[str, Any]]) -> Table:
+    pl = Table(title="Plackett-Luce (openskill): mu, 95% interval mu ± 1.96 sigma", header_style="bold")
+    for name in ("player", "mu", "interval", "sigma", "games"):
+        pl.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+    for row in rows:
+        pl.add_row(
+            plain_text(row["player"]),
+            fmt(row["mu"]),
+            f"{fmt(row['low'])}..{fmt(row['high'])}",
+            fmt(row["sigma"]),
+            str(row["games"]),
+        )
+    return pl
 
 
 def _separation(row: dict[str, Any]) -> str:
@@ -260,7 +280,7 @@ def _separation(row: dict[str, Any]) -> str:
 
 def _metrics_table(table: dict[str, Any]) -> Table:
     names = [n for n in table["summary_metrics"] if n != "fallbacks"] or sorted(
-        {name for row in table["players"] for name in row["metrics"]} - {"score"}
+        {name for by_metric in table["metrics"].values() for name in by_metric} - {"score"}
     )
     metrics = Table(title="game metrics: mean (95% interval)", header_style="bold")
     metrics.add_column("player", no_wrap=True)
@@ -269,14 +289,17 @@ def _metrics_table(table: dict[str, Any]) -> Table:
     for row in table["players"]:
         cells = []
         for name in ("score", *names):
-            summary = row["metrics"].get(name)
+            summary = table["metrics"].get(row["player"], {}).get(name)
             cells.append(
-                "-"
-                if summary is None
-                else f"{fmt(summary['mean'])}\n({fmt(summary['low'])}..{fmt(summary['high'])})"
+                "-" if summary is None else _interval(summary["mean"], summary["low"], summary["high"])
             )
         metrics.add_row(plain_text(row["player"]), *cells)
     return metrics
+
+
+def _interval(mean: float, low: float, high: float) -> str:
+    digits = 0 if max(abs(mean), abs(low), abs(high)) >= 100 else 2
+    return f"{mean:.{digits}f}\n({low:.{digits}f}..{high:.{digits}f})"
 
 
 def _failure_table(table: dict[str, Any]) -> Table:
@@ -285,6 +308,6 @@ def _failure_table(table: dict[str, Any]) -> Table:
     failures.add_column("player", no_wrap=True)
     for name in columns:
         failures.add_column(name, justify="right")
-    for row in table["players"]:
-        failures.add_row(plain_text(row["player"]), *(str(row["failures"].get(name, 0)) for name in columns))
+    for player, counts in table["failures"]["per_player"].items():
+        failures.add_row(plain_text(player), *(str(counts.get(name, 0)) for name in columns))
     return failures

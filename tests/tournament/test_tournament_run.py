@@ -89,7 +89,9 @@ async def test_a_cancelled_tournament_resumes_with_only_the_missing_slots(store:
     still = {row[0] for row in store.conn.execute("SELECT id FROM episodes WHERE status = 'finished'")}
     assert kept <= still  # nothing finished before the stop was lost or replayed
     table = tournament_table(store, tournament_id)
-    assert table["left_out_by_status"].get("aborted", 0) >= 1  # the interrupted episodes are listed
+    assert (
+        table["failures"]["episodes_by_status"].get("aborted", 0) >= 1
+    )  # the interrupted episodes are listed
 
 
 def test_resume_after_a_real_sigkill_adds_no_duplicates(tmp_path: Path) -> None:
@@ -210,3 +212,27 @@ def test_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], db_path: Pa
     code = main(["--db", str(db_path), "tournament", "resume", "9"])
     err = capsys.readouterr().err
     assert code == 1 and err.strip() == f"arena: error: no tournament 9 in {db_path}"
+
+
+def test_report_validates_against_its_schema_and_keeps_keys_out(
+    capsys: pytest.CaptureFixture[str], db_path: Path, tmp_path: Path
+) -> None:
+    import json
+
+    from arena.tournament.report_schema import report_errors
+
+    argv = ["--db", str(db_path), "tournament", "run", "lemonade", "--seeds", "2", "--option", "stands=3"]
+    argv += ["--player", "baseline:weather", "--player", "baseline:cost-plus", "--player", "baseline:random"]
+    assert main(argv) == 0
+    out_dir = tmp_path / "report"
+    assert main(["--db", str(db_path), "tournament", "report", "1", "--out", str(out_dir)]) == 0
+    report = json.loads((out_dir / "report.json").read_text())
+    assert report_errors(report) == []
+    assert set(report) >= {"identity", "harness", "inference", "cost", "failures", "players", "left_out"}
+    assert report["identity"]["episodes_finished"] == report["identity"]["episodes_planned"] == 6
+    assert report["ratings"]["plackett_luce"] is not None  # three seats
+    markdown = (out_dir / "report.md").read_text()
+    assert "## How sure is the order?" in markdown and "## Failures" in markdown
+    capsys.readouterr()
+    assert main(["--db", str(db_path), "tournament", "report", "9", "--out", str(out_dir)]) == 1
+    assert "no tournament 9" in capsys.readouterr().err
