@@ -76,6 +76,7 @@ class TournamentProgress:
     started: float = field(default_factory=time.perf_counter)
     status: str = "running"
     message: str = ""
+    prepared_at: float | None = None
 
     @property
     def rate(self) -> float:
@@ -213,6 +214,7 @@ class TournamentRun:
         self.observers = list(observers)
         self.models_config = models_config
         self.states = slot_states(store, tournament_id, self.slots)
+        self._by_key = {state.slot.slot_key: state for state in self.states}
         self.progress = TournamentProgress(tournament_id, total=len(self.slots))
         self.progress.done = sum(state.done for state in self.states)
         self.progress.given_up = sum(self._given_up(state) for state in self.states)
@@ -241,6 +243,7 @@ class TournamentRun:
         self._notify()
         try:
             await self._prepare_players()
+            self.progress.prepared_at = time.perf_counter()
             await self.executor.run([state.slot for state in self.missing()], self._play_slot)
         except (asyncio.CancelledError, KeyboardInterrupt):
             self._finish(
@@ -303,7 +306,8 @@ class TournamentRun:
             budget=Budget(max_cost_usd=left) if left is not None else Budget(),
             tournament_id=self.tournament_id,
         )
-        tagger = _SlotTagger(self.store, slot.slot_key, self.progress)
+        key = slot.slot_key
+        tagger = _SlotTagger(self.store, key, self.progress)
         runner = prepare_runner(
             config,
             self.store,
@@ -320,7 +324,7 @@ class TournamentRun:
             for player in runner.players.values():
                 with contextlib.suppress(Exception):
                     await player.close()
-        state = next(s for s in self.states if s.slot.slot_key == slot.slot_key)
+        state = self._by_key[key]
         self.progress.played_now += 1
         if outcome.status == EpisodeStatus.FINISHED:
             state.finished_episode = outcome.episode_id
