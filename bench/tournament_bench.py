@@ -82,8 +82,8 @@ def throughput(episodes: int) -> None:
             rate, rss = asyncio.run(tournament(Path(folder) / f"t{concurrency}.db", episodes, concurrency))
             memory = " ".join(f"{value:.1f}" for value in rss)
             print(
-                f"tournament, concurrency {concurrency}: {rate:.0f} episodes/s = {rate / base:.2f}x the plain loop;"
-                f" RSS MiB at each fifth: {memory}"
+                f"tournament, concurrency {concurrency}: {rate:.0f} episodes/s ="
+                f" {rate / base:.2f}x the plain loop; RSS MiB at each fifth: {memory}"
             )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak:.1f} MiB")
