@@ -17,8 +17,13 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
+<<<<<<< HEAD
 from arena.cli_output import LiveOutput, StdoutConsole, silence_stdout
 from arena.events import EpisodeStatus
+=======
+from arena import cli_tournament
+from arena.cli_output import LiveOutput
+>>>>>>> tournament
 from arena.export import EpisodeNotFound, export_episode
 from arena.lineup import baseline_choices
 from arena.match import MatchConfig, play_match
@@ -107,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write an episode as JSON to stdout")
     export.add_argument("episode_id", type=int)
     export.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+    cli_tournament.add_parsers(sub, _Parser)
     return parser
 
 
@@ -392,7 +398,46 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return run_app(path, replay=args.episode_id, open_replay=True)
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """``arena tournament run|resume|table|report``."""
+    from arena.tournament.config import TournamentConfigError
+    from arena.tournament.run import TournamentNotFound
+
+    console = stdout_console()
+    try:
+        if args.tournament_command == "run":
+            config = cli_tournament.config_from_args(args, _parse_pairs)
+            store = _db(args)
+            try:
+                return cli_tournament.run_command(args, store, config, console)
+            finally:
+                store.close()
+        store = _db(args)
+        try:
+            handler = {
+                "resume": cli_tournament.resume_command,
+                "table": cli_tournament.table_command,
+                "report": cli_tournament.report_command,
+            }[args.tournament_command]
+            return handler(args, store, console)
+        finally:
+            store.close()
+    except (TournamentConfigError, TournamentNotFound) as exc:
+        return fail(str(exc))
+
+
+def cmd_tournaments(args: argparse.Namespace) -> int:
+    """``arena tournaments``: recent tournaments."""
+    store = _db(args)
+    try:
+        return cli_tournament.list_command(args, store, stdout_console())
+    finally:
+        store.close()
+
+
 COMMANDS = {
+    "tournament": cmd_tournament,
+    "tournaments": cmd_tournaments,
     "play": cmd_play,
     "suite": cmd_suite,
     "players": cmd_players,

@@ -40,6 +40,7 @@ def prepare_runner(
     models_config: Any = None,
     control: RunControl | None = None,
     players: dict[str, Player] | None = None,
+    prepare_players: bool = True,
 ) -> EpisodeRunner:
     """Build the game and players and wire the recorder first among the observers.
 
@@ -79,7 +80,11 @@ def prepare_runner(
         budget=config.budget,
         control=control,
         tournament_id=config.tournament_id,
+<<<<<<< HEAD
         failure_limit=config.failure_limit,
+=======
+        prepare_players=prepare_players,
+>>>>>>> tournament
     )
 
 

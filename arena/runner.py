@@ -137,6 +137,7 @@ class EpisodeRunner:
         control: RunControl | None = None,
         tournament_id: int | None = None,
         failure_limit: int = DEFAULT_FAILURE_LIMIT,
+        prepare_players: bool = True,
     ) -> None:
         missing = [seat for seat in game.seats if seat not in players]
         if missing:
@@ -148,6 +149,7 @@ class EpisodeRunner:
         self.budget = budget or Budget()
         self.control = control
         self.tournament_id = tournament_id
+        self.prepare_players = prepare_players
         self.usage = {seat: Usage() for seat in game.seats}
         self.fallbacks = dict.fromkeys(game.seats, 0)
         self.invalid = dict.fromkeys(game.seats, 0)
@@ -169,8 +171,9 @@ class EpisodeRunner:
         Raises :class:`arena.player.PlayerSetupError` before anything is recorded if a
         player cannot play at all.
         """
-        for player in self.players.values():
-            await player.prepare()
+        if self.prepare_players:
+            for player in self.players.values():
+                await player.prepare()
         self.seat_configs = {seat: seat_configuration(p, self.game) for seat, p in self.players.items()}
         started = EpisodeStarted(
             game=self.game,
@@ -213,6 +216,9 @@ class EpisodeRunner:
         while not self.game.over():
             if self.control is not None:
                 await self.control.before_step()
+            else:
+                # Scripted players never await: yield so other episodes and a front end run.
+                await asyncio.sleep(0)
             seats = self.game.pending()
             self._emit(StepStarted(step, seats, self.game))
             try:

@@ -114,7 +114,21 @@ def _v3(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2, _v3]
+def _v4(db: sqlite_utils.Database) -> None:
+    # Tournaments: each episode names its schedule slot; a slot counts once, ever.
+    db.executescript(
+        """
+        ALTER TABLE episodes ADD COLUMN slot_key TEXT;
+        CREATE INDEX IF NOT EXISTS episodes_tournament ON episodes(tournament_id, slot_key);
+        CREATE UNIQUE INDEX IF NOT EXISTS episodes_slot_counted_once
+            ON episodes(tournament_id, slot_key) WHERE status = 'finished' AND slot_key IS NOT NULL;
+        ALTER TABLE tournaments ADD COLUMN message TEXT NOT NULL DEFAULT '';
+        ALTER TABLE tournaments ADD COLUMN pid INTEGER;
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""
 
 TURN_COLUMNS = (
@@ -207,6 +221,12 @@ class Store:
         for episode_id, pid in rows:
             if pid is None or (pid != os.getpid() and not _pid_alive(pid)):
                 self.set_status(episode_id, "aborted", "process ended while the episode was running")
+        rows = self.conn.execute("SELECT id, pid FROM tournaments WHERE status='running'").fetchall()
+        for tournament_id, pid in rows:
+            if pid is None or (pid != os.getpid() and not _pid_alive(pid)):
+                self.finish_tournament(
+                    tournament_id, "aborted", "process ended while the tournament was running"
+                )
 
     def transaction(self) -> Any:
         """A context manager grouping writes into one commit."""
@@ -310,22 +330,59 @@ class Store:
     def create_tournament(self, name: str, game: str, config: dict[str, Any]) -> int:
         """Insert a tournament row; returns its id."""
         cursor = self.conn.execute(
-            "INSERT INTO tournaments (name, game, config, created_at) VALUES (?,?,?,?)",
-            (name, game, dumps(config), now()),
+            "INSERT INTO tournaments (name, game, config, created_at, pid) VALUES (?,?,?,?,?)",
+            (name, game, dumps(config), now(), os.getpid()),
         )
         return int(cursor.lastrowid or 0)
 
-    def finish_tournament(self, tournament_id: int, status: str = "finished") -> None:
-        """Mark a tournament done."""
+    def finish_tournament(self, tournament_id: int, status: str = "finished", message: str = "") -> None:
+        """Record how a run of a tournament ended."""
         self.conn.execute(
-            "UPDATE tournaments SET status=?, finished_at=? WHERE id=?", (status, now(), tournament_id)
+            "UPDATE tournaments SET status=?, message=?, finished_at=? WHERE id=?",
+            (status, message, now(), tournament_id),
         )
+
+    def set_tournament_status(self, tournament_id: int, status: str) -> None:
+        """Mark a tournament as being played by this process (resume)."""
+        self.conn.execute(
+            "UPDATE tournaments SET status=?, message='', pid=?, finished_at=NULL WHERE id=?",
+            (status, os.getpid(), tournament_id),
+        )
+
+    def tag_slot(self, episode_id: int, slot_key: str) -> None:
+        """Name the tournament slot an episode plays."""
+        self.conn.execute("UPDATE episodes SET slot_key=? WHERE id=?", (slot_key, episode_id))
 
     # -- reads --------------------------------------------------------------------------
     def episode(self, episode_id: int) -> dict[str, Any] | None:
         """One episode row (JSON columns decoded), or ``None``."""
         rows = list(self._query("SELECT * FROM episodes WHERE id = ?", (episode_id,)))
         return rows[0] if rows else None
+
+    def tournament(self, tournament_id: int) -> dict[str, Any] | None:
+        """One tournament row (config decoded), or ``None``."""
+        rows = list(self._query("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)))
+        return rows[0] if rows else None
+
+    def tournament_spend(self, tournament_id: int) -> float:
+        """Dollars spent by a tournament's ended episodes."""
+        row = self.conn.execute(
+            "SELECT coalesce(sum(s.cost_usd), 0) FROM seats s JOIN episodes e ON e.id = s.episode_id"
+            " WHERE e.tournament_id = ?",
+            (tournament_id,),
+        ).fetchone()
+        return float(row[0])
+
+    def list_tournaments(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Recent tournaments, newest first, with finished-episode counts and spend."""
+        sql = (
+            "SELECT t.*, (SELECT count(*) FROM episodes e WHERE e.tournament_id = t.id"
+            " AND e.status = 'finished') AS finished,"
+            " (SELECT coalesce(sum(s.cost_usd), 0) FROM seats s JOIN episodes e ON e.id = s.episode_id"
+            " WHERE e.tournament_id = t.id) AS spend_usd"
+            " FROM tournaments t ORDER BY t.id DESC LIMIT ?"
+        )
+        return list(self._query(sql, (limit,)))
 
     def seats(self, episode_id: int) -> list[dict[str, Any]]:
         """An episode's seats in seat order, each with its player's ``config`` (or ``None``)."""
