@@ -17,13 +17,9 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-<<<<<<< HEAD
+from arena import cli_tournament
 from arena.cli_output import LiveOutput, StdoutConsole, silence_stdout
 from arena.events import EpisodeStatus
-=======
-from arena import cli_tournament
-from arena.cli_output import LiveOutput
->>>>>>> tournament
 from arena.export import EpisodeNotFound, export_episode
 from arena.lineup import baseline_choices
 from arena.match import MatchConfig, play_match

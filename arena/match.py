@@ -80,11 +80,8 @@ def prepare_runner(
         budget=config.budget,
         control=control,
         tournament_id=config.tournament_id,
-<<<<<<< HEAD
         failure_limit=config.failure_limit,
-=======
         prepare_players=prepare_players,
->>>>>>> tournament
     )
 
 
