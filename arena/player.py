@@ -136,7 +136,12 @@ class DecisionRequest:
 
 @runtime_checkable
 class Player(Protocol):
-    """Anything that can hold a seat: a model, a scripted baseline or a human."""
+    """Anything that can hold a seat: a model, a scripted baseline or a human.
+
+    Optional: ``configuration() -> dict`` describes the player as it will play (stored
+    per seat, see :mod:`arena.playerconfig`), and an int ``failure_limit`` overrides the
+    runner's limit on permanent provider errors in a row.
+    """
 
     spec: str
     kind: str

@@ -251,7 +251,7 @@ class EpisodeRunner:
     def _broken_seat(self) -> str:
         """Why a seat cannot play (its run of permanent provider errors), or ``""``."""
         for seat, streak in self.failure_streak.items():
-            if streak >= self._limit(seat):
+            if streak and streak >= self._limit(seat):
                 player = self.players[seat]
                 return (
                     f"seat {seat} ({player.spec}) could not play: {streak} decisions in a row failed"

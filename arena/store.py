@@ -421,12 +421,16 @@ class Store:
             where.append("EXISTS (SELECT 1 FROM seats s2 WHERE s2.episode_id = e.id AND s2.player LIKE ?)")
             params.append(f"%{player}%")
         clause = f"WHERE {' AND '.join(where)}" if where else ""
+        # A name that stands for several configurations is shown as name#abcd (its config hash).
         sql = (
-            "SELECT e.id, e.game, e.seed, e.status, e.started_at, e.tournament_id,"
+            "WITH ambiguous AS"
+            " (SELECT player FROM seats GROUP BY player HAVING count(DISTINCT config_hash) > 1)"
+            " SELECT e.id, e.game, e.seed, e.status, e.started_at, e.tournament_id,"
             " CASE WHEN e.status = 'running' THEN (SELECT count(*) FROM turns t WHERE t.episode_id = e.id)"
             " ELSE e.turns END AS turns,"
-            " (SELECT group_concat(s.seat || '=' || s.player, ' ') FROM seats s WHERE s.episode_id = e.id)"
-            " AS players,"
+            " (SELECT group_concat(s.seat || '=' || s.player || CASE WHEN s.config_hash IS NOT NULL"
+            "  AND s.player IN ambiguous THEN '#' || substr(s.config_hash, 1, 4) ELSE '' END, ' ')"
+            "  FROM seats s WHERE s.episode_id = e.id) AS players,"
             " (SELECT group_concat(s.seat || '=' || printf('%.2f', s.score), ' ') FROM seats s"
             "  WHERE s.episode_id = e.id AND s.score IS NOT NULL) AS scores"
             f" FROM episodes e {clause} ORDER BY e.id DESC LIMIT ?"

@@ -116,4 +116,7 @@ def test_each_distinct_configuration_is_stored_once_and_seats_refer_to_it(db_pat
     assert store.player_config(config_hash(hot)) == hot
     document = export_episode(store, second)
     assert document["seats"][1]["config"] == hot and document["seats"][1]["config_hash"] == config_hash(hot)
+    listed = {row["id"]: row["players"] for row in store.list_episodes()}
+    cold_label, hot_label = f"m#{config_hash(cold)[:4]}", f"m#{config_hash(hot)[:4]}"
+    assert listed == {first: f"a={cold_label} b={cold_label}", second: f"a={cold_label} b={hot_label}"}
     store.close()

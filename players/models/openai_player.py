@@ -240,7 +240,11 @@ class OpenAIPlayer(ModelPlayer):
             if exc.status_code in (401, 403) and not compat:
                 return False, self._rejected_key_message()
             return _probe_status(exc, base, compat) or fine
-        if self.settings.check_model_listed and self.settings.model not in ids:
+        # Ollama lists "llama3.2:latest" and answers to "llama3.2".
+        if self.settings.check_model_listed and not {
+            self.settings.model,
+            f"{self.settings.model}:latest",
+        } & set(ids):
             listed = ", ".join(repr(i) for i in ids[:20]) or "none"
             more = f" and {len(ids) - 20} more" if len(ids) > 20 else ""
             hint = "" if ids else " (set check_model_listed = false for a server that lists nothing)"

@@ -58,6 +58,8 @@ async def test_a_model_id_the_server_does_not_list_is_refused_naming_the_ones_it
         " it lists 'llama-3.1-8b', 'gemma-3-270m'"
     )
     await player(config_for(provider, model="gemma-3-270m")).prepare()
+    wire.models = ["llama3.2:latest"]  # Ollama's listing of a model it answers to as "llama3.2"
+    await player(config_for(provider, model="llama3.2")).prepare()
 
 
 async def test_the_listing_check_can_be_skipped_for_servers_that_list_nothing(
