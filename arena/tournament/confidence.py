@@ -14,7 +14,12 @@ For each pair (higher, lower) of neighbours in :class:`ratings.Ratings` (best fi
   ``"not_separable"`` when ``diff`` is about 0 against its noise (more than
   ``max_factor`` times the seeds played would be needed; ``more_seeds`` is then ``None``),
   else ``"more_seeds"``. This assumes the gap stays what it is now; a gap measured small
-  and noisy may well shrink, so read it as an order of magnitude.
+  and noisy may well shrink, so read it as an order of magnitude. At that many seeds the
+  expected gap sits right on the 95% line, so even with the true gap a fresh run would
+  separate the pair only about half the time; ``power=0.8`` asks for the seeds that would
+  separate it 4 times in 5, ``n_now * ((1.96 + 0.84) * se / diff) ** 2``, about twice as
+  many. In practice the noisy ``diff`` is the larger error (an overestimated gap promises
+  too few seeds), which is one more reason to read ``more_seeds`` as a rough size.
 * ``"not_comparable"``: no chain of games links the two (a partial tournament), so their
   order means nothing yet: ``p_order_right`` is 0.5 and ``more_seeds`` ``None``.
 * ``more_usd``: ``more_seeds`` times the cost of one more deal seed of the whole schedule,
@@ -29,6 +34,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
@@ -71,15 +77,16 @@ class OrderConfidence:
 
 
 def seeds_needed(
-    diff: float, se: float, seeds_now: int, max_factor: float = MAX_FACTOR
+    diff: float, se: float, seeds_now: int, max_factor: float = MAX_FACTOR, power: float = 0.5
 ) -> tuple[str, int | None]:
     """``(status, more_seeds)`` for a gap ``diff`` with bootstrap error ``se`` over ``seeds_now`` seeds."""
     gap = abs(diff)
     if gap >= Z95 * se and gap > 0:
         return SEPARATED, 0
-    if gap == 0 or (Z95 * se / gap) ** 2 > max_factor:
+    z = Z95 + NormalDist().inv_cdf(power)
+    if gap == 0 or (z * se / gap) ** 2 > max_factor:
         return NOT_SEPARABLE, None
-    needed = seeds_now * (Z95 * se / gap) ** 2
+    needed = seeds_now * (z * se / gap) ** 2
     return MORE_SEEDS, max(1, math.ceil(needed - seeds_now - 1e-9))
 
 
@@ -99,6 +106,7 @@ def order_confidence(
     *,
     seed_cost_usd: float | None = None,
     max_factor: float = MAX_FACTOR,
+    power: float = 0.5,
 ) -> list[OrderConfidence]:
     """One :class:`OrderConfidence` per neighbouring pair of ``ratings`` (best first).
 
@@ -113,7 +121,7 @@ def order_confidence(
         if ratings.components[i] != ratings.components[i + 1]:
             status, more, p_right = NOT_COMPARABLE, None, 0.5
         else:
-            status, more = seeds_needed(diff, se, ratings.deals, max_factor)
+            status, more = seeds_needed(diff, se, ratings.deals, max_factor, power)
         usd = more * seed_cost_usd if more is not None and seed_cost_usd is not None else None
         rows.append(
             OrderConfidence(

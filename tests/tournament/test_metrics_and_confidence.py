@@ -108,3 +108,11 @@ def test_pairs_never_linked_by_games_are_not_comparable() -> None:
     for row in rows:
         assert (row.status == NOT_COMPARABLE) == (row in across)
     assert all((row.more_seeds, row.more_usd, row.p_order_right) == (None, None, 0.5) for row in across)
+
+
+def test_higher_power_asks_for_about_twice_the_seeds() -> None:
+    base = seeds_needed(20.0, 20.0, 100)
+    strict = seeds_needed(20.0, 20.0, 100, power=0.8)
+    assert base[0] == strict[0] == MORE_SEEDS and base[1] is not None and strict[1] is not None
+    # n = 100 * 1.96^2 = 384.1 -> 285 more; n = 100 * (1.96 + 0.8416)^2 = 784.9 -> 685 more
+    assert (base[1], strict[1]) == (285, 685)
