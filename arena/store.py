@@ -240,6 +240,10 @@ class Store:
             (status, os.getpid(), tournament_id),
         )
 
+    def set_tournament_config(self, tournament_id: int, config: dict[str, Any]) -> None:
+        """Replace a tournament's stored description (players' configuration hashes added)."""
+        self.conn.execute("UPDATE tournaments SET config=? WHERE id=?", (dumps(config), tournament_id))
+
     def tag_slot(self, episode_id: int, slot_key: str) -> None:
         """Name the tournament slot an episode plays."""
         self.conn.execute("UPDATE episodes SET slot_key=? WHERE id=?", (slot_key, episode_id))
