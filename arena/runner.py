@@ -138,6 +138,7 @@ class EpisodeRunner:
         budget: Budget | None = None,
         control: RunControl | None = None,
         tournament_id: int | None = None,
+        slot_key: str | None = None,
         failure_limit: int = DEFAULT_FAILURE_LIMIT,
         prepare_players: bool = True,
     ) -> None:
@@ -151,6 +152,7 @@ class EpisodeRunner:
         self.budget = budget or Budget()
         self.control = control
         self.tournament_id = tournament_id
+        self.slot_key = slot_key
         self.prepare_players = prepare_players
         self._last_yield = 0.0
         self.usage = {seat: Usage() for seat in game.seats}
@@ -187,6 +189,7 @@ class EpisodeRunner:
                 for seat, p in self.players.items()
             ],
             tournament_id=self.tournament_id,
+            slot_key=self.slot_key,
         )
         self._emit(started)
         self.episode_id = started.episode_id
