@@ -30,7 +30,7 @@ class LiveOutput:
         elif isinstance(event, StepStarted):
             for seat in event.seats:
                 if self.players.get(seat) == "human":
-                    self.console.print(event.game.render(viewer=seat))
+                    self.console.print(event.game.definition.render(event.game, seat))
         elif isinstance(event, EpisodeStarted):
             self.episode_id = event.episode_id
             self.players = {s.seat: s.spec for s in event.seats}

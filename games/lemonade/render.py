@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from games.lemonade.game import LemonadeGame
+    from games.lemonade.game import LemonadeState
 
 WEATHER_ICONS = {"sunny": "sun", "cloudy": "cloud", "rainy": "rain"}
 SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
@@ -26,7 +26,7 @@ def sparkline(values: list[float]) -> str:
     return "".join(SPARK_BLOCKS[int((v - low) / span * (len(SPARK_BLOCKS) - 1))] for v in values)
 
 
-def render_stands(game: LemonadeGame, seats: tuple[str, ...]) -> RenderableType:
+def render_stands(game: LemonadeState, seats: tuple[str, ...]) -> RenderableType:
     """Today's forecast, the last days of each shown stand and each stand's cash trend."""
     parts: list[RenderableType] = []
     if game.day <= game.days:

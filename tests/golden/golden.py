@@ -115,9 +115,9 @@ class _Tape:
             game = event.game
             step: dict[str, Any] = {"pending": list(event.seats), "seats": {}}
             for seat in event.seats:
-                prompt = game.prompt(seat)
+                prompt = game.definition.prompt_for(game, seat)
                 entry: dict[str, Any] = {
-                    "observation": game.observation(seat),
+                    "observation": game.observation(seat).model_dump(mode="json"),
                     "prompt_hash": prompt_hash(prompt),
                 }
                 if not self.steps:
@@ -131,7 +131,7 @@ class _Tape:
                 entry["action"] = turn.action
                 entry["action_text"] = turn.action_text
                 entry["state"] = turn.state
-            self.final = event.game.snapshot()
+            self.final = event.game.to_json()
 
 
 def play_through(name: str) -> dict[str, Any]:
