@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -16,17 +17,20 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-from arena.cli_output import LiveOutput
+from arena import cli_tournament
+from arena.cli_output import LiveOutput, StdoutConsole, silence_stdout
+from arena.events import EpisodeStatus
 from arena.export import EpisodeNotFound, export_episode
 from arena.lineup import baseline_choices
 from arena.match import MatchConfig, play_match
 from arena.paths import database_path
-from arena.player import PlayerSetupError
+from arena.player import PlayerSetupError, UserLeft
 from arena.registry import GameDefinition, UnknownGameError, game_names, get_game
 from arena.runner import Budget
 from arena.sanitize import plain_text
 from arena.specs import SpecError
 from arena.store import Store, StoreError
+from arena.user_input import INT64_MAX, budget_problem, in_int64, parse_seed
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -104,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write an episode as JSON to stdout")
     export.add_argument("episode_id", type=int)
     export.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+    cli_tournament.add_parsers(sub, _Parser)
     return parser
 
 
@@ -124,6 +129,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(exc))
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
+    except (BrokenPipeError, UserLeft):  # the reader of our output left (arena episodes | head)
+        silence_stdout()
+        return 1
 
 
 def fail(message: str, code: int = 1) -> int:
@@ -135,7 +143,7 @@ def fail(message: str, code: int = 1) -> int:
 
 def stdout_console() -> Console:
     """A console for results: terminal width on a terminal, wide enough for tables in a pipe."""
-    return Console(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
+    return StdoutConsole(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
 
 
 def _db(args: argparse.Namespace) -> Store:
@@ -148,15 +156,25 @@ def _parse_pairs(items: list[str], what: str) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise UsageError(f"{what} wants NAME=VALUE, got {item!r}")
-        pairs[key.strip()] = value.strip()
+        name = key.strip()
+        if name in pairs:
+            raise UsageError(f"{what} {name} is given twice ({pairs[name]!r} and {value.strip()!r})")
+        pairs[name] = value.strip()
     return pairs
 
 
 def _parse_seed(text: str) -> int:
     try:
-        return int(text)
-    except ValueError:
-        raise UsageError(f"seed must be an integer, got {text!r}") from None
+        return parse_seed(text)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _episode_id(value: int) -> int:
+    # An id SQLite cannot hold cannot name an episode; say so instead of failing in the store.
+    if not in_int64(value):
+        raise EpisodeNotFound(f"no episode {value}")
+    return value
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -169,6 +187,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"--seat {s}=baseline:{next(iter(spec.baselines))}" for s in _seats_for(spec, options)
         )
         raise UsageError(f"give every seat a player, e.g. {example}")
+    problem = budget_problem(args.budget_usd, args.budget_tokens)
+    if problem:
+        raise UsageError(problem)
     config = MatchConfig(
         game=spec.name,
         seats=seats,
@@ -180,19 +201,27 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
-    console = stdout_console()
-    live = LiveOutput(console, quiet=quiet)
-    from players.console_human import ConsoleHuman
+    from players.console_human import ConsoleDesk, ConsoleHuman
 
+    console = stdout_console()
+    desk = ConsoleDesk()
+    live = LiveOutput(console, quiet=quiet, before_output=desk.end_line)
+    desk.show_board = live.show_board
     try:
-        outcome = asyncio.run(play_match(config, store, [live], human_factory=lambda seat: ConsoleHuman()))
+        outcome = asyncio.run(
+            play_match(config, store, [live], human_factory=lambda seat: ConsoleHuman(desk=desk))
+        )
     except KeyboardInterrupt:
+        desk.end_line()
         saved = f"; episode {live.episode_id} saved as aborted" if live.episode_id is not None else ""
         return fail(f"interrupted{saved}", EXIT_INTERRUPTED)
     finally:
         store.close()
-    console.print(f"episode {outcome.episode_id} {outcome.status}", markup=False)
-    return 0 if outcome.status == "finished" else 1
+    with contextlib.suppress(UserLeft):  # the output closed after the results: the episode is saved
+        console.print(f"episode {outcome.episode_id} {outcome.status}", markup=False)
+    if outcome.status == EpisodeStatus.ABORTED:
+        return fail(f"{outcome.message}; episode {outcome.episode_id} saved as aborted")
+    return 0 if outcome.status == EpisodeStatus.FINISHED else 1
 
 
 def cmd_suite(args: argparse.Namespace) -> int:
@@ -208,6 +237,8 @@ def cmd_suite(args: argparse.Namespace) -> int:
         names = _seats_for(spec, dict(_parse_pairs(args.option, "--option")))
         raise UsageError(f"give every seat a player ({', '.join(names)}), e.g. --seat {names[0]}=SPEC")
     n = _parse_count(args.n)
+    seed = _parse_seed(args.seed)
+    options = dict(_parse_pairs(args.option, "--option"))
     store = _db(args)
     console = stdout_console()
     try:
@@ -223,8 +254,8 @@ def cmd_suite(args: argparse.Namespace) -> int:
                     spec.name,
                     seats,
                     n=n,
-                    seed=_parse_seed(args.seed),
-                    options=dict(_parse_pairs(args.option, "--option")),
+                    seed=seed,
+                    options=options,
                     swap=not args.no_swap,
                     progress=advance,
                 )
@@ -316,9 +347,13 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_episodes(args: argparse.Namespace) -> int:
     """``arena episodes``: recent episodes, newest first."""
+    if args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {args.limit}")
     store = _db(args)
     try:
-        rows = store.list_episodes(game=args.game, status=args.status, player=args.player, limit=args.limit)
+        rows = store.list_episodes(
+            game=args.game, status=args.status, player=args.player, limit=min(args.limit, INT64_MAX)
+        )
     finally:
         store.close()
     if not rows:
@@ -339,7 +374,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     """``arena export ID``: the episode as JSON on stdout."""
     store = _db(args)
     try:
-        document = export_episode(store, args.episode_id)
+        document = export_episode(store, _episode_id(args.episode_id))
     finally:
         store.close()
     json.dump(document, sys.stdout, ensure_ascii=False, indent=1)
@@ -362,14 +397,53 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.episode_id is not None:
         store = Store(path)
         try:
-            if store.episode(args.episode_id) is None:
+            if store.episode(_episode_id(args.episode_id)) is None:
                 raise EpisodeNotFound(f"no episode {args.episode_id} in {path}")
         finally:
             store.close()
     return run_app(path, replay=args.episode_id, open_replay=True)
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """``arena tournament run|resume|table|report``."""
+    from arena.tournament.config import TournamentConfigError
+    from arena.tournament.run import TournamentNotFound
+
+    console = stdout_console()
+    try:
+        if args.tournament_command == "run":
+            config = cli_tournament.config_from_args(args, _parse_pairs)
+            store = _db(args)
+            try:
+                return cli_tournament.run_command(args, store, config, console)
+            finally:
+                store.close()
+        store = _db(args)
+        try:
+            handler = {
+                "resume": cli_tournament.resume_command,
+                "table": cli_tournament.table_command,
+                "report": cli_tournament.report_command,
+            }[args.tournament_command]
+            return handler(args, store, console)
+        finally:
+            store.close()
+    except (TournamentConfigError, TournamentNotFound) as exc:
+        return fail(str(exc))
+
+
+def cmd_tournaments(args: argparse.Namespace) -> int:
+    """``arena tournaments``: recent tournaments."""
+    store = _db(args)
+    try:
+        return cli_tournament.list_command(args, store, stdout_console())
+    finally:
+        store.close()
+
+
 COMMANDS = {
+    "tournament": cmd_tournament,
+    "tournaments": cmd_tournaments,
     "play": cmd_play,
     "suite": cmd_suite,
     "players": cmd_players,

@@ -1,49 +1,141 @@
-"""What the headless CLI prints: live turn lines and the final results table."""
+"""What the headless CLI prints: live turn lines and the final results table.
+
+While people play at this console, what is printed follows :mod:`arena.audience`: the
+other seats' turns appear only as their public moves, and everything held back is printed
+in full once the episode has ended.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from arena.audience import Audience, public_move
 from arena.events import EpisodeEnded, EpisodeStarted, Event, StepStarted, TurnRecord, TurnsRecorded
-from arena.game import SeatResult
+from arena.game import Game, SeatResult
+from arena.player import UserLeft
 from arena.sanitize import plain_text
 
 
-class LiveOutput:
-    """An observer that prints each decision, its reason, tokens, cost and latency."""
+class StdoutConsole(Console):
+    """A console on stdout for which a closed pipe (``arena play | head``) is the user leaving."""
 
-    def __init__(self, console: Console, *, quiet: bool = False) -> None:
+    def on_broken_pipe(self) -> None:
+        """Stop writing and raise :class:`UserLeft`, so the episode ends ``aborted``."""
+        self.quiet = True
+        silence_stdout()
+        raise UserLeft("the output was closed (broken pipe)")
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so nothing more (not even the flush at exit) hits a closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file descriptor (tests capture stdout)
+        pass
+
+
+class LiveOutput:
+    """An observer that prints each decision, its reason, tokens, cost and latency.
+
+    ``before_output`` runs before anything is printed (the console seats use it to end a
+    prompt's line after ^C); :meth:`show_board` draws a seat's board before its form.
+    """
+
+    def __init__(
+        self, console: Console, *, quiet: bool = False, before_output: Callable[[], None] | None = None
+    ) -> None:
         self.console = console
         self.quiet = quiet
+        self.before_output = before_output
         self.episode_id: int | None = None
         self.players: dict[str, str] = {}
+        self.audience = Audience()
+        self.game: Game | None = None
+        self.withheld: list[TurnRecord] = []
+        self._left: UserLeft | None = None
+
+    def _print(self, renderable: Any) -> None:
+        if self.before_output is not None:
+            self.before_output()
+        self.console.print(renderable)
+
+    def show_board(self, seat: str) -> None:
+        """The game as ``seat`` sees it (called just before that seat's form)."""
+        if self.game is not None:
+            self._print(self.game.definition.render(self.game, seat))
 
     def __call__(self, event: Event) -> None:
-        if isinstance(event, TurnsRecorded):
-            if not self.quiet:
-                for turn in event.turns:
-                    self.console.print(turn_line(turn, self.players.get(turn.seat, "")))
+        if self._left is not None and not isinstance(event, EpisodeEnded):
+            raise UserLeft(str(self._left))
+        if isinstance(event, EpisodeStarted):
+            try:
+                self._started(event)
+            except UserLeft as exc:
+                # The runner ends an episode only once it has started: say so at its first step.
+                self._left = exc
+        elif isinstance(event, TurnsRecorded):
+            self._turns(event.game, event.turns)
         elif isinstance(event, StepStarted):
-            for seat in event.seats:
-                if self.players.get(seat) == "human":
-                    self.console.print(event.game.definition.render(event.game, seat))
-        elif isinstance(event, EpisodeStarted):
-            self.episode_id = event.episode_id
-            self.players = {s.seat: s.spec for s in event.seats}
-            seats = ", ".join(f"{s.seat}={s.spec}" for s in event.seats)
-            self.console.print(
+            self.game = event.game
+        elif isinstance(event, EpisodeEnded):
+            self._ended(event)
+
+    def _started(self, event: EpisodeStarted) -> None:
+        self.game = event.game
+        self.episode_id = event.episode_id
+        self.players = {s.seat: s.spec for s in event.seats}
+        self.audience = Audience(tuple(s.seat for s in event.seats if s.kind == "human"))
+        seats = ", ".join(f"{s.seat}={s.spec}" for s in event.seats)
+        self._print(
+            Text(f"episode {event.episode_id}: {event.game.name} seed {event.seed}  {seats}", style="bold")
+        )
+        if self.audience.hot_seat():
+            self._print(
                 Text(
-                    f"episode {event.episode_id}: {event.game.name} seed {event.seed}  {seats}", style="bold"
+                    "several people share this console: every reason stays hidden until the end, "
+                    "and each seat's board shows just before its move",
+                    style="dim",
                 )
             )
-        elif isinstance(event, EpisodeEnded):
-            self.console.print(results_table(event.results, self.players))
-            if event.message:
-                self.console.print(Text(f"{event.status}: {event.message}"))
+        elif self.audience.human_seats:
+            self._print(Text("the other seats' reasons stay hidden until the end", style="dim"))
+
+    def _turns(self, game: Game, turns: list[TurnRecord]) -> None:
+        for turn in turns:
+            if self.audience.sees_private(turn.seat, over=False):
+                if not self.quiet:
+                    self._print(turn_line(turn, self.players.get(turn.seat, "")))
+                continue
+            self.withheld.append(turn)
+            public = public_move(game, turn.action_text)
+            if public is not None and not self.quiet:
+                self._print(public_line(turn, public))
+
+    def _ended(self, event: EpisodeEnded) -> None:
+        if self.withheld and not self.quiet:
+            self._print(Text("hidden during play:", style="bold"))
+            for turn in self.withheld:
+                self._print(turn_line(turn, self.players.get(turn.seat, "")))
+        self._print(results_table(event.results, self.players))
+        if event.message:
+            self._print(Text(f"{event.status}: {event.message}"))
+
+
+def public_line(turn: TurnRecord, move: str) -> Text:
+    """Another seat's turn as a person playing here may see it: step, seat and public move."""
+    line = Text()
+    line.append(f"step {turn.step + 1:>3} {turn.seat} ", style="bold")
+    line.append(plain_text(move))
+    return line
 
 
 def turn_line(turn: TurnRecord, player: str = "") -> Text:

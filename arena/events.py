@@ -18,6 +18,8 @@ class EpisodeStatus:
     ABORTED = "aborted"
     BUDGET_EXCEEDED = "budget_exceeded"
     FAILED = "failed"
+    PLAYER_FAILED = "player_failed"
+    """A seat's provider kept refusing its requests (see ``EpisodeRunner``): no scores."""
 
 
 @dataclass(slots=True)
@@ -27,6 +29,8 @@ class SeatInfo:
     seat: str
     spec: str
     kind: str
+    config: dict[str, Any] = field(default_factory=dict)
+    """The player's resolved configuration (see :func:`arena.playerconfig.seat_configuration`)."""
 
 
 @dataclass(slots=True)
@@ -37,6 +41,7 @@ class Attempt:
     action: dict[str, Any] | None
     error: str
     detail: str
+    sampling: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -60,6 +65,8 @@ class TurnRecord:
     usage: Usage
     latency: float
     state: dict[str, Any]
+    sampling: dict[str, Any] | None = None
+    """Sampling settings sent for the decision that was used (``None``: nothing was sent)."""
 
 
 @dataclass(slots=True)

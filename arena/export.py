@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.game import GameState
+from arena.registry import UnknownGameError, get_game
 from arena.store import Store
 
 
@@ -18,7 +20,8 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
         raise EpisodeNotFound(f"no episode {episode_id} in {store.path}")
     seats = store.seats(episode_id)
     turns = store.turns(episode_id)
-    return {
+    # Seats and turns recorded before player configurations existed export as they always did.
+    document: dict[str, Any] = {
         "episode": {
             "id": episode["id"],
             "game": episode["game"],
@@ -47,6 +50,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
                     "output_tokens": s["output_tokens"],
                     "cost_usd": s["cost_usd"],
                 },
+                **({"config_hash": s["config_hash"], "config": s["config"]} if s["config_hash"] else {}),
             }
             for s in seats
         ],
@@ -75,7 +79,36 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
                 },
                 "latency": t["latency"],
                 "state": t["state"],
+                **({"sampling": t["sampling"]} if t["sampling"] is not None else {}),
             }
             for t in turns
         ],
     }
+    extra = _game_extra(episode, turns)
+    if extra:
+        document["game_data"] = extra
+    return document
+
+
+def _game_extra(episode: dict[str, Any], turns: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game's own export data, from the episode rebuilt by replaying its stored actions."""
+    try:
+        spec = get_game(episode["game"])
+    except UnknownGameError:
+        return {}
+    try:
+        seed, config = int(episode["seed"]), dict(episode["config"] or {})
+        try:
+            game = spec.create(seed, config)
+        except ValueError:  # recorded options outside today's limits: use them as played
+            game = spec.new_state(seed, spec.Options.model_construct(**config))
+        if type(game).export_extra is GameState.export_extra:
+            return {}
+        steps: dict[int, dict[str, Any]] = {}
+        for turn in turns:
+            steps.setdefault(turn["step"], {})[turn["seat"]] = turn["action"]
+        for step in sorted(steps):
+            game.apply({seat: game.action_model(seat).model_validate(a) for seat, a in steps[step].items()})
+    except Exception as exc:  # an episode recorded under other rules stays exportable
+        return {"error": f"cannot rebuild the game: {type(exc).__name__}: {exc}"}
+    return game.export_extra()

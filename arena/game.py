@@ -148,6 +148,10 @@ class GameState(ABC):
         """Per-seat score over time (for charts); empty if not meaningful."""
         return {}
 
+    def export_extra(self) -> dict[str, Any]:
+        """Game-specific data ``arena export`` adds once the stored actions are replayed."""
+        return {}
+
 
 Game = GameState
 """The name the engine used before contract v2 (kept for type hints in older code)."""

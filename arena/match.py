@@ -11,9 +11,10 @@ from arena.lineup import HumanFactory, build_player
 from arena.player import Player
 from arena.recorder import Recorder
 from arena.registry import get_game
-from arena.runner import Budget, EpisodeOutcome, EpisodeRunner, RunControl
+from arena.runner import DEFAULT_FAILURE_LIMIT, Budget, EpisodeOutcome, EpisodeRunner, RunControl
 from arena.specs import SpecError
 from arena.store import Store
+from arena.user_input import seed_problem
 
 
 @dataclass
@@ -26,6 +27,8 @@ class MatchConfig:
     options: dict[str, Any] = field(default_factory=dict)
     budget: Budget = field(default_factory=Budget)
     tournament_id: int | None = None
+    failure_limit: int = DEFAULT_FAILURE_LIMIT
+    """Permanent provider errors in a row that end the episode ``player_failed``."""
 
 
 def prepare_runner(
@@ -37,6 +40,7 @@ def prepare_runner(
     models_config: Any = None,
     control: RunControl | None = None,
     players: dict[str, Player] | None = None,
+    prepare_players: bool = True,
 ) -> EpisodeRunner:
     """Build the game and players and wire the recorder first among the observers.
 
@@ -44,6 +48,9 @@ def prepare_runner(
     configuration (unknown seat, player or option).
     """
     spec = get_game(config.game)
+    problem = seed_problem(config.seed)
+    if problem:
+        raise SpecError(problem)
     options = spec.resolve_options(config.options)
     game = spec.new_state(config.seed, spec.parse_options(options))
     unknown = sorted(set(config.seats) - set(game.seats))
@@ -73,6 +80,8 @@ def prepare_runner(
         budget=config.budget,
         control=control,
         tournament_id=config.tournament_id,
+        failure_limit=config.failure_limit,
+        prepare_players=prepare_players,
     )
 
 

@@ -43,6 +43,14 @@ class FatalPlayerError(Exception):
     """A player can no longer play (for instance its key was revoked mid-match)."""
 
 
+class UserLeft(Exception):
+    """The person at the console left: their input ended, or they closed the output.
+
+    Raised by a human seat or by a front end's observer. The runner ends the episode
+    ``aborted`` with this message: leaving is not a failure of the game or a player.
+    """
+
+
 @dataclass(slots=True)
 class Usage:
     """Tokens and money one decision cost. Zero for scripted players and humans."""
@@ -73,7 +81,9 @@ class Decision:
 
     ``action`` is whatever the player produced: a pydantic model, a plain mapping, or
     ``None`` when nothing usable came back (then ``error`` says why). The runner
-    validates it against the game's action model and rules.
+    validates it against the game's action model and rules. ``permanent`` marks a
+    provider error that retrying will not fix (HTTP 400/404...): a run of them ends the
+    episode ``player_failed``. ``sampling`` holds the sampling settings actually sent.
     """
 
     action: BaseModel | dict[str, Any] | None
@@ -83,6 +93,8 @@ class Decision:
     latency: float = 0.0
     error: ErrorClass | None = None
     error_detail: str = ""
+    permanent: bool = False
+    sampling: dict[str, Any] | None = None
 
 
 @dataclass
@@ -127,7 +139,12 @@ class DecisionRequest:
 
 @runtime_checkable
 class Player(Protocol):
-    """Anything that can hold a seat: a model, a scripted baseline or a human."""
+    """Anything that can hold a seat: a model, a scripted baseline or a human.
+
+    Optional: ``configuration() -> dict`` describes the player as it will play (stored
+    per seat, see :mod:`arena.playerconfig`), and an int ``failure_limit`` overrides the
+    runner's limit on permanent provider errors in a row.
+    """
 
     spec: str
     kind: str

@@ -6,7 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from arena import __version__
-from arena.events import EpisodeEnded, EpisodeStarted, Event, TurnRecord, TurnsRecorded
+from arena.events import EpisodeEnded, EpisodeStarted, EpisodeStatus, Event, TurnRecord, TurnsRecorded
 from arena.store import Store, dumps
 
 
@@ -34,14 +34,17 @@ class Recorder:
                 config=event.options,
                 seats=[(s.seat, s.spec, s.kind) for s in event.seats],
                 tournament_id=event.tournament_id,
+                configs={s.seat: s.config for s in event.seats if s.config},
             )
             event.episode_id = self.episode_id
         elif isinstance(event, EpisodeEnded) and self.episode_id is not None:
             seats: dict[str, dict[str, Any]] = {}
+            # A seat that could not play leaves no score for anyone (metrics stay, for the record).
+            scored = event.status != EpisodeStatus.PLAYER_FAILED
             for seat, result in event.results.items():
                 usage = event.usage.get(seat)
                 seats[seat] = {
-                    "score": result.score,
+                    "score": result.score if scored else None,
                     "metrics": result.metrics,
                     "input_tokens": usage.input_tokens if usage else 0,
                     "output_tokens": usage.output_tokens if usage else 0,
@@ -75,4 +78,5 @@ class Recorder:
             usage.cost_usd,
             turn.latency,
             dumps(turn.state),
+            dumps(turn.sampling) if turn.sampling is not None else None,
         )

@@ -4,7 +4,10 @@ The runner asks every pending seat at once, validates each answer against the ga
 action model and rules, re-asks once with the validation error when an answer is
 unparsable or illegal, and otherwise substitutes the game's conservative fallback. A
 misbehaving player never raises out of the runner; an interrupted episode ends
-``aborted`` and the interruption propagates.
+``aborted`` and the interruption propagates. A seat whose decisions fail with a
+provider error that retrying cannot fix (HTTP 400, 404...) ``failure_limit`` times in a
+row (default 3; a player's own ``failure_limit`` wins) ends the episode
+``player_failed``: it could not play, and its fallbacks must not earn a score.
 """
 
 from __future__ import annotations
@@ -29,8 +32,11 @@ from arena.events import (
     TurnsRecorded,
 )
 from arena.game import GameState, SeatResult
-from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage
+from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage, UserLeft
+from arena.playerconfig import seat_configuration
 
+DEFAULT_FAILURE_LIMIT = 3
+"""Consecutive permanent provider errors from one seat that end an episode ``player_failed``."""
 REASK_ERRORS = frozenset({ErrorClass.UNPARSABLE, ErrorClass.SCHEMA, ErrorClass.ILLEGAL, ErrorClass.TRUNCATED})
 
 
@@ -133,6 +139,8 @@ class EpisodeRunner:
         budget: Budget | None = None,
         control: RunControl | None = None,
         tournament_id: int | None = None,
+        failure_limit: int = DEFAULT_FAILURE_LIMIT,
+        prepare_players: bool = True,
     ) -> None:
         missing = [seat for seat in game.seats if seat not in players]
         if missing:
@@ -144,10 +152,16 @@ class EpisodeRunner:
         self.budget = budget or Budget()
         self.control = control
         self.tournament_id = tournament_id
+        self.prepare_players = prepare_players
         self.usage = {seat: Usage() for seat in game.seats}
         self.fallbacks = dict.fromkeys(game.seats, 0)
         self.invalid = dict.fromkeys(game.seats, 0)
+        self.decisions = dict.fromkeys(game.seats, 0)
+        self.failure_limit = failure_limit
+        self.failure_streak = dict.fromkeys(game.seats, 0)
+        self.last_failure = dict.fromkeys(game.seats, "")
         self.episode_id: int | None = None
+        self.seat_configs: dict[str, dict[str, Any]] = {}
         self._turn_index = 0
 
     def _emit(self, event: Event) -> None:
@@ -160,13 +174,18 @@ class EpisodeRunner:
         Raises :class:`arena.player.PlayerSetupError` before anything is recorded if a
         player cannot play at all.
         """
-        for player in self.players.values():
-            await player.prepare()
+        if self.prepare_players:
+            for player in self.players.values():
+                await player.prepare()
+        self.seat_configs = {seat: seat_configuration(p, self.game) for seat, p in self.players.items()}
         started = EpisodeStarted(
             game=self.game,
             seed=self.game.seed,
             options=self.options,
-            seats=[SeatInfo(seat, p.spec, p.kind) for seat, p in self.players.items()],
+            seats=[
+                SeatInfo(seat, p.spec, p.kind, seat_configuration(p, self.game))
+                for seat, p in self.players.items()
+            ],
             tournament_id=self.tournament_id,
         )
         self._emit(started)
@@ -174,6 +193,8 @@ class EpisodeRunner:
         status, message = EpisodeStatus.FINISHED, ""
         try:
             status, message = await self._play()
+        except UserLeft as exc:
+            status, message = EpisodeStatus.ABORTED, str(exc)
         except (asyncio.CancelledError, KeyboardInterrupt):
             self._end(EpisodeStatus.ABORTED, "interrupted")
             raise
@@ -185,8 +206,11 @@ class EpisodeRunner:
     def _end(self, status: str, message: str) -> EpisodeOutcome:
         results = self.game.result()
         for seat, result in results.items():
+            decisions = self.decisions[seat]
             result.metrics["fallbacks"] = self.fallbacks[seat]
             result.metrics["invalid_replies"] = self.invalid[seat]
+            result.metrics["decisions"] = decisions
+            result.metrics["fallback_rate"] = round(self.fallbacks[seat] / decisions, 4) if decisions else 0.0
         self._emit(EpisodeEnded(status, results, message, self.usage))
         return EpisodeOutcome(status, results, self.episode_id, message, self.usage)
 
@@ -195,6 +219,9 @@ class EpisodeRunner:
         while not self.game.over():
             if self.control is not None:
                 await self.control.before_step()
+            else:
+                # Scripted players never await: yield so other episodes and a front end run.
+                await asyncio.sleep(0)
             seats = self.game.pending()
             self._emit(StepStarted(step, seats, self.game))
             try:
@@ -209,6 +236,9 @@ class EpisodeRunner:
             turns = [self._finish_record(record) for record in records]
             self._emit(TurnsRecorded(step, turns, self.game))
             step += 1
+            broken = self._broken_seat()
+            if broken:
+                return EpisodeStatus.PLAYER_FAILED, broken
             total = Usage()
             for usage in self.usage.values():
                 total.add(usage)
@@ -217,22 +247,48 @@ class EpisodeRunner:
                 return EpisodeStatus.BUDGET_EXCEEDED, reason
         return EpisodeStatus.FINISHED, ""
 
+    def _limit(self, seat: str) -> int:
+        own = getattr(self.players[seat], "failure_limit", None)
+        return own if isinstance(own, int) and own > 0 else self.failure_limit
+
+    def _broken_seat(self) -> str:
+        """Why a seat cannot play (its run of permanent provider errors), or ``""``."""
+        for seat, streak in self.failure_streak.items():
+            if streak and streak >= self._limit(seat):
+                player = self.players[seat]
+                return (
+                    f"seat {seat} ({player.spec}) could not play: {streak} decisions in a row failed"
+                    f" with a provider error; last: {self.last_failure[seat]}"
+                )
+        return ""
+
+    def _track_failures(self, seat: str, decision: Decision) -> None:
+        if decision.permanent and decision.error is not None:
+            self.failure_streak[seat] += 1
+            self.last_failure[seat] = decision.error_detail or str(decision.error)
+        else:
+            self.failure_streak[seat] = 0
+
     async def _decide(self, seat: str, step: int) -> _PendingTurn:
         game = self.game
         player = self.players[seat]
         request = decision_request(game, seat, step)
         pending = _PendingTurn(seat=seat, step=step, request=request)
+        self.decisions[seat] += 1
         for attempt in (1, 2):
             if attempt == 2:
                 request = replace(request, feedback=pending.attempts[-1].detail, attempt=2)
             decision = await self._ask(player, request)
+            self._track_failures(seat, decision)
             pending.absorb(decision, request)
             self.usage[seat].add(decision.usage)
             action, error, detail = self._check(seat, decision)
             if action is not None:
                 pending.accept(action, decision)
                 return pending
-            pending.attempts.append(Attempt(decision.raw, _as_dict(decision.action), error, detail))
+            pending.attempts.append(
+                Attempt(decision.raw, _as_dict(decision.action), error, detail, decision.sampling)
+            )
             self.invalid[seat] += 1
             if ErrorClass(error) not in REASK_ERRORS:
                 break
@@ -244,7 +300,7 @@ class EpisodeRunner:
         started = time.perf_counter()
         try:
             decision = await player.decide(request)
-        except (asyncio.CancelledError, KeyboardInterrupt, FatalPlayerError):
+        except (asyncio.CancelledError, KeyboardInterrupt, FatalPlayerError, UserLeft):
             raise
         except Exception as exc:  # a player's bug must not take the episode down
             decision = Decision(
@@ -290,6 +346,7 @@ class EpisodeRunner:
             usage=pending.usage,
             latency=pending.latency,
             state=self.game.turn_state(pending.seat),
+            sampling=pending.sampling,
         )
         self._turn_index += 1
         return record
@@ -308,6 +365,7 @@ class _PendingTurn:
     raw: str = ""
     reason: str = ""
     prompt: str | None = None
+    sampling: dict[str, Any] | None = None
     fallback: bool = False
     action_model: BaseModel = field(default=None)  # type: ignore[assignment]
 
@@ -317,6 +375,7 @@ class _PendingTurn:
         self.latency += decision.latency
         self.raw = decision.raw
         self.reason = decision.reason
+        self.sampling = decision.sampling
         prompt = request.prompt_if_rendered()
         if prompt is not None and self.prompt is None:
             self.prompt = prompt

@@ -17,6 +17,8 @@ from typing import Any
 import orjson
 import sqlite_utils
 
+from arena.playerconfig import config_hash
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 
@@ -95,7 +97,38 @@ def _v2(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE turns ADD COLUMN prompt_version TEXT")
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2]
+def _v3(db: sqlite_utils.Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE IF NOT EXISTS player_configs (
+            hash TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            config TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        ALTER TABLE seats ADD COLUMN config_hash TEXT REFERENCES player_configs(hash);
+        CREATE INDEX IF NOT EXISTS seats_config ON seats(config_hash);
+        ALTER TABLE turns ADD COLUMN sampling TEXT;
+        """
+    )
+
+
+def _v4(db: sqlite_utils.Database) -> None:
+    # Tournaments: each episode names its schedule slot; a slot counts once, ever.
+    db.executescript(
+        """
+        ALTER TABLE episodes ADD COLUMN slot_key TEXT;
+        CREATE INDEX IF NOT EXISTS episodes_tournament ON episodes(tournament_id, slot_key);
+        CREATE UNIQUE INDEX IF NOT EXISTS episodes_slot_counted_once
+            ON episodes(tournament_id, slot_key) WHERE status = 'finished' AND slot_key IS NOT NULL;
+        ALTER TABLE tournaments ADD COLUMN message TEXT NOT NULL DEFAULT '';
+        ALTER TABLE tournaments ADD COLUMN pid INTEGER;
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""
 
 TURN_COLUMNS = (
@@ -122,9 +155,10 @@ TURN_COLUMNS = (
     "cost_usd",
     "latency",
     "state",
+    "sampling",
 )
 _INSERT_TURN = f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) VALUES ({', '.join('?' * len(TURN_COLUMNS))})"
-JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics"})
+JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics", "sampling"})
 
 
 class StoreError(Exception):
@@ -187,6 +221,12 @@ class Store:
         for episode_id, pid in rows:
             if pid is None or (pid != os.getpid() and not _pid_alive(pid)):
                 self.set_status(episode_id, "aborted", "process ended while the episode was running")
+        rows = self.conn.execute("SELECT id, pid FROM tournaments WHERE status='running'").fetchall()
+        for tournament_id, pid in rows:
+            if pid is None or (pid != os.getpid() and not _pid_alive(pid)):
+                self.finish_tournament(
+                    tournament_id, "aborted", "process ended while the tournament was running"
+                )
 
     def transaction(self) -> Any:
         """A context manager grouping writes into one commit."""
@@ -204,9 +244,30 @@ class Store:
         config: dict[str, Any],
         seats: list[tuple[str, str, str]],
         tournament_id: int | None = None,
+        configs: dict[str, dict[str, Any]] | None = None,
     ) -> int:
-        """Insert a running episode and its seats; returns the episode id."""
+        """Insert a running episode and its seats; returns the episode id.
+
+        ``configs`` maps a seat to its player's resolved configuration; each distinct one
+        is stored once in ``player_configs`` and the seat refers to it by hash.
+        """
+        configs = configs or {}
+        hashes = {seat: config_hash(config) for seat, config in configs.items()}
         with self.transaction():
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO player_configs (hash, name, kind, config, created_at)"
+                " VALUES (?,?,?,?,?)",
+                [
+                    (
+                        hashes[seat],
+                        str(config.get("name", "")),
+                        str(config.get("kind", "")),
+                        dumps(config),
+                        now(),
+                    )
+                    for seat, config in configs.items()
+                ],
+            )
             cursor = self.conn.execute(
                 "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, config,"
                 " status, started_at, pid, tournament_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -225,8 +286,8 @@ class Store:
             )
             episode_id = int(cursor.lastrowid or 0)
             self.conn.executemany(
-                "INSERT INTO seats (episode_id, seat, player, kind) VALUES (?,?,?,?)",
-                [(episode_id, seat, player, kind) for seat, player, kind in seats],
+                "INSERT INTO seats (episode_id, seat, player, kind, config_hash) VALUES (?,?,?,?,?)",
+                [(episode_id, seat, player, kind, hashes.get(seat)) for seat, player, kind in seats],
             )
         return episode_id
 
@@ -269,16 +330,28 @@ class Store:
     def create_tournament(self, name: str, game: str, config: dict[str, Any]) -> int:
         """Insert a tournament row; returns its id."""
         cursor = self.conn.execute(
-            "INSERT INTO tournaments (name, game, config, created_at) VALUES (?,?,?,?)",
-            (name, game, dumps(config), now()),
+            "INSERT INTO tournaments (name, game, config, created_at, pid) VALUES (?,?,?,?,?)",
+            (name, game, dumps(config), now(), os.getpid()),
         )
         return int(cursor.lastrowid or 0)
 
-    def finish_tournament(self, tournament_id: int, status: str = "finished") -> None:
-        """Mark a tournament done."""
+    def finish_tournament(self, tournament_id: int, status: str = "finished", message: str = "") -> None:
+        """Record how a run of a tournament ended."""
         self.conn.execute(
-            "UPDATE tournaments SET status=?, finished_at=? WHERE id=?", (status, now(), tournament_id)
+            "UPDATE tournaments SET status=?, message=?, finished_at=? WHERE id=?",
+            (status, message, now(), tournament_id),
         )
+
+    def set_tournament_status(self, tournament_id: int, status: str) -> None:
+        """Mark a tournament as being played by this process (resume)."""
+        self.conn.execute(
+            "UPDATE tournaments SET status=?, message='', pid=?, finished_at=NULL WHERE id=?",
+            (status, os.getpid(), tournament_id),
+        )
+
+    def tag_slot(self, episode_id: int, slot_key: str) -> None:
+        """Name the tournament slot an episode plays."""
+        self.conn.execute("UPDATE episodes SET slot_key=? WHERE id=?", (slot_key, episode_id))
 
     # -- reads --------------------------------------------------------------------------
     def episode(self, episode_id: int) -> dict[str, Any] | None:
@@ -286,9 +359,43 @@ class Store:
         rows = list(self._query("SELECT * FROM episodes WHERE id = ?", (episode_id,)))
         return rows[0] if rows else None
 
+    def tournament(self, tournament_id: int) -> dict[str, Any] | None:
+        """One tournament row (config decoded), or ``None``."""
+        rows = list(self._query("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)))
+        return rows[0] if rows else None
+
+    def tournament_spend(self, tournament_id: int) -> float:
+        """Dollars spent by a tournament's ended episodes."""
+        row = self.conn.execute(
+            "SELECT coalesce(sum(s.cost_usd), 0) FROM seats s JOIN episodes e ON e.id = s.episode_id"
+            " WHERE e.tournament_id = ?",
+            (tournament_id,),
+        ).fetchone()
+        return float(row[0])
+
+    def list_tournaments(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Recent tournaments, newest first, with finished-episode counts and spend."""
+        sql = (
+            "SELECT t.*, (SELECT count(*) FROM episodes e WHERE e.tournament_id = t.id"
+            " AND e.status = 'finished') AS finished,"
+            " (SELECT coalesce(sum(s.cost_usd), 0) FROM seats s JOIN episodes e ON e.id = s.episode_id"
+            " WHERE e.tournament_id = t.id) AS spend_usd"
+            " FROM tournaments t ORDER BY t.id DESC LIMIT ?"
+        )
+        return list(self._query(sql, (limit,)))
+
     def seats(self, episode_id: int) -> list[dict[str, Any]]:
-        """An episode's seats in seat order."""
-        return list(self._query("SELECT * FROM seats WHERE episode_id = ? ORDER BY rowid", (episode_id,)))
+        """An episode's seats in seat order, each with its player's ``config`` (or ``None``)."""
+        sql = (
+            "SELECT s.*, p.config AS config FROM seats s LEFT JOIN player_configs p ON p.hash = s.config_hash"
+            " WHERE s.episode_id = ? ORDER BY s.rowid"
+        )
+        return list(self._query(sql, (episode_id,)))
+
+    def player_config(self, digest: str) -> dict[str, Any] | None:
+        """The stored configuration with this hash, or ``None``."""
+        rows = list(self._query("SELECT config FROM player_configs WHERE hash = ?", (digest,)))
+        return rows[0]["config"] if rows else None
 
     def turns(self, episode_id: int) -> list[dict[str, Any]]:
         """An episode's turns in order."""
@@ -314,12 +421,16 @@ class Store:
             where.append("EXISTS (SELECT 1 FROM seats s2 WHERE s2.episode_id = e.id AND s2.player LIKE ?)")
             params.append(f"%{player}%")
         clause = f"WHERE {' AND '.join(where)}" if where else ""
+        # A name that stands for several configurations is shown as name#abcd (its config hash).
         sql = (
-            "SELECT e.id, e.game, e.seed, e.status, e.started_at, e.tournament_id,"
+            "WITH ambiguous AS"
+            " (SELECT player FROM seats GROUP BY player HAVING count(DISTINCT config_hash) > 1)"
+            " SELECT e.id, e.game, e.seed, e.status, e.started_at, e.tournament_id,"
             " CASE WHEN e.status = 'running' THEN (SELECT count(*) FROM turns t WHERE t.episode_id = e.id)"
             " ELSE e.turns END AS turns,"
-            " (SELECT group_concat(s.seat || '=' || s.player, ' ') FROM seats s WHERE s.episode_id = e.id)"
-            " AS players,"
+            " (SELECT group_concat(s.seat || '=' || s.player || CASE WHEN s.config_hash IS NOT NULL"
+            "  AND s.player IN ambiguous THEN '#' || substr(s.config_hash, 1, 4) ELSE '' END, ' ')"
+            "  FROM seats s WHERE s.episode_id = e.id) AS players,"
             " (SELECT group_concat(s.seat || '=' || printf('%.2f', s.score), ' ') FROM seats s"
             "  WHERE s.episode_id = e.id AND s.score IS NOT NULL) AS scores"
             f" FROM episodes e {clause} ORDER BY e.id DESC LIMIT ?"

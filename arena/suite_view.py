@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from arena.registry import get_game
-from arena.suite import Aggregate, SuiteReport
+from arena.suite_report import Aggregate, SuiteReport
 
 
 def suite_table(report: SuiteReport, columns: Sequence[str] | None = None) -> Table:
@@ -22,7 +22,14 @@ def suite_table(report: SuiteReport, columns: Sequence[str] | None = None) -> Ta
     if not columns:
         columns = tuple(dict.fromkeys(key for agg in per_player.values() for key in agg.metrics))
     table = Table(title=f"{report.game} suite: seed {report.seed}, n {report.n}", header_style="bold")
-    for name in ("player", "seat", "episodes", "wins", "draws", "score", *columns):
+    left = report.left_out_summary()
+    if left["episodes"]:
+        statuses = ", ".join(f"{count} {status}" for status, count in left["by_status"].items())
+        table.caption = (
+            f"{left['episodes']} of {len(report.episodes)} episodes left out (not finished: {statuses});"
+            " see the report's left_out"
+        )
+    for name in ("player", "seat", "episodes", "wins", "draws", "score", "fallback%", "invalid%", *columns):
         if name == "player":  # specs are the point of the table: never cut them short
             table.add_column(name, no_wrap=True, min_width=max(map(len, per_player), default=6))
         else:
@@ -36,6 +43,7 @@ def suite_table(report: SuiteReport, columns: Sequence[str] | None = None) -> Ta
 
 def _cells(agg: Aggregate, columns: Sequence[str]) -> list[str]:
     cells = [str(agg.episodes), str(agg.wins), str(agg.draws), f"{agg.score:.2f}"]
+    cells += [f"{100 * agg.fallback_rate:.0f}", f"{100 * agg.invalid_rate:.0f}"]
     for column in columns:
         value = agg.metrics.get(column)
         cells.append("-" if value is None else f"{value:.3g}" if abs(value) < 1 else f"{value:.2f}")

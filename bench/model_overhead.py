@@ -40,6 +40,7 @@ class FixedDelayServer(WireServer):
     def __init__(self, delay: float) -> None:
         super().__init__()
         self.delay = delay
+        self.models = ["bench"]  # the pre-match probe checks the server lists the model id
 
     def next_behaviour(self) -> Behaviour:
         behaviour = reply(DECISION)

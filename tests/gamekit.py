@@ -11,6 +11,7 @@ from arena.game import GameState
 from arena.registry import get_game
 from games.bargain import BargainState
 from games.lemonade import LemonadeState
+from games.paperclip import PaperclipState
 
 
 def new_bargain(seed: int, **options: Any) -> BargainState:
@@ -24,6 +25,13 @@ def new_lemonade(seed: int, **options: Any) -> LemonadeState:
     """A lemonade state as the registry makes it."""
     state = get_game("lemonade").create(seed, options)
     assert isinstance(state, LemonadeState)
+    return state
+
+
+def new_paperclip(seed: int, **options: Any) -> PaperclipState:
+    """A paperclip state as the registry makes it."""
+    state = get_game("paperclip").create(seed, options)
+    assert isinstance(state, PaperclipState)
     return state
 
 

@@ -17,6 +17,7 @@ from arena.cli import main
 from arena.store import Store
 
 PLAY = ["play", "lemonade", "--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus", "--seed", "42"]
+SUITE = ["suite", "bargain", "--seat", "seller=baseline:honest", "--seat", "buyer=baseline:random", "--n=1"]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -116,6 +117,19 @@ def test_arena_db_environment_variable(
         (["play", "lemonade", "--seat", "nonsense"], "--seat wants NAME=VALUE"),
         (["export", "99"], "no episode 99"),
         (["frobnicate"], "invalid choice"),
+        ([*PLAY[:6], "--seed", "99999999999999999999999"], "seed must fit in a signed 64-bit integer"),
+        ([*PLAY[:6], "--seed", str(-(2**63) - 1)], "seed must fit in a signed 64-bit integer"),
+        ([*PLAY, "--seat", "a=baseline:random"], "--seat a is given twice"),
+        ([*PLAY, "--option", "days=2", "--option", "days=3"], "--option days is given twice"),
+        ([*PLAY, "--budget-usd", "-1"], "--budget-usd must be a number of dollars, 0 or more"),
+        ([*PLAY, "--budget-usd", "nan"], "--budget-usd must be a number of dollars"),
+        ([*PLAY, "--budget-tokens", "-5"], "--budget-tokens must be a whole number of tokens, 0 or more"),
+        ([*PLAY, "--budget-tokens", "lots"], "invalid int value"),
+        ([*SUITE, "--seed", "99999999999999999999999"], "seed must fit in a signed 64-bit integer"),
+        ([*SUITE, "--seat", "buyer=baseline:random"], "--seat buyer is given twice"),
+        (["export", "99999999999999999999999"], "no episode 99999999999999999999999"),
+        (["replay", "99999999999999999999999"], "no episode 99999999999999999999999"),
+        (["episodes", "--limit", "0"], "--limit must be at least 1"),
     ],
 )
 def test_wrong_arguments_give_one_line_and_nonzero_exit(
@@ -127,6 +141,12 @@ def test_wrong_arguments_give_one_line_and_nonzero_exit(
     assert len(lines) == 1, err
     assert message in lines[0]
     assert "Traceback" not in out + err
+    assert not db_path.exists() or Store(db_path).list_episodes() == [], "refused before play"
+
+
+def test_a_zero_budget_lets_free_players_finish(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
+    code, out, _ = run(capsys, "--db", str(db_path), *PLAY, "--budget-usd", "0", "--budget-tokens", "0")
+    assert code == 0 and "episode 1 finished" in out
 
 
 def test_unwritable_database_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -250,3 +270,102 @@ def test_human_at_the_console_corrects_a_wrong_entry(tmp_path: Path) -> None:
         "reason": "second try",
     }
     assert human[1]["action"]["price"] == 3.0 and human[1]["action"]["produce"] == 10
+
+
+def _episode_row(db: Path) -> dict[str, object]:
+    store = Store(db)
+    try:
+        episode = store.episode(1)
+        assert episode is not None
+        return episode
+    finally:
+        store.close()
+
+
+def test_end_of_input_at_a_prompt_aborts_with_a_message_on_a_new_line(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    process = _arena(db, *HUMAN_PLAY, "--option", "days=2")
+    out, err = process.communicate("3\n20\n")
+    assert process.returncode == 1, err
+    assert (
+        err.strip()
+        == "arena: error: the input ended at seat a's move (end of file); episode 1 saved as aborted"
+    )
+    episode = _episode_row(db)
+    assert (
+        episode["status"] == "aborted"
+        and episode["message"] == "the input ended at seat a's move (end of file)"
+    )
+    prompt = next(line for line in out.splitlines() if "promotion (" in line)
+    assert prompt.rstrip().endswith(":"), "the results start on a new line after the prompt"
+    assert "aborted: the input ended" in out and "Traceback" not in out + err
+
+
+def test_ctrl_c_at_a_prompt_ends_the_prompt_line(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    process = _arena(db, *HUMAN_PLAY)
+    assert process.stdin is not None and process.stdout is not None
+    seen = ""
+    while "price (" not in seen:
+        seen += process.stdout.read(1)
+    process.send_signal(signal.SIGINT)
+    while "aborted: interrupted" not in seen:
+        line = process.stdout.readline()
+        assert line, f"the episode never ended: {seen!r}"
+        seen += line
+    process.stdin.close()
+    out = seen + process.stdout.read()
+    assert process.stderr is not None
+    err = process.stderr.read()
+    assert process.wait() == 130 and "saved as aborted" in err
+    prompt = next(line for line in out.splitlines() if "price (" in line)
+    assert prompt.rstrip().endswith(":"), "the results start on a new line after ^C"
+    assert _episode_row(db)["status"] == "aborted"
+
+
+def test_a_closed_output_pipe_aborts_the_episode_with_a_message(tmp_path: Path) -> None:
+    # arena play ... | head -1: the reader goes away while the person is still playing.
+    db = tmp_path / "arena.db"
+    process = _arena(db, *HUMAN_PLAY)
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith("episode 1: lemonade")
+    process.stdout.close()
+    process.stdin.write("3\n20\nnone\nfine\n" * 30)
+    process.stdin.close()
+    process.wait()
+    err = process.stderr.read()
+    assert process.returncode == 1
+    assert err.startswith("arena: error: the ") and err.strip().endswith("episode 1 saved as aborted"), err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    episode = _episode_row(db)
+    assert episode["status"] == "aborted" and "closed" in str(episode["message"])
+
+
+def test_a_closed_output_pipe_aborts_a_spectated_episode(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    process = _arena(db, *PLAY[:6], "--option", "days=1000")
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith("episode 1: lemonade")
+    process.stdout.close()
+    process.wait()
+    err = process.stderr.read()
+    assert process.returncode == 1
+    assert err == "arena: error: the output was closed (broken pipe); episode 1 saved as aborted\n"
+    assert _episode_row(db)["status"] == "aborted"
+
+
+@pytest.mark.parametrize("argv", [["episodes"], ["export", "1"], ["games"]])
+def test_listing_commands_into_a_closed_pipe_end_quietly(tmp_path: Path, argv: list[str]) -> None:
+    db = tmp_path / "arena.db"
+    assert main(["--db", str(db), *PLAY[:6], "--quiet"]) == 0
+    read, write = os.pipe()
+    os.close(read)
+    with os.fdopen(write, "w") as closed:
+        process = subprocess.run(
+            [sys.executable, "-m", "arena.cli", "--db", str(db), *argv],
+            stdout=closed,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert process.returncode == 1 and process.stderr == ""

@@ -2,21 +2,37 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from arena.cli import main
+from arena.export import export_episode
 from arena.match import MatchConfig, play_match
 from arena.player import PlayerSetupError
 from arena.runner import Budget
 from arena.store import Store
+from arena.suite import run_suite
+from arena.suite_view import suite_table
 from players.models import ModelsConfig
+from players.models.base import SYSTEM_PROMPT_VERSION
 from players.models.local_runtime import missing_requirement
 from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import WireServer, fenced, prose, rate_limited, reply, unauthorized
+from tests.wire_server import (
+    WireServer,
+    bad_request,
+    context_exceeded,
+    fenced,
+    invalid_model,
+    prose,
+    rate_limited,
+    reply,
+    unauthorized,
+)
 
 GOOD = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady at the base price"}
 
@@ -182,3 +198,183 @@ async def test_a_rejected_key_stops_the_match_before_the_first_turn(
         models_config=config(wire, provider),
     )
     assert outcome.status == "finished"
+
+
+REFUSALS = {
+    "context window": ("openai-compat", {}, context_exceeded, "exceeds the available context size"),
+    "model name behind a gateway": (
+        "openai-chat",
+        {"check_model_listed": False},
+        lambda: invalid_model("m"),
+        "Invalid model name passed in model=m",
+    ),
+    "bad key answered with 400": ("openai-chat", {}, None, "Invalid proxy server token"),
+    "anthropic 400": (
+        "anthropic",
+        {},
+        lambda: bad_request(f"prompt too long for {CANARY_KEY}"),
+        "[redacted]",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSALS))
+async def test_a_seat_the_provider_keeps_refusing_ends_the_episode_without_scores(
+    case: str, wire: WireServer, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, CANARY_KEY)
+    provider, overrides, behaviour, expected = REFUSALS[case]
+    if behaviour is None:  # LiteLLM without a database: a wrong key is HTTP 400, not 401
+        wire.accepted_keys, wire.key_reject_status = {"sk-the-real-one"}, 400
+    else:
+        wire.script(*(behaviour() for _ in range(3)))
+    outcome = await play_match(
+        MatchConfig("lemonade", {"a": "m", "b": "baseline:weather"}, seed=2),
+        store,
+        models_config=config(wire, provider, **overrides),
+    )
+    assert outcome.status == "player_failed"
+    assert outcome.message.startswith("seat a (m) could not play: 3 decisions in a row failed")
+    assert "last: HTTP 400: " in outcome.message and expected in outcome.message
+    assert CANARY_KEY not in outcome.message
+    assert len(wire.posts()) == 3
+    episode_id = outcome.episode_id or 0
+    assert [s["score"] for s in store.seats(episode_id)] == [None, None]
+    assert [t["error"] for t in store.turns(episode_id) if t["seat"] == "a"] == ["provider_error"] * 3
+    assert CANARY_KEY.encode() not in Path(store.path).read_bytes()
+
+
+async def test_the_models_file_sets_how_many_refusals_a_seat_gets(wire: WireServer, store: Store) -> None:
+    wire.script(context_exceeded(), reply(GOOD), context_exceeded(), context_exceeded())
+    outcome = await play_match(
+        MatchConfig("lemonade", {"a": "m", "b": "baseline:weather"}, seed=2),
+        store,
+        models_config=config(wire, "openai-compat", max_consecutive_errors=2),
+    )
+    assert outcome.status == "player_failed" and "2 decisions in a row" in outcome.message
+    assert len(wire.posts()) == 4
+
+
+async def test_the_same_episode_seed_sends_the_same_seeds(wire: WireServer, tmp_path: Path) -> None:
+    runs = []
+    for name in ("one", "two"):
+        wire.requests.clear()
+        wire.script(*(reply(GOOD) for _ in range(3)))
+        store = Store(tmp_path / f"{name}.db")
+        outcome = await play_match(
+            MatchConfig("lemonade", {"a": "m", "b": "baseline:weather"}, seed=17, options={"days": 3}),
+            store,
+            models_config=config(wire, "openai-compat", temperature=0.8),
+        )
+        turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+        sent = [post.body for post in wire.posts()]
+        assert [t["sampling"] for t in turns] == [
+            {"seed": body["seed"], "temperature": 0.8, "max_tokens": 1024} for body in sent
+        ]
+        runs.append([body["seed"] for body in sent])
+        store.close()
+    assert runs[0] == runs[1] and len(set(runs[0])) == 3
+
+
+async def test_each_seat_is_recorded_as_configured(
+    wire: WireServer, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, CANARY_KEY)
+    wire.script(reply(GOOD))
+    models = config(wire, "openai-chat", timeout=None, max_retries=4, temperature=None)
+    outcome = await play_match(
+        MatchConfig("lemonade", {"a": "m", "b": "baseline:weather"}, seed=1, options={"days": 1}),
+        store,
+        models_config=models,
+    )
+    episode = store.episode(outcome.episode_id or 0)
+    seat = store.seats(outcome.episode_id or 0)[0]
+    assert episode is not None and seat["config"] == {
+        "kind": "model",
+        "name": "m",
+        "provider": "openai",
+        "api": "chat",
+        "model": "gpt-test",
+        "base_url": wire.openai_url,
+        "key_env": KEY_ENV,
+        "temperature": None,
+        "max_output_tokens": 4096,
+        "timeout": 60.0,
+        "max_retries": 4,
+        "max_concurrency": 4,
+        "max_consecutive_errors": None,
+        "check_model_listed": True,
+        "price_input_per_mtok": 0.0,
+        "price_output_per_mtok": 0.0,
+        "seed": "per decision: sha256(episode seed, seat, step, attempt)",
+        "system_prompt_version": SYSTEM_PROMPT_VERSION,
+        "prompt_version": episode["prompt_version"],
+    }
+    document = export_episode(store, outcome.episode_id or 0)
+    assert document["seats"][0]["config"] == seat["config"]
+    assert document["turns"][0]["sampling"]["max_completion_tokens"] == 4096
+    assert CANARY_KEY not in json.dumps(document)
+
+
+def models_file(path: Path, wire: WireServer, temperature: float) -> Path:
+    path.write_text(
+        f'[models.m]\nprovider = "openai-compat"\nmodel = "t"\nbase_url = "{wire.openai_url}"\n'
+        f"temperature = {temperature}\n"
+    )
+    return path
+
+
+async def test_suites_leave_out_unfinished_episodes_and_tell_configurations_apart(
+    wire: WireServer, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_MODELS", str(models_file(tmp_path / "cold.toml", wire, 0.2)))
+    # Deal 0: a good day, an unusable one (re-asked, then the fallback), a good day. Deal 1: refused.
+    wire.script(reply(GOOD), reply("no"), reply("no"), reply(GOOD), *(context_exceeded() for _ in range(3)))
+    lineup = {"a": "m", "b": "baseline:weather"}
+    cold = await run_suite(store, "lemonade", lineup, n=2, seed=4, swap=False, options={"days": 3})
+    assert [e.status for e in cold.episodes] == ["finished", "player_failed"]
+    assert cold.per_player["m"].episodes == 1 and cold.per_player["m"].fallback_rate == pytest.approx(
+        1 / 3, abs=1e-3
+    )
+    document = cold.to_dict()
+    assert document["left_out"]["episodes"] == 1
+    assert document["left_out"]["by_status"] == {"player_failed": 1}
+    assert "exceeds the available context size" in document["left_out"]["reasons"][0]["message"]
+    assert document["failures"]["per_player"]["m"]["left_out"] == 1
+    assert document["per_player"]["m"]["fallback_rate"] == pytest.approx(0.3333)
+    buffer = io.StringIO()
+    Console(file=buffer, width=200, color_system=None).print(suite_table(cold))
+    table = buffer.getvalue()
+    assert "1 of 2 episodes left out (not finished: 1 player_failed)" in table and "fallback%" in table
+
+    monkeypatch.setenv("ARENA_MODELS", str(models_file(tmp_path / "hot.toml", wire, 0.9)))
+    wire.script(*(reply(GOOD) for _ in range(3)))
+    hot = await run_suite(store, "lemonade", lineup, n=1, seed=4, swap=False, options={"days": 3})
+    cold.episodes += hot.episodes
+    cold.configurations.update(hot.configurations)
+    labels = sorted(cold.per_player)
+    assert len(labels) == 3 and [label.split("#")[0] for label in labels] == ["baseline:weather", "m", "m"]
+    temperatures = {cold.to_dict()["configurations"][label]["config"]["temperature"] for label in labels[1:]}
+    assert temperatures == {0.2, 0.9}
+    stored = store.conn.execute("SELECT count(*) FROM player_configs WHERE name = 'm'").fetchone()[0]
+    assert stored == 2
+
+
+def test_arena_models_does_not_call_a_wrong_base_path_available(
+    wire: WireServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ARENA_MODELS", raising=False)
+    models = tmp_path / "models.toml"
+    models.write_text(
+        f'[models.wired]\nprovider = "openai-compat"\nmodel = "t"\nbase_url = "{wire.url}/v2"\n'
+    )
+    assert main(["--models", str(models), "models"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("wired\t"))
+    assert line == (
+        f"wired\tunavailable: no models endpoint at {wire.url}/v2/models (HTTP 404);"
+        " check the base URL (a missing or extra /v1?)"
+    )
+    seats = ["--seat", "a=wired", "--seat", "b=baseline:weather"]
+    code = main(["--db", str(tmp_path / "a.db"), "--models", str(models), "play", "lemonade", *seats])
+    assert code == 1 and "no models endpoint" in capsys.readouterr().err
+    assert wire.posts() == []

@@ -11,6 +11,7 @@ import pytest
 from arena.events import EpisodeEnded, Event, TurnsRecorded
 from arena.match import MatchConfig, play_match, prepare_runner
 from arena.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
+from arena.registry import get_game
 from arena.runner import Budget, RunControl
 from arena.store import Store
 from tests.scripted import CrashingPlayer, ScriptedPlayer, decision
@@ -188,3 +189,66 @@ async def test_same_seed_same_players_same_episode(tmp_path: Path) -> None:
         documents.append(json.dumps([(t["action"], t["state"]) for t in turns]))
         store.close()
     assert documents[0] == documents[1]
+
+
+def refused(detail: str = "HTTP 404: not found") -> Decision:
+    """A provider error retrying will not fix."""
+    return decision(None, error=ErrorClass.PROVIDER_ERROR, error_detail=detail, permanent=True)
+
+
+async def test_a_seat_whose_provider_keeps_refusing_ends_the_episode_player_failed(store: Store) -> None:
+    player = ScriptedPlayer(
+        [refused("HTTP 400: first"), refused("HTTP 400: second"), refused("HTTP 400: third")]
+    )
+    runner = prepare_runner(lemonade(days=30), store, [], players={"a": player})
+    outcome = await runner.run()
+    assert outcome.status == "player_failed"
+    assert outcome.message == (
+        "seat a (test:scripted) could not play: 3 decisions in a row failed with a provider error;"
+        " last: HTTP 400: third"
+    )
+    assert len(player.requests) == 3  # not re-asked, and stopped at once
+    episode = store.episode(outcome.episode_id or 0)
+    assert episode is not None and episode["status"] == "player_failed" and episode["turns"] == 6
+    seats = store.seats(outcome.episode_id or 0)
+    assert [s["score"] for s in seats] == [None, None]  # nobody scores in an episode a seat could not play
+    assert seats[0]["metrics"]["fallbacks"] == 3
+    assert seats[0]["metrics"]["decisions"] == 3 and seats[0]["metrics"]["fallback_rate"] == 1.0
+    assert seats[1]["metrics"]["fallback_rate"] == 0.0  # a seat that won on fallbacks would show it
+
+
+async def test_a_success_resets_the_run_and_the_limit_is_configurable(store: Store) -> None:
+    flaky = ScriptedPlayer([refused(), refused(), decision(GOOD), refused(), refused(), decision(GOOD)])
+    outcome = await play_match(lemonade(days=6), store, players={"a": flaky})
+    assert outcome.status == "finished"
+    strict = ScriptedPlayer([refused(), refused()])
+    outcome = await play_match(lemonade(days=6, failure_limit=2), store, players={"a": strict})
+    assert outcome.status == "player_failed" and len(strict.requests) == 2
+
+    class Patient(ScriptedPlayer):
+        failure_limit = 4  # a player's own limit (a models file's max_consecutive_errors) wins
+
+    patient = Patient([refused()])
+    outcome = await play_match(lemonade(days=6, failure_limit=2), store, players={"a": patient})
+    assert outcome.status == "player_failed" and len(patient.requests) == 4
+
+
+async def test_errors_that_may_pass_do_not_count_towards_a_failed_seat(store: Store) -> None:
+    timeout = decision(None, error=ErrorClass.TIMEOUT, error_detail="no reply within 60s")
+    busy = decision(None, error=ErrorClass.PROVIDER_ERROR, error_detail="HTTP 503 (gave up)")
+    outcome = await play_match(lemonade(days=5), store, players={"a": ScriptedPlayer([timeout, busy])})
+    assert outcome.status == "finished"
+
+
+async def test_every_seat_is_stored_with_its_configuration(store: Store) -> None:
+    outcome = await play_match(lemonade(days=1), store)
+    seats = store.seats(outcome.episode_id or 0)
+    version = get_game("lemonade").version
+    assert seats[0]["config"] == {
+        "kind": "baseline",
+        "name": "baseline:weather",
+        "game": "lemonade",
+        "game_version": version,
+    }
+    assert seats[1]["config"]["name"] == "baseline:cost-plus"
+    assert seats[0]["config_hash"] != seats[1]["config_hash"]

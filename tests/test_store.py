@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import sqlite3
 from pathlib import Path
 
+from arena.export import export_episode
+from arena.playerconfig import config_hash
 from arena.store import MIGRATIONS, Store
 
 
@@ -77,4 +81,42 @@ def test_the_running_process_keeps_its_own_running_episodes(db_path: Path) -> No
     episode = second.episode(episode_id)
     assert episode is not None and episode["status"] == "running"
     second.close()
+    store.close()
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_a_database_written_before_player_configs_opens_and_exports_the_same(tmp_path: Path) -> None:
+    # schema_v2.db and its export were written by the code of the previous schema (user_version 2).
+    db = tmp_path / "old.db"
+    shutil.copy(DATA / "schema_v2.db", db)
+    expected = json.loads((DATA / "schema_v2_export.json").read_text())
+    store = Store(db)
+    assert store.schema_version() == len(MIGRATIONS) > 2
+    for episode_id, document in expected.items():
+        assert json.loads(json.dumps(export_episode(store, int(episode_id)))) == document
+    assert all(seat["config"] is None for seat in store.seats(1))
+    store.close()
+
+
+def test_each_distinct_configuration_is_stored_once_and_seats_refer_to_it(db_path: Path) -> None:
+    store = Store(db_path)
+    cold = {"kind": "model", "name": "m", "temperature": 0.2}
+    hot = {"kind": "model", "name": "m", "temperature": 0.9}
+    common = dict(game="lemonade", game_version="1", prompt_version="p", arena_version="0", seed=1, config={})
+    seats = [("a", "m", "model"), ("b", "m", "model")]
+    first = store.create_episode(**common, seats=seats, configs={"a": cold, "b": cold})  # type: ignore[arg-type]
+    second = store.create_episode(**common, seats=seats, configs={"a": cold, "b": hot})  # type: ignore[arg-type]
+    rows = store.conn.execute("SELECT hash, name, kind FROM player_configs ORDER BY rowid").fetchall()
+    assert [(name, kind) for _, name, kind in rows] == [("m", "model"), ("m", "model")]
+    assert {row[0] for row in rows} == {config_hash(cold), config_hash(hot)}
+    assert [s["config"] for s in store.seats(first)] == [cold, cold]
+    assert [s["config_hash"] for s in store.seats(second)] == [config_hash(cold), config_hash(hot)]
+    assert store.player_config(config_hash(hot)) == hot
+    document = export_episode(store, second)
+    assert document["seats"][1]["config"] == hot and document["seats"][1]["config_hash"] == config_hash(hot)
+    listed = {row["id"]: row["players"] for row in store.list_episodes()}
+    cold_label, hot_label = f"m#{config_hash(cold)[:4]}", f"m#{config_hash(hot)[:4]}"
+    assert listed == {first: f"a={cold_label} b={cold_label}", second: f"a={cold_label} b={hot_label}"}
     store.close()

@@ -2,10 +2,14 @@
 
 Tests point the real SDKs at it (``base_url``) and queue behaviours: a good reply,
 fenced JSON, prose, 429 with ``Retry-After``, a 500, a slow reply, a truncated or
-refused reply, a 401. Every request is recorded (path, headers, JSON body).
+refused reply, a 401, a 400 (an invalid model name, a prompt over the context size).
+Every request is recorded (path, headers, JSON body).
 
 Endpoints: ``POST /v1/chat/completions``, ``POST /v1/responses``, ``POST /v1/messages``
-and ``GET /v1/models``. It listens on 127.0.0.1 on a free port, in a daemon thread.
+and ``GET /v1/models`` (listing ``models``). Anything outside ``/v1/`` is a 404, as on a
+real server reached through a wrong base path. A key outside ``accepted_keys`` gets
+``key_reject_status`` (401; LiteLLM without a database answers 400). It listens on
+127.0.0.1 on a free port, in a daemon thread.
 """
 
 from __future__ import annotations
@@ -95,6 +99,30 @@ def unauthorized(message: str = "Incorrect API key provided.") -> Behaviour:
     return Behaviour(status=401, error_message=message)
 
 
+def bad_request(message: str) -> Behaviour:
+    """HTTP 400 with ``message``."""
+    return Behaviour(status=400, error_message=message)
+
+
+def invalid_model(model: str = "m") -> Behaviour:
+    """HTTP 400 as LiteLLM answers a model name it does not route."""
+    return bad_request(
+        f"Invalid model name passed in model={model}. Call `/v1/models` to view available models"
+    )
+
+
+def context_exceeded() -> Behaviour:
+    """HTTP 400 as llama.cpp's server answers a prompt longer than its context window."""
+    return bad_request(
+        "the request exceeds the available context size, try increasing it (n_prompt_tokens=812, n_ctx=512)"
+    )
+
+
+LITELLM_BAD_KEY = "Authentication Error, Invalid proxy server token passed. Received API Key = sk-...7890"
+DEFAULT_MODELS = ("test-model", "gpt-test", "qwen-test", "claude-test", "t")
+"""Model ids ``GET /v1/models`` lists by default: every id the test configs use."""
+
+
 class _Server(ThreadingHTTPServer):
     # socketserver's default backlog of 5 drops SYNs when many seats connect at once,
     # and the kernel retries them only after a second.
@@ -111,6 +139,8 @@ class WireServer:
         self.in_flight = 0
         self.max_in_flight = 0
         self.accepted_keys: set[str] | None = None  # None: any key is fine
+        self.key_reject_status = 401
+        self.models: list[str] = list(DEFAULT_MODELS)
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), _make_handler(self))
         self._httpd.daemon_threads = True
@@ -199,13 +229,25 @@ def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             headers = _headers(self)
             server.record(RecordedRequest("GET", self.path, headers, None))
-            if server.rejects(headers):
-                self._send(401, _error_body(unauthorized(), "anthropic-version" in headers), {})
-            elif self.path.rstrip("/").endswith("/models"):
-                data = [{"id": "test-model", "object": "model", "created": 0, "owned_by": "wire"}]
+            path = self.path.split("?")[0].rstrip("/")
+            if not path.startswith("/v1/"):
+                self._not_found(path)
+            elif server.rejects(headers):
+                self._reject(headers)
+            elif path == "/v1/models":
+                data = [{"id": m, "object": "model", "created": 0, "owned_by": "wire"} for m in server.models]
                 self._send(200, {"object": "list", "data": data}, {})
             else:
-                self._send(404, {"error": {"message": "not found", "type": "not_found"}}, {})
+                self._not_found(path)
+
+        def _not_found(self, path: str) -> None:
+            self._send(404, {"error": {"message": f"File Not Found: {path}", "type": "not_found_error"}}, {})
+
+        def _reject(self, headers: dict[str, str]) -> None:
+            status = server.key_reject_status
+            message = LITELLM_BAD_KEY if status == 400 else "Incorrect API key provided."
+            behaviour = Behaviour(status=status, error_message=message)
+            self._send(status, _error_body(behaviour, "anthropic-version" in headers), {})
 
         def do_POST(self) -> None:
             length = int(self.headers.get("content-length") or 0)
@@ -214,7 +256,14 @@ def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
                 body = json.loads(raw or b"null")
             except ValueError:
                 body = raw.decode("utf-8", "replace")
-            server.record(RecordedRequest("POST", self.path, _headers(self), body))
+            headers = _headers(self)
+            server.record(RecordedRequest("POST", self.path, headers, body))
+            if not self.path.startswith("/v1/"):
+                self._not_found(self.path.split("?")[0])
+                return
+            if server.rejects(headers):
+                self._reject(headers)
+                return
             server.enter()
             try:
                 self._answer(server.next_behaviour(), body)

@@ -14,6 +14,7 @@ STATUSES: tuple[str, ...] = (
     EpisodeStatus.ABORTED,
     EpisodeStatus.BUDGET_EXCEEDED,
     EpisodeStatus.FAILED,
+    EpisodeStatus.PLAYER_FAILED,
 )
 COLUMNS: tuple[str, ...] = ("id", "game", "seed", "status", "turns", "started", "players", "scores")
 

@@ -16,6 +16,7 @@ from arena.app.suite_job import SuiteConfig
 from arena.lineup import baseline_choices
 from arena.match import MatchConfig
 from arena.registry import GameOption, GameSpec
+from arena.user_input import parse_seed
 
 SEED_FIELD = "seed"
 DEALS_FIELD = "deals"
@@ -181,9 +182,9 @@ class MatchDraft:
         """Every problem, keyed by ``seed``, an option name, or ``seat:NAME``."""
         errors: dict[str, str] = {}
         try:
-            int(self.seed.strip())
-        except ValueError:
-            errors[SEED_FIELD] = f"seed must be a whole number, not {self.seed.strip()!r}"
+            parse_seed(self.seed)
+        except ValueError as exc:
+            errors[SEED_FIELD] = str(exc)
         errors.update(self.option_errors())
         by_spec = {choice.spec: choice for choice in choices}
         for seat in self.seat_names():
@@ -199,7 +200,7 @@ class MatchDraft:
         """The checked configuration (call :meth:`errors` first)."""
         seats = {seat: self.seats[seat] for seat in self.seat_names()}
         return MatchConfig(
-            game=self.spec.name, seats=seats, seed=int(self.seed.strip()), options=self.resolved_options()
+            game=self.spec.name, seats=seats, seed=parse_seed(self.seed), options=self.resolved_options()
         )
 
 

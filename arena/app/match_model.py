@@ -4,12 +4,13 @@ The match screen only reads this object. It keeps the history rows, each seat's 
 reasons and usage, the deciding seats and the final results; ``revision`` grows with
 every change so the screen redraws only when something happened.
 
-While a person plays, the screen must not show what their seat may not know: the other
-seats' reasons, actions and scores stay hidden (``visible_seats``) until the episode is
-over, and the board is the game's own rendering for the human's seat.
+While a person plays, the screen must not show what their seat may not know: the rule
+is :mod:`arena.audience`, shared with the console. The other seats' reasons, actions and
+scores stay hidden (``visible_seats``) until the episode is over (with several people at
+one screen, every seat's), and the board is the game's own rendering for the human's seat.
 
 Games whose action has a free-text ``message`` field (cheap talk addressed to the other
-seats) also get a conversation: every move with what its seat said. Messages are public
+seats) also get a conversation: every move with what its seat said. Such moves are public
 by that field's contract, so they are shown to everyone; a private ``reason`` never is.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.audience import MESSAGE_FIELD, Audience, has_message_field, move_without_message
 from arena.events import (
     EpisodeEnded,
     EpisodeStarted,
@@ -30,8 +32,6 @@ from arena.events import (
 )
 from arena.game import Game, SeatResult
 
-MESSAGE_FIELD = "message"
-"""An action field with this name is a message to the other seats (shown in the messages pane)."""
 HIDDEN_VIEW = "hidden"
 """Board viewer meaning: show nothing (several people share the screen, none is acting)."""
 
@@ -70,23 +70,6 @@ class ChatLine:
     seat: str
     move: str
     message: str
-
-
-def move_without_message(game: Game, seat: str, action: dict[str, Any], fallback: str) -> str:
-    """The game's own description of ``action`` with its message left out (``fallback`` if it fails)."""
-    try:
-        model = game.action_model(seat).model_validate({**action, MESSAGE_FIELD: ""})
-        return game.describe_action(seat, model)
-    except Exception:  # a game whose description needs more than the action: keep the stored text
-        return fallback
-
-
-def has_message_field(game: Game) -> bool:
-    """True if any seat's action model has a ``message`` field."""
-    try:
-        return any(MESSAGE_FIELD in game.action_model(seat).model_fields for seat in game.seats)
-    except Exception:  # no action model before the first turn: no messages pane
-        return False
 
 
 @dataclass(slots=True)
@@ -244,15 +227,19 @@ class MatchModel:
         return self.status not in (EpisodeStatus.RUNNING, "starting")
 
     @property
+    def audience(self) -> Audience:
+        """The people at this screen: the human seats."""
+        return Audience(tuple(self.human_seats))
+
+    @property
     def secret(self) -> bool:
         """True while a person plays: the others' hidden information stays hidden."""
-        return bool(self.human_seats) and not self.over
+        return self.audience.secret(over=self.over)
 
     def visible_seats(self) -> list[str]:
         """Seats whose reasons, actions and scores may be shown now."""
-        if self.secret:
-            return [seat for seat in self.seats if seat in self.human_seats]
-        return list(self.seats)
+        audience = self.audience
+        return [seat for seat in self.seats if audience.sees_private(seat, over=self.over)]
 
     def board_viewer(self, acting: str | None) -> str | None:
         """The viewer to render the board for: ``None`` is the full view.

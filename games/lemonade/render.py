@@ -8,6 +8,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from games.lemonade.observation import RivalDay
+
 if TYPE_CHECKING:
     from games.lemonade.game import LemonadeState
 
@@ -26,8 +28,20 @@ def sparkline(values: list[float]) -> str:
     return "".join(SPARK_BLOCKS[int((v - low) / span * (len(SPARK_BLOCKS) - 1))] for v in values)
 
 
+def _rivals_line(rivals: dict[str, RivalDay]) -> Text:
+    """What one stand on a shared street knows of the others: their price and promotion yesterday."""
+    if not rivals:
+        return Text("rivals yesterday: -", style="dim")
+    shown = [f"{seat} {r.price:.2f} {PROMO_SHORT[r.promotion]}" for seat, r in rivals.items()]
+    return Text("rivals yesterday: " + ", ".join(shown))
+
+
 def render_stands(game: LemonadeState, seats: tuple[str, ...]) -> RenderableType:
-    """Today's forecast, the last days of each shown stand and each stand's cash trend."""
+    """Today's forecast, the last days of each shown stand and each stand's cash trend.
+
+    One stand's view on a shared street also shows its rivals' prices and promotions of
+    yesterday, as its observation holds them (the same a model reads in its prompt).
+    """
     parts: list[RenderableType] = []
     if game.day <= game.days:
         today = game.today
@@ -64,6 +78,8 @@ def render_stands(game: LemonadeState, seats: tuple[str, ...]) -> RenderableType
                 row += ["-"] * 4
         table.add_row(*row)
     parts.append(table)
+    if len(seats) == 1 and game.market == "shared":
+        parts.append(_rivals_line(game.observation(seats[0]).rivals_yesterday or {}))
     series = game.score_series()
     for seat in seats:
         stand = game.stands[seat]

@@ -9,8 +9,9 @@ Structured output, two modes (``anthropic_mode`` in the models file):
   (objects closed with ``additionalProperties: false``) for models that support it.
 
 anthropic >= 1 dropped ``temperature`` from ``messages.create``; it goes in
-``extra_body``. SDK retries are off (``max_retries=0``) and OpenTelemetry spans are
-disabled (``open_telemetry=False``) so prompts never leave through tracing.
+``extra_body``. The Messages API takes no sampling seed, so none is sent. SDK retries
+are off (``max_retries=0``) and OpenTelemetry spans are disabled
+(``open_telemetry=False``) so prompts never leave through tracing.
 """
 
 from __future__ import annotations
@@ -69,9 +70,8 @@ class AnthropicPlayer(ModelPlayer):
         name = schema_name(request.action_model)
         # Everything that carries the schema goes through extra_body: the SDK would otherwise
         # walk it through its typed-params transform on every call; the wire body is the same.
-        body: dict[str, Any] = {}
-        if self.settings.temperature is not None:
-            body["temperature"] = self.settings.temperature
+        body = self.sampling(request)
+        max_tokens = body.pop("max_tokens")
         mode = self.settings.anthropic_mode or "tool"
         if mode == "tool":
             body["tools"] = [{"name": name, "description": TOOL_DESCRIPTION, "input_schema": schema}]
@@ -82,7 +82,7 @@ class AnthropicPlayer(ModelPlayer):
         conversation: list[Any] = [{"role": m.role, "content": m.content} for m in messages]
         message = await self.client().messages.create(
             model=self.settings.model,
-            max_tokens=self.settings.output_tokens,
+            max_tokens=max_tokens,
             system=system,
             messages=conversation,
             **kwargs,
@@ -103,6 +103,10 @@ class AnthropicPlayer(ModelPlayer):
         elif message.stop_reason in ("max_tokens", "model_context_window_exceeded"):
             completion.finish = "truncated"
         return completion
+
+    def configuration(self) -> dict[str, Any]:
+        """The base configuration plus the structured-output mode."""
+        return {**super().configuration(), "anthropic_mode": self.settings.anthropic_mode or "tool"}
 
     def _classify(self, exc: Exception) -> ProviderFailure | None:
         return classify_anthropic_error(exc)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import os
 import random
@@ -24,6 +25,7 @@ from typing import Any, Literal, Protocol
 import httpx2
 
 from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
+from arena.playerconfig import public_url
 
 from .config import ModelSettings
 from .parsing import ReplyParseError, parse_reply
@@ -38,6 +40,8 @@ FEEDBACK_TEMPLATE = (
     "Your previous reply could not be used: {feedback}\n"
     "Reply again with a single JSON object that matches the schema."
 )
+SYSTEM_PROMPT_VERSION = hashlib.sha256(f"{SYSTEM_TEMPLATE}\n{FEEDBACK_TEMPLATE}".encode()).hexdigest()[:12]
+"""Hash of the system and re-ask templates, recorded in every model seat's configuration."""
 MAX_DETAIL = 600
 _KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,})")
 
@@ -113,6 +117,12 @@ def concurrency_gate(key: tuple[str, str, str], limit: int) -> asyncio.Semaphore
     return gate
 
 
+def decision_seed(episode_seed: int, seat: str, step: int, attempt: int) -> int:
+    """The sampling seed of one decision: a stable 31-bit function of episode, seat, step, attempt."""
+    digest = hashlib.sha256(f"arena-decision:{episode_seed}:{seat}:{step}:{attempt}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
 class ModelPlayer:
     """Base of all model players. Subclasses implement ``_complete`` and ``_classify``."""
 
@@ -177,6 +187,60 @@ class ModelPlayer:
             await self._client.close()
             self._client = None
 
+    def configuration(self) -> dict[str, Any]:
+        """The resolved configuration this seat plays with (stored per seat; never a key).
+
+        Defaults are filled in (output token cap, timeout); ``temperature`` is ``None``
+        when none is sent (the provider's default applies).
+        """
+        settings = self.settings
+        return {
+            "kind": self.kind,
+            "name": self.spec,
+            "provider": settings.provider,
+            "model": settings.model,
+            "base_url": public_url(settings.base_url),
+            "key_env": settings.key_env,
+            "temperature": self.temperature,
+            "max_output_tokens": settings.output_tokens,
+            "timeout": settings.turn_timeout,
+            "max_retries": settings.max_retries,
+            "max_concurrency": settings.max_concurrency,
+            "max_consecutive_errors": settings.max_consecutive_errors,
+            "check_model_listed": settings.check_model_listed,
+            "price_input_per_mtok": settings.price_input_per_mtok,
+            "price_output_per_mtok": settings.price_output_per_mtok,
+            "seed": "per decision: sha256(episode seed, seat, step, attempt)" if self.takes_seed else None,
+            "system_prompt_version": SYSTEM_PROMPT_VERSION,
+        }
+
+    @property
+    def failure_limit(self) -> int | None:
+        """``max_consecutive_errors`` from the models file (``None``: the runner's limit)."""
+        return self.settings.max_consecutive_errors
+
+    @property
+    def takes_seed(self) -> bool:
+        """True when the provider's API accepts a sampling seed (then one is sent per decision)."""
+        return False
+
+    @property
+    def temperature(self) -> float | None:
+        """The temperature sent with every call (``None``: none is sent)."""
+        return self.settings.temperature
+
+    def sampling(self, request: DecisionRequest) -> dict[str, Any]:
+        """The sampling settings sent for ``request``, under their wire names.
+
+        Providers build their calls from this, so what is recorded is what is sent.
+        """
+        sent: dict[str, Any] = {"max_tokens": self.settings.output_tokens}
+        if self.temperature is not None:
+            sent["temperature"] = self.temperature
+        if self.takes_seed:
+            sent["seed"] = decision_seed(self.seed, request.seat, request.step, request.attempt)
+        return sent
+
     # -- provider hooks ---------------------------------------------------------------
 
     @property
@@ -234,6 +298,7 @@ class ModelPlayer:
             schema: dict[str, object] = action_schema(request.action_model)
             system = self.system_message(schema)
             messages = self.conversation(request)
+            sampling = self.sampling(request)
         except Exception as exc:  # a broken action model or prompt is not the model's fault
             detail = f"cannot build the request: {exc}"
             return Decision(None, error=ErrorClass.PLAYER_CRASH, error_detail=detail)
@@ -250,12 +315,22 @@ class ModelPlayer:
                         log=log,
                     )
         except TimeoutError:
-            return Decision(None, error=ErrorClass.TIMEOUT, error_detail=f"no reply within {timeout:g}s")
+            detail = f"no reply within {timeout:g}s"
+            return Decision(None, error=ErrorClass.TIMEOUT, error_detail=detail, sampling=sampling)
         except ProviderFailure as failure:
             if failure.error_class is ErrorClass.AUTH_ERROR:
                 raise FatalPlayerError(f"{self.spec}: authentication failed ({failure.detail})") from None
-            return Decision(None, error=failure.error_class, error_detail=failure.detail)
-        return self._read(completion, request, schema)
+            permanent = failure.error_class is ErrorClass.PROVIDER_ERROR and not failure.retryable
+            return Decision(
+                None,
+                error=failure.error_class,
+                error_detail=failure.detail,
+                permanent=permanent,
+                sampling=sampling,
+            )
+        decision = self._read(completion, request, schema)
+        decision.sampling = sampling
+        return decision
 
     async def _attempt(
         self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]

@@ -68,6 +68,8 @@ class ModelSettings(BaseModel):
     anthropic_mode: Literal["tool", "output_config"] | None = None
     n_ctx: int | None = Field(default=None, ge=256)
     n_threads: int | None = Field(default=None, ge=1)
+    check_model_listed: bool = True
+    max_consecutive_errors: int | None = Field(default=None, ge=1)
 
     @field_validator("base_url")
     @classmethod

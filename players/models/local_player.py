@@ -3,15 +3,15 @@
 Decoding is constrained by a grammar built from the action schema (llama.cpp's
 JSON-schema converter, fed :func:`players.models.schema.grammar_schema`), so the reply
 is always a JSON object of the right shape; ranges and rules are still checked by the
-runner. Sampling seeds come from the player's own generator, so a seeded match
-replays identically.
+runner. Each decision's sampling seed is derived from the episode seed, seat, step and
+attempt (:func:`players.models.base.decision_seed`), so a seeded match replays identically.
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
 import threading
+from typing import Any
 
 from arena.player import DecisionRequest, ErrorClass, PlayerSetupError, Usage
 
@@ -31,13 +31,31 @@ class LocalPlayer(ModelPlayer):
 
     def __init__(self, spec: str, settings: ModelSettings, *, seed: int) -> None:
         super().__init__(spec, settings, seed=seed)
-        self.sampling_rng = random.Random(f"{seed}:sampling")
         self.model: local_runtime.SharedModel | None = None
 
     @property
     def gate_key(self) -> tuple[str, str, str]:
         """All seats on one local model share one gate (inference is serialised anyway)."""
         return ("local", self.settings.model, "")
+
+    @property
+    def takes_seed(self) -> bool:
+        """llama.cpp samples with the seed it is given."""
+        return True
+
+    @property
+    def temperature(self) -> float:
+        """The configured temperature, else :data:`DEFAULT_TEMPERATURE` (always sent)."""
+        return DEFAULT_TEMPERATURE if self.settings.temperature is None else self.settings.temperature
+
+    def configuration(self) -> dict[str, Any]:
+        """The base configuration plus context size, threads and the model file's SHA-256."""
+        return {
+            **super().configuration(),
+            "n_ctx": self.settings.n_ctx or local_runtime.DEFAULT_N_CTX,
+            "n_threads": self.settings.n_threads,  # None: every core (does not change the replies)
+            "model_sha256": local_runtime.model_sha256(self.settings.model),
+        }
 
     async def prepare(self) -> None:
         """Assemble (once) and load (once per process) the model; PlayerSetupError if impossible."""
@@ -69,8 +87,7 @@ class LocalPlayer(ModelPlayer):
             raise ProviderFailure(ErrorClass.PLAYER_CRASH, f"cannot build a grammar: {exc}") from None
         chat = [{"role": "system", "content": system}]
         chat += [{"role": m.role, "content": m.content} for m in messages]
-        temperature = DEFAULT_TEMPERATURE if self.settings.temperature is None else self.settings.temperature
-        seed = self.sampling_rng.randrange(2**31)
+        sampling = self.sampling(request)
         cancel = threading.Event()
         try:
             reply = await asyncio.to_thread(
@@ -78,9 +95,9 @@ class LocalPlayer(ModelPlayer):
                 model,
                 chat,
                 schema=grammar,
-                max_tokens=self.settings.output_tokens,
-                temperature=temperature,
-                seed=seed,
+                max_tokens=sampling["max_tokens"],
+                temperature=sampling["temperature"],
+                seed=sampling["seed"],
                 cancelled=cancel.is_set,
             )
         except ValueError as exc:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import atexit
+import hashlib
 import importlib
 import importlib.util
 import os
@@ -103,6 +104,34 @@ def model_path(name: str) -> Path:
         staging.unlink(missing_ok=True)
     marker.write_text(expected, encoding="utf-8")
     return target
+
+
+_file_hashes: dict[tuple[str, int, int], str] = {}
+
+
+def model_sha256(name: str) -> str | None:
+    """SHA-256 of the GGUF file ``local:name`` plays with (``None`` if it is not there).
+
+    A built-in model's digest is the one its package ships; a file is hashed once per
+    (path, size, mtime) in this process.
+    """
+    if name in BUILTIN_MODELS:
+        if not _importable(BUILTIN_MODELS[name]):
+            return None
+        return str(importlib.import_module(BUILTIN_MODELS[name]).EXPECTED_SHA256)
+    path = Path(name).expanduser()
+    try:
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+        if key not in _file_hashes:
+            digest = hashlib.sha256()
+            with path.open("rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    digest.update(chunk)
+            _file_hashes[key] = digest.hexdigest()
+    except OSError:
+        return None
+    return _file_hashes[key]
 
 
 def _read(path: Path) -> str:

@@ -4,6 +4,13 @@ Structured output: Responses ``text.format = {type: json_schema, name, schema,
 strict: false}``; Chat Completions ``response_format = {type: json_schema,
 json_schema: {name, schema, strict: false}}``. The SDK's own retries are off
 (``max_retries=0``): :mod:`players.models.retry` runs the only retry loop.
+
+Seeds: Chat Completions calls carry ``seed`` (see :func:`players.models.base.decision_seed`);
+the Responses API has no seed parameter, so OpenAI Responses seats are not seeded.
+
+Before a match the server's ``GET /models`` is probed (compatible servers always,
+OpenAI for its key): a 404 there means a wrong base URL, and a model id the server does
+not list is refused unless ``check_model_listed = false``.
 """
 
 from __future__ import annotations
@@ -32,6 +39,15 @@ class OpenAIPlayer(ModelPlayer):
         self._client: openai.AsyncOpenAI | None = None
 
     @property
+    def takes_seed(self) -> bool:
+        """Chat Completions takes ``seed`` (OpenAI and compatible servers); Responses has none."""
+        return not self.use_responses
+
+    def configuration(self) -> dict[str, Any]:
+        """The base configuration plus which OpenAI API is called."""
+        return {**super().configuration(), "api": "responses" if self.use_responses else "chat"}
+
+    @property
     def use_responses(self) -> bool:
         """True when calls go to the Responses API (OpenAI only, the default)."""
         return self.settings.provider == "openai" and (self.settings.api or "responses") == "responses"
@@ -55,21 +71,37 @@ class OpenAIPlayer(ModelPlayer):
         self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]
     ) -> Completion:
         name = schema_name(request.action_model)
+        sampling = self.sampling(request)
         if self.use_responses:
-            return await self._responses(system, messages, name, schema)
-        return await self._chat(system, messages, name, schema)
+            return await self._responses(system, messages, name, schema, sampling)
+        return await self._chat(system, messages, name, schema, sampling)
+
+    def sampling(self, request: DecisionRequest) -> dict[str, Any]:
+        """Wire names: ``max_output_tokens`` (Responses), ``max_completion_tokens`` (OpenAI chat)."""
+        sent = super().sampling(request)
+        cap = sent.pop("max_tokens")
+        if self.use_responses:
+            sent["max_output_tokens"] = cap
+        elif self.settings.provider == "openai":
+            sent["max_completion_tokens"] = cap
+        else:
+            sent["max_tokens"] = cap
+        return sent
 
     async def _responses(
-        self, system: str, messages: list[ChatMessage], name: str, schema: dict[str, object]
+        self,
+        system: str,
+        messages: list[ChatMessage],
+        name: str,
+        schema: dict[str, object],
+        sampling: dict[str, Any],
     ) -> Completion:
-        extra: dict[str, Any] = {}
-        if self.settings.temperature is not None:
-            extra["temperature"] = self.settings.temperature
+        extra = dict(sampling)
         response = await self.client().responses.create(
             model=self.settings.model,
             instructions=system,
             input=[{"role": m.role, "content": m.content} for m in messages],
-            max_output_tokens=self.settings.output_tokens,
+            max_output_tokens=extra.pop("max_output_tokens"),
             store=False,
             # extra_body skips the SDK's per-call transform of the schema; same wire body.
             extra_body={
@@ -108,15 +140,14 @@ class OpenAIPlayer(ModelPlayer):
         return completion
 
     async def _chat(
-        self, system: str, messages: list[ChatMessage], name: str, schema: dict[str, object]
+        self,
+        system: str,
+        messages: list[ChatMessage],
+        name: str,
+        schema: dict[str, object],
+        sampling: dict[str, Any],
     ) -> Completion:
-        extra: dict[str, Any] = {}
-        if self.settings.temperature is not None:
-            extra["temperature"] = self.settings.temperature
-        if self.settings.provider == "openai":
-            extra["max_completion_tokens"] = self.settings.output_tokens
-        else:
-            extra["max_tokens"] = self.settings.output_tokens
+        extra = dict(sampling)
         chat_messages: list[Any] = [{"role": "system", "content": system}]
         chat_messages += [{"role": m.role, "content": m.content} for m in messages]
         response = await self.client().chat.completions.create(
@@ -156,16 +187,22 @@ class OpenAIPlayer(ModelPlayer):
         return classify_openai_error(exc)
 
     async def prepare(self) -> None:
-        """Check the key; for a compatible server also check it answers (short probe)."""
-        await super().prepare()
-        if self.settings.provider == "openai-compat":
-            ok, reason = await self.check()
+        """Check the key, then probe ``GET /models``: reachable, right URL, key taken, model listed."""
+        self.require_key()
+        if self.settings.provider == "openai-compat" or self.settings.check_model_listed:
+            ok, reason = await self._probe()
             if not ok:
                 raise PlayerSetupError(f"{self.spec}: {reason}")
+        elif await self._key_rejected():
+            raise PlayerSetupError(f"{self.spec}: {self._rejected_key_message()}")
+
+    def _rejected_key_message(self) -> str:
+        env = self.settings.key_env or "the configured key"
+        return f"the provider rejected the key in {env} (HTTP 401/403)"
 
     async def _key_rejected(self) -> bool:
         if self.settings.provider != "openai":
-            return False  # a compatible server's key is checked by the probe in check()
+            return False  # a compatible server's key is checked by the probe
         try:
             await self.client().with_options(timeout=CHECK_TIMEOUT).models.list()
         except (openai.AuthenticationError, openai.PermissionDeniedError):
@@ -175,26 +212,61 @@ class OpenAIPlayer(ModelPlayer):
         return False
 
     async def check(self) -> tuple[bool, str]:
-        """Key present (OpenAI); for a compatible server also probe ``GET /models``."""
+        """Key present (OpenAI: no network call); a compatible server is also probed."""
         ok, reason = await super().check()
         if not ok or self.settings.provider != "openai-compat":
             return ok, reason
+        return await self._probe()
+
+    async def _probe(self) -> tuple[bool, str]:
+        """``GET /models``: must answer (compatible servers), accept the key and list the model id.
+
+        For OpenAI itself only a refused key, a 404 or an unlisted id fail the probe;
+        other failures are left for the first call to classify.
+        """
+        compat = self.settings.provider == "openai-compat"
+        base = self.settings.base_url or "https://api.openai.com/v1"
+        fine = (True, f"server up at {base}" if compat else "key set")
         # The player's own client (shared connection pool and TLS context), with a short timeout.
         probe = self.client().with_options(timeout=CHECK_TIMEOUT)
         try:
             page = await probe.models.list()
             ids = [model.id for model in page.data]
         except openai.APITimeoutError:
-            return False, f"server down: no answer within {CHECK_TIMEOUT:g}s at {self.settings.base_url}"
+            return (False, f"server down: no answer within {CHECK_TIMEOUT:g}s at {base}") if compat else fine
         except openai.APIConnectionError:
-            return False, f"server down: connection refused at {self.settings.base_url}"
+            return (False, f"server down: connection refused at {base}") if compat else fine
         except openai.APIStatusError as exc:
-            if exc.status_code in (401, 403):
-                return False, f"server refused the key (HTTP {exc.status_code}) at {self.settings.base_url}"
-            return True, f"server up at {self.settings.base_url} (GET /models: HTTP {exc.status_code})"
-        if ids and self.settings.model not in ids:
-            return True, f"server up; model {self.settings.model!r} not listed (has {', '.join(ids[:5])})"
-        return True, f"server up at {self.settings.base_url}"
+            if exc.status_code in (401, 403) and not compat:
+                return False, self._rejected_key_message()
+            return _probe_status(exc, base, compat) or fine
+        # Ollama lists "llama3.2:latest" and answers to "llama3.2".
+        if self.settings.check_model_listed and not {
+            self.settings.model,
+            f"{self.settings.model}:latest",
+        } & set(ids):
+            listed = ", ".join(repr(i) for i in ids[:20]) or "none"
+            more = f" and {len(ids) - 20} more" if len(ids) > 20 else ""
+            hint = "" if ids else " (set check_model_listed = false for a server that lists nothing)"
+            model = self.settings.model
+            return False, f"the server at {base} does not list model {model!r}; it lists {listed}{more}{hint}"
+        return fine
+
+
+def _probe_status(exc: openai.APIStatusError, base: str, compat: bool) -> tuple[bool, str] | None:
+    """The verdict of a ``GET /models`` that answered an error status (``None``: no verdict)."""
+    status = exc.status_code
+    if status in (401, 403):
+        return False, f"server refused the key (HTTP {status}) at {base}"
+    if status in (404, 405):
+        doubled = base.rstrip("/").endswith("/v1/v1")
+        hint = "remove the extra /v1" if doubled else "check the base URL (a missing or extra /v1?)"
+        return False, f"no models endpoint at {base}/models (HTTP {status}); {hint}"
+    if compat and 400 <= status < 500:
+        return False, f"GET {base}/models answered HTTP {status}: {sdk_message(exc)}"
+    if compat:
+        return True, f"server up at {base} (GET /models: HTTP {status})"
+    return None
 
 
 def classify_openai_error(exc: Exception) -> ProviderFailure | None:

@@ -5,18 +5,32 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.text import Text
 from textual.widgets import DataTable, RichLog, Static
 
+import games.bargain.game as bargain_game
 from arena.app import create_app
 from arena.app.app import ArenaApp
 from arena.app.screens.match import MatchScreen
 from arena.app.screens.replay import ReplayScreen
 from arena.match import MatchConfig, play_match
 from arena.store import Store
-from tests.app.helpers import bargain_form, burst, next_form, render_plain, screen_text, wait_until
+from games.bargain.world import Deal, draw_deal
+from tests.app.helpers import (
+    bargain_form,
+    burst,
+    choose_seat,
+    next_form,
+    pick_game,
+    render_plain,
+    screen_text,
+    wait_until,
+)
 
 MARKUP_MESSAGE = "[bold]x[/] [@click=app.quit]"
+SENTINEL = 987_654
+"""The other side's private number in the audit: no price (at most 200), round or message holds it."""
 
 
 def log_text(log: RichLog) -> str:
@@ -35,7 +49,8 @@ class Witness:
         """The screen as shown, plus the whole board, messages and history (scrolled or not)."""
         screen = self.app.screen
         board = render_plain(screen.query_one("#board", Static).content)
-        parts = [screen_text(self.app), board, log_text(screen.query_one("#messages", RichLog))]
+        parts = [screen_text(self.app), self.app.export_screenshot(), board]
+        parts.append(log_text(screen.query_one("#messages", RichLog)))
         history: DataTable[Text] = screen.query_one("#history", DataTable)
         parts += [" ".join(cell.plain for cell in history.get_row_at(i)) for i in range(history.row_count)]
         self.seen += parts
@@ -120,3 +135,34 @@ async def test_replay_shows_both_numbers_and_each_seats_view(app_db: Path) -> No
         assert f"your value is {value}" in board() and "seller cost" not in board()
         await pilot.press("v")
         assert f"buyer value {value}" in board()
+
+
+async def test_the_screen_never_shows_a_person_the_other_number_or_reasons(
+    app_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The secret auditor on the app: the seller's cost is a sentinel, a person plays the buyer.
+    monkeypatch.setattr(bargain_game, "draw_deal", lambda seed: Deal(SENTINEL, draw_deal(seed).value))
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pick_game(pilot, app, "bargain")
+        await choose_seat(pilot, app, 0, "baseline:bluffing")
+        await choose_seat(pilot, app, 1, "human")
+        await pilot.press("ctrl+s")
+        match = app.matches.matches[0]
+        witness = Witness(app)
+        for step in (1, 3, 5, 7):
+            await next_form(pilot, app, step)
+            assert "your value is" in witness.look()
+            await pilot.press("5", "tab", *"low", "enter")
+        await wait_until(pilot, lambda: match.model.over, "no deal after eight rounds")
+        during = "\n".join(witness.seen)
+        await wait_until(pilot, lambda: f"seller cost {SENTINEL}" in witness.look(), "the full view")
+    store = Store(app_db)
+    turns = store.turns(store.list_episodes()[0]["id"])
+    store.close()
+    assert str(SENTINEL) not in during
+    seller_reasons = {t["reason"] for t in turns if t["seat"] == "seller" and t["reason"]}
+    assert seller_reasons and len(turns) == 8
+    for reason in seller_reasons:
+        assert reason not in during, "the other side's private reason reached the buyer"
+    assert "offer 200" in during, "the seller's public moves are shown"

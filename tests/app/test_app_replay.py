@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.command import CommandPalette
-from textual.widgets import DataTable, Static, TabbedContent
+from textual.widgets import DataTable, Select, Static, TabbedContent
 
 from arena.app import create_app
 from arena.app.screens.episodes import EpisodesScreen
@@ -103,3 +104,27 @@ async def test_help_and_command_palette(app_db: Path) -> None:
         await pilot.pause(0.3)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay from the palette")
+
+
+async def test_replay_at_start_up_with_a_models_file_then_home_offers_the_models(
+    app_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The models arrive while the home screen under the replay is still building its seats.
+    models = tmp_path / "models.toml"
+    models.write_text('[models.house-gemma]\nprovider = "local"\nmodel = "gemma3-270m"\n')
+    monkeypatch.setenv("ARENA_MODELS", str(models))
+    episode_id = await record_episode(app_db, days=2)
+    app = create_app(app_db, replay=episode_id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.catalog.loaded, "the models file")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
+        await pilot.pause()
+        assert app.is_running and app.return_code is None
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
+        select = app.screen.query_one("#seat-select-0", Select)
+        await wait_until(
+            pilot,
+            lambda: "house-gemma" in {str(value) for _, value in select._options},
+            "the model in the seat list",
+        )

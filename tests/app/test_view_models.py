@@ -146,6 +146,7 @@ def test_match_model_hides_the_others_while_a_person_plays() -> None:
     two.status = "running"
     assert two.board_viewer(None) == HIDDEN_VIEW
     assert two.board_viewer("b") == "b"
+    assert two.visible_seats() == [], "people sharing a screen see nobody's reasons during play"
     two.status = "finished"
     assert two.board_viewer("b") is None and two.visible_seats() == ["a", "b"]
 
@@ -212,6 +213,13 @@ def test_home_draft_checks_seed_options_and_seats() -> None:
     assert draft.errors(choices) == {}
     config = draft.config()
     assert config.seed == 4 and config.options["stands"] == 3 and config.seats["b"] == "human"
+
+
+def test_home_draft_refuses_a_seed_sqlite_cannot_store() -> None:
+    draft = MatchDraft(get_game("bargain"), seed="99999999999999999999999")
+    assert "signed 64-bit" in draft.errors([])["seed"]
+    draft.seed = str(2**63 - 1)
+    assert "seed" not in draft.errors([])
 
 
 def test_reflow_joins_hard_wrapped_lines() -> None:

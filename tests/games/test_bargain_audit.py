@@ -11,6 +11,11 @@ rendered view must be identical in the real game and the twin, and must not cont
 sentinel anywhere; the twin's full view and turn state must contain it (so the probe
 can see a leak when there is one). Observations are also checked structurally: exactly
 the expected keys, with the own number only under ``your_cost`` / ``your_value``.
+
+The same sentinel audits the front ends, played end to end with a person at one seat:
+the console (``tests/test_cli_privacy.py``) and the app's screen
+(``tests/app/test_app_bargain.py``) never show the sentinel or the other side's reasons
+before the episode ends.
 """
 
 from __future__ import annotations

@@ -206,6 +206,9 @@ CHECK_OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("lemonade", {"days": 3, "stands": 1}),
     ("bargain", {}),
     ("bargain", {"rounds": 3}),
+    ("paperclip", {"puzzles": 2}),
+    ("paperclip", {"puzzles": 2, "mode": "stepwise", "reporting": "touched", "seats": 1}),
+    ("paperclip", {"puzzles": 1, "seats": 4, "tier": "hard"}),
 ]
 
 

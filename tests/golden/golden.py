@@ -24,6 +24,7 @@ SEEDS = range(20)
 
 LEMONADE_BASELINES = ("cost-plus", "weather", "profit-max", "random")
 BARGAIN_BASELINES = ("honest", "bluffing", "pushover", "tit-for-tat", "random")
+PAPERCLIP_BASELINES = ("oracle", "sloppy", "random")
 
 
 def lineups(game: str, options: dict[str, Any]) -> list[tuple[str, ...]]:
@@ -34,6 +35,8 @@ def lineups(game: str, options: dict[str, Any]) -> list[tuple[str, ...]]:
     """
     if game == "bargain":
         return list(itertools.product(BARGAIN_BASELINES, repeat=2))
+    if game == "paperclip":
+        return list(itertools.product(PAPERCLIP_BASELINES, repeat=options.get("seats", 2)))
     if options["stands"] == 2:
         return list(itertools.product(LEMONADE_BASELINES, repeat=2))
     return list(itertools.combinations_with_replacement(LEMONADE_BASELINES, options["stands"]))
@@ -45,6 +48,8 @@ RESULT_SETS: dict[str, tuple[str, dict[str, Any]]] = {
     "lemonade_identical_3": ("lemonade", {"market": "identical", "stands": 3}),
     "lemonade_shared_3": ("lemonade", {"market": "shared", "stands": 3}),
     "bargain": ("bargain", {}),
+    "paperclip_batch": ("paperclip", {"puzzles": 4}),
+    "paperclip_stepwise": ("paperclip", {"puzzles": 3, "mode": "stepwise", "reporting": "touched"}),
 }
 
 PLAYTHROUGHS: dict[str, tuple[str, dict[str, Any], int, dict[str, str]]] = {
@@ -60,6 +65,13 @@ PLAYTHROUGHS: dict[str, tuple[str, dict[str, Any], int, dict[str, str]]] = {
         8,
         {"a": "baseline:profit-max", "b": "baseline:random", "c": "baseline:cost-plus"},
     ),
+    "paperclip_stepwise": (
+        "paperclip",
+        {"puzzles": 3, "mode": "stepwise", "tier": "hard"},
+        4,
+        {"a": "baseline:sloppy", "b": "baseline:random"},
+    ),
+    "paperclip_batch_1": ("paperclip", {"puzzles": 5, "seats": 1}, 9, {"a": "baseline:sloppy"}),
     "bargain_bluff": ("bargain", {}, 5, {"seller": "baseline:bluffing", "buyer": "baseline:random"}),
     "bargain_honest": (
         "bargain",
@@ -74,6 +86,8 @@ def seat_names(game: str, options: dict[str, Any]) -> tuple[str, ...]:
     """Seats of the recorded configurations (written out: goldens must not ask the code under test)."""
     if game == "bargain":
         return ("seller", "buyer")
+    if game == "paperclip":
+        return tuple("abcd"[: options.get("seats", 2)])
     return tuple("abcdefgh"[: options.get("stands", 2)])
 
 
@@ -131,7 +145,7 @@ class _Tape:
                 entry["action"] = turn.action
                 entry["action_text"] = turn.action_text
                 entry["state"] = turn.state
-            self.final = event.game.to_json()
+            self.final = event.game.snapshot()
 
 
 def play_through(name: str) -> dict[str, Any]:

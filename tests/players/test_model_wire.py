@@ -259,7 +259,13 @@ async def test_canary_key_never_reaches_a_decision(
         decision = await p.decide(make_request())
         for text in (decision.raw, decision.reason, decision.error_detail, json.dumps(decision.action)):
             assert canary_key not in text
+        assert canary_key not in json.dumps(decision.sampling)
+    assert canary_key not in json.dumps(p.configuration())
     await p.close()
+    # A key written into the base URL (user info or query) stays out of the stored configuration.
+    keyed = config_for(provider, base_url=f"http://u:{canary_key}@127.0.0.1:1/v1?api_key={canary_key}&v=2")
+    described = json.dumps(player(keyed).configuration())
+    assert canary_key not in described and '"base_url": "http://127.0.0.1:1/v1?v=2"' in described
 
 
 async def test_anthropic_output_config_mode(wire: WireServer, config_for: ConfigFor) -> None:

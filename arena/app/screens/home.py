@@ -66,6 +66,7 @@ class HomeScreen(ArenaScreen):
         self._seat_order: tuple[str, ...] = ()
         self._option_names: list[str] = []
         self._building = False
+        self._players_stale = False
 
     def compose(self) -> ComposeResult:
         """Build the widgets."""
@@ -154,6 +155,7 @@ class HomeScreen(ArenaScreen):
         finally:
             self._building = False
         self._show_players()
+        self._refresh_if_stale()
 
     async def _build_seats(self) -> None:
         assert self.draft is not None
@@ -238,6 +240,11 @@ class HomeScreen(ArenaScreen):
         """The model list arrived: offer the models in every seat list, keeping choices."""
         if self.spec is None or self.draft is None:
             return
+        if self._building:
+            # The seat selects are being (re)mounted, possibly under another screen that keeps
+            # this one from finishing; refresh once they exist.
+            self._players_stale = True
+            return
         self.choices = seat_options(self.spec, self.arena.catalog, self.arena.matches.extra_players)
         for index, seat in enumerate(self._seat_order):
             select = self.query_one(f"#seat-select-{index}", Select)
@@ -246,6 +253,11 @@ class HomeScreen(ArenaScreen):
             if chosen in {c.spec for c in self.choices}:
                 select.value = chosen
         self._show_players()
+
+    def _refresh_if_stale(self) -> None:
+        if self._players_stale:
+            self._players_stale = False
+            self.refresh_players()
 
     # -- edits --------------------------------------------------------------------------
     @on(Input.Changed, "#options Input")
@@ -271,6 +283,7 @@ class HomeScreen(ArenaScreen):
                 await self._build_seats()
             finally:
                 self._building = False
+            self._refresh_if_stale()
         self._show_errors(final=False)
 
     @on(Select.Changed, "#seats Select")

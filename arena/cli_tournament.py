@@ -1,0 +1,313 @@
+"""``arena tournament run|resume|table|report`` and ``arena tournaments``: the headless tournament front end.
+
+Progress goes to stderr as a Rich bar (done/total, rate, ETA, spend); tables go to stdout.
+Player specs are untrusted text and pass through :func:`arena.sanitize.plain_text`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from arena.sanitize import plain_text
+from arena.store import Store
+from arena.tournament.config import TournamentConfig, build_config, load_config_file
+from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament
+from arena.tournament.standings import tournament_table
+
+StoreOpener = Callable[[argparse.Namespace], Store]
+
+
+def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+    """Register ``tournament`` (with its subcommands) and ``tournaments``."""
+    tournament = sub.add_parser("tournament", help="run, resume and tabulate tournaments")
+    actions = tournament.add_subparsers(dest="tournament_command", parser_class=parser_class, required=True)
+
+    run = actions.add_parser("run", help="play every pairing of the players on N deal seeds, both seatings")
+    run.add_argument("game", nargs="?", help="game name (see: arena games); or give --file")
+    run.add_argument("--player", action="append", default=[], metavar="SPEC", help="a player (repeat)")
+    run.add_argument("--seeds", default=None, help="deal seeds every line-up plays (default 10)")
+    run.add_argument("--seed", default=None, help="master seed the deal seeds come from (default 0)")
+    run.add_argument("--name", default=None, help="a name for listings")
+    run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
+    run.add_argument("--concurrency", default=None, help="episodes played at once (default 4)")
+    run.add_argument("--budget-usd", default=None, help="stop starting episodes past this spend")
+    run.add_argument("--file", metavar="TOML", help="read the tournament from a TOML file (flags override)")
+    run.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    resume = actions.add_parser("resume", help="play the slots a stopped tournament is missing")
+    resume.add_argument("tournament_id", type=int)
+    resume.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    table = actions.add_parser("table", help="ratings, metrics, win matrix and failures of a tournament")
+    table.add_argument("tournament_id", type=int)
+    table.add_argument("--json", action="store_true", help="print the tables as JSON")
+    table.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    report = actions.add_parser("report", help="write report.json and report.md with the disclosure")
+    report.add_argument("tournament_id", type=int)
+    report.add_argument("--out", required=True, metavar="DIR", help="folder for report.json and report.md")
+    report.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    listing = sub.add_parser("tournaments", help="list tournaments")
+    listing.add_argument("--limit", type=int, default=30)
+    listing.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+
+def config_from_args(
+    args: argparse.Namespace, pairs: Callable[[list[str], str], dict[str, str]]
+) -> TournamentConfig:
+    """The tournament the flags (and ``--file``) describe."""
+    fields: dict[str, Any] = {
+        "game": args.game,
+        "players": tuple(args.player) or None,
+        "seeds": args.seeds,
+        "seed": args.seed,
+        "name": args.name,
+        "options": pairs(args.option, "--option") or None,
+        "concurrency": args.concurrency,
+        "budget_usd": args.budget_usd,
+    }
+    if args.file:
+        return load_config_file(args.file, **fields)
+    given = {key: value for key, value in fields.items() if value is not None}
+    given.setdefault("seeds", 10)
+    if "game" not in given:
+        raise ValueError("name a game (arena tournament run GAME --player SPEC ...) or give --file")
+    return build_config(**given)
+
+
+def run_command(args: argparse.Namespace, store: Store, config: TournamentConfig, console: Console) -> int:
+    """``arena tournament run``: create, print the id, play with a progress bar, print the table."""
+    tournament_id = create_tournament(store, config)
+    console.print(f"tournament {tournament_id}: {plain_text(config.display_name())}", markup=False)
+    return _play(store, tournament_id, console)
+
+
+def resume_command(args: argparse.Namespace, store: Store, console: Console) -> int:
+    """``arena tournament resume ID``."""
+    return _play(store, args.tournament_id, console)
+
+
+def _play(store: Store, tournament_id: int, console: Console) -> int:
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]episodes"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[spend]}"),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("episodes", total=None, rate="", spend="")
+
+        def update(progress: TournamentProgress) -> None:
+            _update_bar(bar, task, progress)
+
+        run = TournamentRun(store, tournament_id, progress=update)
+        if not run.missing():
+            console.print(f"tournament {tournament_id}: every slot is already played", markup=False)
+        try:
+            progress = asyncio.run(run.run())
+        except KeyboardInterrupt:
+            console.print()
+            raise
+    console.print(render_table(tournament_table(store, tournament_id)))
+    line = f"tournament {tournament_id} {progress.status}"
+    if progress.message:
+        line += f": {progress.message}"
+    console.print(plain_text(line), markup=False)
+    return 0 if progress.status == "finished" else 1
+
+
+def _update_bar(bar: Progress, task: TaskID, progress: TournamentProgress) -> None:
+    done = progress.done + progress.given_up
+    rate = f"{progress.rate:.1f} ep/s" if progress.rate else ""
+    spend = f"${progress.spend_usd:.4f}" if progress.spend_usd else ""
+    bar.update(task, completed=done, total=progress.total, rate=rate, spend=spend)
+
+
+def table_command(args: argparse.Namespace, store: Store, console: Console) -> int:
+    """``arena tournament table ID [--json]``."""
+    table = tournament_table(store, args.tournament_id)
+    if args.json:
+        json.dump(table, sys.stdout, ensure_ascii=False, indent=1, default=str)
+        sys.stdout.write("\n")
+    else:
+        console.print(render_table(table))
+    return 0
+
+
+def report_command(args: argparse.Namespace, store: Store, console: Console) -> int:
+    """``arena tournament report ID --out DIR``."""
+    from arena.tournament.report import write_report
+
+    paths = write_report(store, args.tournament_id, Path(args.out))
+    for path in paths:
+        console.print(f"wrote {path}", markup=False)
+    return 0
+
+
+def list_command(args: argparse.Namespace, store: Store, console: Console) -> int:
+    """``arena tournaments``."""
+    rows = store.list_tournaments(limit=args.limit)
+    if not rows:
+        print(
+            "no tournaments yet; try: arena tournament run bargain --player baseline:honest "
+            "--player baseline:bluffing --seeds 20"
+        )
+        return 0
+    print("id\tname\tgame\tplayers\tdone/total\tstatus\tspend")
+    for row in rows:
+        config = row["config"] or {}
+        players = config.get("players") or list((config.get("players") or {}).values())
+        total = config.get("total", "?")
+        print(
+            f"{row['id']}\t{plain_text(row['name'])}\t{row['game']}\t{plain_text(' '.join(players))}\t"
+            f"{row['finished']}/{total}\t{row['status']}\t${row['spend_usd']:.4f}"
+        )
+    return 0
+
+
+def fmt(value: Any, digits: int = 2) -> str:
+    """A number for a table cell; ``-`` for missing."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return plain_text(str(value))
+
+
+def render_table(table: dict[str, Any]) -> RenderableType:
+    """Ratings, metric means, win matrix, order confidence and left-out episodes."""
+    info = table["tournament"]
+    method = "Bradley-Terry, 95% seed-bootstrap intervals" if table["ratings"] else "no finished episodes yet"
+    title = (
+        f"tournament {info['id']} · {info['game']} · {info['counted']}/{info['slots']} episodes counted"
+        f" · {info['deal_seeds']} deal seeds · {method}"
+    )
+    parts: list[RenderableType] = [Text(plain_text(title), style="bold")]
+    ratings = Table(title="ratings (95% interval)", header_style="bold")
+    for name in ("#", "player", "rating", "interval", "episodes", "W", "D", "L", "$/episode"):
+        ratings.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+    for rank, row in enumerate(table["players"], 1):
+        interval = (
+            f"{fmt(row['rating_low'], 0)}..{fmt(row['rating_high'], 0)}" if row["rating"] is not None else "-"
+        )
+        ratings.add_row(
+            str(rank),
+            plain_text(row["player"]),
+            fmt(row["rating"], 0),
+            interval,
+            str(row["episodes"]),
+            str(row["wins"]),
+            str(row["draws"]),
+            str(row["losses"]),
+            fmt(row.get("usd_per_episode"), 4),
+        )
+    parts.append(ratings)
+    if table["ratings"] and table["ratings"].get("plackett_luce"):
+        parts.append(_plackett_luce_table(table["ratings"]["plackett_luce"]))
+    parts.append(_metrics_table(table))
+    if table["order_confidence"]:
+        sure = Table(title="how sure is the order?", header_style="bold")
+        for name in ("higher", "lower", "gap", "P(order right)", "to separate at 95%"):
+            sure.add_column(name, justify="right" if name not in ("higher", "lower") else "left")
+        for row in table["order_confidence"]:
+            sure.add_row(
+                plain_text(row["higher"]),
+                plain_text(row["lower"]),
+                fmt(row["diff"], 0),
+                f"{row['p_order_right']:.2f}",
+                _separation(row),
+            )
+        parts.append(sure)
+    parts.append(_failure_table(table))
+    if table["left_out"] or info["not_played"] or info["given_up"]:
+        by_status = Counter(item["status"] for item in table["left_out"])
+        counts = ", ".join(f"{n} {status}" for status, n in by_status.items()) or "none"
+        parts.append(
+            Text(
+                f"left out: {counts}; slots not played: {info['not_played']}; given up: {info['given_up']}"
+                " (only finished episodes count)"
+            )
+        )
+    return Group(*parts)
+
+
+def _plackett_luce_table(rows: list[dict[str, Any]]) -> Table:
+    pl = Table(title="Plackett-Luce (openskill): mu, 95% interval mu ± 1.96 sigma", header_style="bold")
+    for name in ("player", "mu", "interval", "sigma", "games"):
+        pl.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+    for row in rows:
+        pl.add_row(
+            plain_text(row["player"]),
+            fmt(row["mu"]),
+            f"{fmt(row['low'])}..{fmt(row['high'])}",
+            fmt(row["sigma"]),
+            str(row["games"]),
+        )
+    return pl
+
+
+def _separation(row: dict[str, Any]) -> str:
+    if row["status"] == "separated":
+        return "separated"
+    if row["more_seeds"] is None:
+        return "not separable at this gap"
+    text = f"~{row['more_seeds']} more seeds"
+    if row["more_usd"]:
+        text += f" (${row['more_usd']:.2f})"
+    return text
+
+
+def _metrics_table(table: dict[str, Any]) -> Table:
+    names = [n for n in table["summary_metrics"] if n != "fallbacks"] or sorted(
+        {name for by_metric in table["metrics"].values() for name in by_metric} - {"score"}
+    )
+    metrics = Table(title="game metrics: mean (95% interval)", header_style="bold")
+    metrics.add_column("player", no_wrap=True)
+    for name in ("score", *names):
+        metrics.add_column(name, justify="right")
+    for row in table["players"]:
+        cells = []
+        for name in ("score", *names):
+            summary = table["metrics"].get(row["player"], {}).get(name)
+            cells.append(
+                "-" if summary is None else _interval(summary["mean"], summary["low"], summary["high"])
+            )
+        metrics.add_row(plain_text(row["player"]), *cells)
+    return metrics
+
+
+def _interval(mean: float, low: float, high: float) -> str:
+    digits = 0 if max(abs(mean), abs(low), abs(high)) >= 100 else 2
+    return f"{mean:.{digits}f}\n({low:.{digits}f}..{high:.{digits}f})"
+
+
+def _failure_table(table: dict[str, Any]) -> Table:
+    failures = Table(title="failures (kept apart from skill)", header_style="bold")
+    columns = ("decisions", "invalid", "reasked", "fallback", "timeouts", "provider_errors")
+    failures.add_column("player", no_wrap=True)
+    for name in columns:
+        failures.add_column(name, justify="right")
+    for player, counts in table["failures"]["per_player"].items():
+        failures.add_row(plain_text(player), *(str(counts.get(name, 0)) for name in columns))
+    return failures

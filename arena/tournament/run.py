@@ -1,0 +1,364 @@
+"""Playing a tournament: create it, play its missing slots concurrently, resume it later.
+
+A tournament is a stored :class:`TournamentConfig` plus the schedule it implies
+(:func:`arena.tournament.schedule.schedule`). Each episode carries its slot key; a partial
+unique index on ``episodes(tournament_id, slot_key) WHERE status = 'finished'`` means a slot
+is counted at most once, whatever happens. Which slots are left is read from the database
+each time, so resuming after Ctrl-C, a crash or ``kill -9`` plays only what is missing:
+
+* a slot with a finished episode is done;
+* a slot whose episodes were ``aborted`` (interrupted) or ``budget_exceeded`` (the
+  tournament's budget, not the slot's fault) is played again on resume;
+* a slot whose episode ended ``failed`` (or any other failure status) is played again up to
+  ``retries`` times (default once), then given up and reported as left out.
+
+Every player is prepared once per tournament (one key probe per model), then seated in
+episodes without preparing again. Episodes run through an :class:`Executor`: the local one
+runs up to ``concurrency`` episodes as tasks on the caller's event loop, and the runner
+yields between steps, so a front end keeps its own loop responsive (no thread). Model
+players keep their own per-model ``max_concurrency`` gate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from arena.events import EpisodeStarted, EpisodeStatus, Event, Observer, TurnsRecorded
+from arena.lineup import build_player
+from arena.match import MatchConfig, prepare_runner
+from arena.player import Player
+from arena.registry import get_game
+from arena.runner import Budget
+from arena.specs import SpecError, parse_player_spec
+from arena.store import Store
+from arena.tournament.config import TournamentConfig, TournamentConfigError
+from arena.tournament.schedule import Slot, schedule
+
+REPLAYABLE = frozenset({EpisodeStatus.ABORTED, EpisodeStatus.BUDGET_EXCEEDED, EpisodeStatus.RUNNING})
+"""Episode statuses that do not use up a slot's retries (the slot was not at fault)."""
+
+
+class TournamentNotFound(LookupError):
+    """No tournament with that id in the database."""
+
+
+@dataclass
+class SlotState:
+    """What the database says about one slot."""
+
+    slot: Slot
+    finished_episode: int | None = None
+    failures: int = 0
+    last_failure: str = ""
+
+    @property
+    def done(self) -> bool:
+        """A finished episode counts for this slot."""
+        return self.finished_episode is not None
+
+
+@dataclass
+class TournamentProgress:
+    """Live figures of a running tournament (what progress bars and the app show)."""
+
+    tournament_id: int
+    total: int
+    done: int = 0
+    given_up: int = 0
+    running: int = 0
+    played_now: int = 0
+    spend_usd: float = 0.0
+    started: float = field(default_factory=time.perf_counter)
+    status: str = "running"
+    message: str = ""
+    prepared_at: float | None = None
+
+    @property
+    def rate(self) -> float:
+        """Episodes per second played by this run."""
+        elapsed = time.perf_counter() - self.started
+        return self.played_now / elapsed if elapsed > 0 else 0.0
+
+    @property
+    def eta_seconds(self) -> float | None:
+        """Seconds left at the current rate, if known."""
+        left = self.total - self.done - self.given_up
+        return left / self.rate if self.rate > 0 else None
+
+
+ProgressCallback = Callable[[TournamentProgress], None]
+
+
+class Executor(Protocol):
+    """Runs slot jobs; a distributed backend can stand in for the local one."""
+
+    async def run(self, jobs: Iterable[Slot], play: Callable[[Slot], Awaitable[None]]) -> None:
+        """Call ``play`` for every job (in any order, some at once) until all are done."""
+        ...
+
+
+class LocalExecutor:
+    """Plays up to ``concurrency`` slots at once as tasks on the running event loop."""
+
+    def __init__(self, concurrency: int) -> None:
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
+        self.concurrency = concurrency
+
+    async def run(self, jobs: Iterable[Slot], play: Callable[[Slot], Awaitable[None]]) -> None:
+        """Workers pull jobs from one iterator; the first error cancels the rest."""
+        queue = iter(jobs)
+
+        async def worker() -> None:
+            for job in queue:
+                await play(job)
+
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(self.concurrency):
+                    group.create_task(worker())
+        except BaseExceptionGroup as group_error:
+            # One failure is the story; the others are its cancellations' echoes.
+            raise group_error.exceptions[0] from None
+
+
+def create_tournament(store: Store, config: TournamentConfig) -> int:
+    """Check ``config`` against the game and store the tournament; returns its id.
+
+    Raises :class:`TournamentConfigError` / :class:`SpecError` for anything that cannot be
+    played (unknown game, option, baseline or player kind, a human seat, too few players).
+    """
+    slots = plan(config)
+    return store.create_tournament(
+        config.display_name(),
+        config.game,
+        {"kind": "tournament", "total": len(slots), **config.model_dump(mode="json")},
+    )
+
+
+def plan(config: TournamentConfig) -> list[Slot]:
+    """The schedule ``config`` implies, after checking game, options and players."""
+    spec = get_game(config.game)
+    options = spec.resolve_options(config.options)
+    seats = spec.create(0, options).seats
+    for text in config.players:
+        parsed = parse_player_spec(text)
+        if parsed.kind == "human":
+            raise TournamentConfigError("a tournament cannot seat a human; play one with: arena play")
+        if parsed.kind == "baseline" and parsed.name not in spec.baselines:
+            known = ", ".join(f"baseline:{name}" for name in spec.baselines)
+            raise SpecError(f"{spec.name} has no baseline {parsed.name!r} (baselines: {known})")
+    if len(seats) >= 2 and len(config.players) < 2:
+        raise TournamentConfigError(f"{spec.name} has {len(seats)} seats: give at least two players")
+    return schedule(seats, list(config.players), config.seeds, config.seed)
+
+
+def load_config(store: Store, tournament_id: int) -> TournamentConfig:
+    """The stored configuration of a tournament."""
+    row = store.tournament(tournament_id)
+    if row is None:
+        raise TournamentNotFound(f"no tournament {tournament_id} in {store.path}")
+    stored = dict(row["config"])
+    if stored.get("kind") != "tournament":
+        raise TournamentConfigError(
+            f"tournament {tournament_id} was made by arena suite; it cannot be resumed"
+        )
+    fields = {key: value for key, value in stored.items() if key in TournamentConfig.model_fields}
+    return TournamentConfig.model_validate(fields)
+
+
+def slot_states(store: Store, tournament_id: int, slots: Sequence[Slot]) -> list[SlotState]:
+    """Each slot with its finished episode (if any) and its failures so far."""
+    states = {slot.slot_key: SlotState(slot) for slot in slots}
+    rows = store.conn.execute(
+        "SELECT id, slot_key, status, message FROM episodes WHERE tournament_id = ? AND slot_key IS NOT NULL"
+        " ORDER BY id",
+        (tournament_id,),
+    )
+    for episode_id, key, status, message in rows:
+        state = states.get(key)
+        if state is None:
+            continue
+        if status == EpisodeStatus.FINISHED:
+            state.finished_episode = episode_id
+        elif status not in REPLAYABLE:
+            state.failures += 1
+            state.last_failure = f"{status}: {message}" if message else status
+    return list(states.values())
+
+
+class TournamentRun:
+    """One run (first or resumed) of a stored tournament."""
+
+    def __init__(
+        self,
+        store: Store,
+        tournament_id: int,
+        *,
+        executor: Executor | None = None,
+        progress: ProgressCallback | None = None,
+        observers: Sequence[Observer] = (),
+        models_config: Any = None,
+    ) -> None:
+        self.store = store
+        self.tournament_id = tournament_id
+        self.config = load_config(store, tournament_id)
+        self.slots = plan(self.config)
+        self.executor = executor or LocalExecutor(self.config.concurrency)
+        self.on_progress = progress
+        self.observers = list(observers)
+        self.models_config = models_config
+        self.states = slot_states(store, tournament_id, self.slots)
+        self._by_key = {state.slot.slot_key: state for state in self.states}
+        self.progress = TournamentProgress(tournament_id, total=len(self.slots))
+        self.progress.done = sum(state.done for state in self.states)
+        self.progress.given_up = sum(self._given_up(state) for state in self.states)
+        self.progress.spend_usd = store.tournament_spend(tournament_id)
+        self._prepared: dict[str, Player] = {}
+
+    def _given_up(self, state: SlotState) -> bool:
+        return not state.done and state.failures > self.config.retries
+
+    def missing(self) -> list[SlotState]:
+        """Slots still to play, in schedule order."""
+        return [s for s in self.states if not s.done and not self._given_up(s)]
+
+    def _budget_left(self) -> float | None:
+        if self.config.budget_usd is None:
+            return None
+        return self.config.budget_usd - self.progress.spend_usd
+
+    async def run(self) -> TournamentProgress:
+        """Prepare the players, play every missing slot and record how the run ended.
+
+        Raises :class:`arena.player.PlayerSetupError` before any episode if a player cannot
+        play. Ctrl-C or cancellation leaves the tournament ``aborted`` (resumable).
+        """
+        self.store.set_tournament_status(self.tournament_id, "running")
+        self._notify()
+        try:
+            await self._prepare_players()
+            self.progress.prepared_at = time.perf_counter()
+            await self.executor.run([state.slot for state in self.missing()], self._play_slot)
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            self._finish(
+                "aborted", "interrupted; resume with: arena tournament resume " + str(self.tournament_id)
+            )
+            raise
+        except BaseException as exc:
+            self._finish("failed", f"{type(exc).__name__}: {exc}")
+            raise
+        finally:
+            await self._close_players()
+        if self.progress.status == "budget_exceeded":
+            self._finish("budget_exceeded", self.progress.message)
+        elif self.missing():
+            self._finish("aborted", "stopped before every slot was played")
+        else:
+            given_up = self.progress.given_up
+            note = f"{given_up} slot(s) failed twice and were left out" if given_up else ""
+            self._finish("finished", note)
+        return self.progress
+
+    def _finish(self, status: str, message: str) -> None:
+        self.progress.status = status
+        self.progress.message = message
+        self.store.finish_tournament(self.tournament_id, status, message)
+        self._notify()
+
+    def _notify(self) -> None:
+        if self.on_progress is not None:
+            self.on_progress(self.progress)
+
+    async def _prepare_players(self) -> None:
+        spec = get_game(self.config.game)
+        seat = spec.create(0, spec.resolve_options(self.config.options)).seats[0]
+        for text in self.config.players:
+            player = build_player(
+                text, spec, seed=self.config.seed, seat=seat, models_config=self.models_config
+            )
+            self._prepared[text] = player
+            await player.prepare()
+
+    async def _close_players(self) -> None:
+        for player in self._prepared.values():
+            with contextlib.suppress(Exception):
+                await player.close()
+
+    async def _play_slot(self, slot: Slot) -> None:
+        left = self._budget_left()
+        if left is not None and left <= 0:
+            self.progress.status = "budget_exceeded"
+            self.progress.message = f"spent ${self.progress.spend_usd:.4f} of ${self.config.budget_usd:.4f}"
+            return
+        if self.progress.status == "budget_exceeded":
+            return
+        config = MatchConfig(
+            game=self.config.game,
+            seats=slot.seating,
+            seed=slot.deal_seed,
+            options=self.config.options,
+            budget=Budget(max_cost_usd=left) if left is not None else Budget(),
+            tournament_id=self.tournament_id,
+        )
+        key = slot.slot_key
+        tagger = _SlotTagger(self.store, key, self.progress)
+        runner = prepare_runner(
+            config,
+            self.store,
+            [tagger, *self.observers],
+            models_config=self.models_config,
+            prepare_players=False,
+        )
+        self.progress.running += 1
+        self._notify()
+        try:
+            outcome = await runner.run()
+        finally:
+            self.progress.running -= 1
+            for player in runner.players.values():
+                with contextlib.suppress(Exception):
+                    await player.close()
+        state = self._by_key[key]
+        self.progress.played_now += 1
+        if outcome.status == EpisodeStatus.FINISHED:
+            state.finished_episode = outcome.episode_id
+            self.progress.done += 1
+        elif outcome.status == EpisodeStatus.BUDGET_EXCEEDED:
+            self.progress.status = "budget_exceeded"
+            self.progress.message = outcome.message
+        elif outcome.status not in REPLAYABLE:
+            state.failures += 1
+            state.last_failure = f"{outcome.status}: {outcome.message}"
+            if self._given_up(state):
+                self.progress.given_up += 1
+            elif self.progress.status == "running":
+                await self._play_slot(slot)
+                return
+        self._notify()
+
+
+class _SlotTagger:
+    """Observer: tags the episode with its slot key and keeps the live spend."""
+
+    def __init__(self, store: Store, slot_key: str, progress: TournamentProgress) -> None:
+        self.store = store
+        self.slot_key = slot_key
+        self.progress = progress
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, TurnsRecorded):
+            self.progress.spend_usd += sum(turn.usage.cost_usd for turn in event.turns)
+        elif isinstance(event, EpisodeStarted) and event.episode_id is not None:
+            self.store.tag_slot(event.episode_id, self.slot_key)
+
+
+async def run_tournament(store: Store, config: TournamentConfig, **kwargs: Any) -> TournamentProgress:
+    """Create and play a tournament in one call (see :class:`TournamentRun` for ``kwargs``)."""
+    tournament_id = create_tournament(store, config)
+    return await TournamentRun(store, tournament_id, **kwargs).run()

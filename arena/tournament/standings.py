@@ -1,0 +1,210 @@
+"""A tournament's tables, read back from the database: ratings, metrics, matrix, failures.
+
+Only ``finished`` episodes count. Everything else the tournament recorded (aborted, failed,
+over budget) is listed under ``left_out`` with its reason, and slots never played or given
+up are counted, so a reader sees what the table rests on. The rating sections come from
+:func:`arena.tournament.tables.tables` (Bradley-Terry with seed-bootstrap intervals, and
+Plackett-Luce for games with more than two seats); this module adds what only the database
+knows: cost, the failure breakdown and the left-out episodes. The result is one JSON-able
+dict that the CLI, the app and the report all read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from arena.events import EpisodeStatus
+from arena.registry import get_game
+from arena.store import Store
+from arena.tournament.records import EpisodeRecord
+from arena.tournament.run import load_config, plan, slot_states
+from arena.tournament.tables import tables
+
+TIMEOUT_ERRORS = frozenset({"timeout"})
+PROVIDER_ERRORS = frozenset({"provider_error", "rate_limited", "auth_error", "player_crash"})
+FAILURE_KEYS = ("decisions", "invalid", "reasked", "fallback", "timeouts", "provider_errors")
+
+
+@dataclass
+class PlayerUsage:
+    """A player's episodes, tokens and dollars over the counted episodes."""
+
+    episodes: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    failures: Counter[str] = field(default_factory=Counter)
+
+    def cost_dict(self) -> dict[str, Any]:
+        """The report's ``cost.per_player`` entry."""
+        return {
+            "episodes": self.episodes,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cost_usd": round(self.cost_usd, 6),
+            "usd_per_episode": round(self.cost_usd / self.episodes, 6) if self.episodes else 0.0,
+        }
+
+
+@dataclass
+class TournamentData:
+    """What the database holds for a tournament, ready for the tables."""
+
+    records: list[EpisodeRecord]
+    left_out: list[dict[str, Any]]
+    usage: defaultdict[str, PlayerUsage]
+    statuses: Counter[str]
+    errors: Counter[str]
+
+
+def read_tournament(store: Store, tournament_id: int) -> TournamentData:
+    """Finished episodes as rating records, the rest as left-out items, and per-player usage."""
+    rows = store.conn.execute(
+        "SELECT e.id, e.seed, e.slot_key, e.status, e.message, s.seat, s.player, s.score, s.metrics,"
+        " s.input_tokens, s.output_tokens, s.cost_usd"
+        " FROM episodes e JOIN seats s ON s.episode_id = e.id"
+        " WHERE e.tournament_id = ? ORDER BY e.id, s.rowid",
+        (tournament_id,),
+    ).fetchall()
+    episodes: dict[int, dict[str, Any]] = {}
+    for eid, seed, key, status, message, *seat in rows:
+        item = episodes.setdefault(
+            eid, {"seed": seed, "key": key, "status": status, "message": message, "seats": []}
+        )
+        item["seats"].append(seat)
+    data = TournamentData([], [], defaultdict(PlayerUsage), Counter(), Counter())
+    for eid, item in episodes.items():
+        data.statuses[item["status"]] += 1
+        if item["status"] != EpisodeStatus.FINISHED:
+            if item["status"] != EpisodeStatus.RUNNING:
+                data.left_out.append(
+                    {
+                        "slot_key": item["key"] or "",
+                        "episode_id": eid,
+                        "status": item["status"],
+                        "reason": item["message"] or item["status"],
+                        "players": [player for _, player, *_ in item["seats"]],
+                    }
+                )
+            continue
+        data.records.append(
+            EpisodeRecord(
+                slot_key=item["key"] or f"episode:{eid}",
+                deal_seed=int(item["seed"]),
+                seating={seat: player for seat, player, *_ in item["seats"]},
+                scores={seat: float(score or 0.0) for seat, _, score, *_ in item["seats"]},
+                metrics={seat: orjson.loads(m) if m else {} for seat, _, _, m, *_ in item["seats"]},
+            )
+        )
+        for _, player, _, _, tokens_in, tokens_out, cost in item["seats"]:
+            usage = data.usage[player]
+            usage.episodes += 1
+            usage.input_tokens += tokens_in
+            usage.output_tokens += tokens_out
+            usage.cost_usd += cost
+    _add_failures(store, tournament_id, data)
+    return data
+
+
+def tournament_table(store: Store, tournament_id: int, *, resamples: int = 1000) -> dict[str, Any]:
+    """The tournament's tables as one JSON-able dict (see the module docstring)."""
+    config = load_config(store, tournament_id)
+    row = store.tournament(tournament_id) or {}
+    spec = get_game(config.game)
+    slots = plan(config)
+    states = slot_states(store, tournament_id, slots)
+    data = read_tournament(store, tournament_id)
+    players = list(config.players)
+    for player in players:
+        data.usage[player].failures.update(dict.fromkeys(FAILURE_KEYS, 0))
+    result: dict[str, Any] = {
+        "tournament": {
+            "id": tournament_id,
+            "name": row.get("name", ""),
+            "game": config.game,
+            "status": row.get("status", ""),
+            "message": row.get("message", ""),
+            "seats": list(slots[0].seats) if slots else [],
+            "players": players,
+            "deal_seeds": config.seeds,
+            "master_seed": config.seed,
+            "options": spec.resolve_options(config.options),
+            "slots": len(slots),
+            "counted": sum(s.done for s in states),
+            "not_played": sum(not s.done and s.failures <= config.retries for s in states),
+            "given_up": sum(not s.done and s.failures > config.retries for s in states),
+        },
+        "summary_metrics": list(spec.summary_metrics),
+        "failures": {
+            "episodes_by_status": dict(data.statuses),
+            "errors_by_class": dict(data.errors),
+            "per_player": {p: {k: data.usage[p].failures[k] for k in FAILURE_KEYS} for p in players},
+        },
+        "cost": _cost(data, players),
+        "left_out": data.left_out,
+    }
+    if not data.records:
+        empty = {"episodes": 0, "wins": 0, "draws": 0, "losses": 0}
+        nothing = {"rating": None, "rating_low": None, "rating_high": None}
+        result.update(ratings=None, win_matrix=None, metrics={}, order_confidence=[])
+        result["players"] = [{"player": p, **nothing, **empty} for p in players]
+        return result
+    usage = data.usage
+    result.update(
+        tables(
+            data.records,
+            players=players,
+            resamples=resamples,
+            seed=config.seed,
+            cost_per_episode={p: usage[p].cost_usd / usage[p].episodes for p in players if usage[p].episodes},
+            tokens_per_episode={
+                p: (usage[p].input_tokens + usage[p].output_tokens) / usage[p].episodes
+                for p in players
+                if usage[p].episodes
+            },
+        )
+    )
+    return result
+
+
+def _cost(data: TournamentData, players: list[str]) -> dict[str, Any]:
+    total = sum(u.cost_usd for u in data.usage.values())
+    episodes = len(data.records)
+    return {
+        "episodes": episodes,
+        "total_usd": round(total, 6),
+        "usd_per_episode": round(total / episodes, 6) if episodes else 0.0,
+        "input_tokens": sum(u.input_tokens for u in data.usage.values()),
+        "output_tokens": sum(u.output_tokens for u in data.usage.values()),
+        "per_player": {p: data.usage[p].cost_dict() for p in players},
+    }
+
+
+def _add_failures(store: Store, tournament_id: int, data: TournamentData) -> None:
+    """Decisions, invalid replies, re-asks, fallbacks, timeouts and provider errors per player."""
+    joined = (
+        " FROM turns t JOIN episodes e ON e.id = t.episode_id"
+        " JOIN seats s ON s.episode_id = t.episode_id AND s.seat = t.seat"
+        " WHERE e.tournament_id = ? AND e.status = 'finished'"
+    )
+    counts = store.conn.execute(
+        f"SELECT s.player, count(*), coalesce(sum(t.fallback), 0){joined} GROUP BY s.player", (tournament_id,)
+    )
+    for player, decisions, fallbacks in counts:
+        data.usage[player].failures.update({"decisions": decisions, "fallback": fallbacks})
+    troubled = store.conn.execute(
+        f"SELECT s.player, t.fallback, t.attempts{joined} AND t.attempts != '[]'", (tournament_id,)
+    )
+    for player, fallback, attempts_json in troubled:
+        attempts = orjson.loads(attempts_json)
+        failures = data.usage[player].failures
+        errors = [str(a.get("error", "")) for a in attempts]
+        data.errors.update(errors)
+        failures["invalid"] += len(attempts)
+        failures["reasked"] += int(len(attempts) > 1 or not fallback)
+        failures["timeouts"] += sum(e in TIMEOUT_ERRORS for e in errors)
+        failures["provider_errors"] += sum(e in PROVIDER_ERRORS for e in errors)

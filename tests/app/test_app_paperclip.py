@@ -1,0 +1,47 @@
+"""A person races the oracle at paperclip in the app: the form takes compact box text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input
+
+from arena.app import create_app
+from arena.app.widgets.human_form import HumanForm
+from games.paperclip.answers import format_report
+from games.paperclip.world import apply, parse_text
+from tests.app.helpers import burst, choose_seat, next_form, pick_game, screen_text, wait_until
+
+
+async def test_a_person_answers_a_puzzle_in_the_form_and_sees_it_graded(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pick_game(pilot, app, "paperclip")
+        await choose_seat(pilot, app, 0, "human")
+        await choose_seat(pilot, app, 1, "baseline:oracle")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the first form")
+        form = app.screen.query_one(HumanForm)
+        observation = form.turn.request.observation.model_dump()
+        assert "Answering every step" in screen_text(app)
+        state = observation["initial"]
+        names = [spec.name for spec in form.form.fields]
+        for k, text in enumerate(observation["operations"], start=1):
+            state = apply(state, parse_text(text))
+            control = form.query_one(f"#field-{names.index(f'step_{k}')}", Input)
+            control.focus()
+            await pilot.pause()
+            burst(app, *format_report(state))
+        box = observation["question"].split("box ", 1)[1].split(" ", 1)[0]
+        colour = observation["question"].rsplit(" are ", 1)[1].rstrip("?")
+        answers = {"total": sum(state[box].values()), "colour_count": state[box].get(colour, 0)}
+        for name, value in answers.items():
+            form.query_one(f"#field-{names.index(name)}", Input).focus()
+            await pilot.pause()
+            burst(app, *str(value))
+        await pilot.pause()
+        burst(app, "enter")
+        await next_form(pilot, app, 1)
+        await wait_until(pilot, lambda: "Puzzle 1 graded" in screen_text(app), "the graded puzzle")
+        shown = screen_text(app)
+        assert "seat a 1.00 (1 full)" in shown and "seat b" not in shown  # a person sees only their own seat

@@ -1,0 +1,42 @@
+"""Player configurations: canonical hashing, public URLs, labels for ambiguous names."""
+
+from __future__ import annotations
+
+from arena.playerconfig import config_hash, display_names, public_url, seat_configuration
+from arena.registry import get_game
+from tests.scripted import ScriptedPlayer
+
+
+def test_the_hash_is_of_canonical_json() -> None:
+    assert config_hash({"a": 1, "b": [1, 2]}) == config_hash({"b": [1, 2], "a": 1})
+    assert config_hash({"a": 1}) != config_hash({"a": 1.5})
+    assert len(config_hash({})) == 64
+
+
+def test_public_urls_lose_credentials_and_secret_query_parameters() -> None:
+    url = "https://user:sk-secret@gateway.example:8443/v1?api_key=sk-secret&api-version=2024&token=t"
+    assert public_url(url) == "https://gateway.example:8443/v1?api-version=2024"
+    assert public_url("http://127.0.0.1:8090/v2") == "http://127.0.0.1:8090/v2"
+    assert public_url(None) is None
+
+
+def test_one_name_with_two_configurations_gets_two_labels() -> None:
+    labels = display_names([("m", "abcd1111"), ("m", "abcd2222"), ("baseline:honest", "ffff0000")])
+    assert labels == {"abcd1111": "m#abcd1", "abcd2222": "m#abcd2", "ffff0000": "baseline:honest"}
+    assert display_names([("m", "1234aaaa"), ("m", "5678aaaa")]) == {
+        "1234aaaa": "m#1234",
+        "5678aaaa": "m#5678",
+    }
+
+
+def test_humans_and_baselines_have_configurations_too() -> None:
+    game = get_game("lemonade").create(1, {})
+    human = ScriptedPlayer([], spec="human")
+    human.kind = "human"
+    assert seat_configuration(human, game) == {"kind": "human", "name": "human"}
+    model = ScriptedPlayer([], spec="m")
+    assert seat_configuration(model, game) == {
+        "kind": "model",
+        "name": "m",
+        "prompt_version": game.definition.prompt_version,
+    }
