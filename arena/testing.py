@@ -123,8 +123,10 @@ def check_secrets(state: GameState) -> None:
         if twin is None:
             continue
         mark = str(SENTINEL)
-        owned = json.dumps(observed(twin, owner))
-        _require(mark in owned, f"with_sentinel({owner!r}) does not show in its own observation")
+        _require(mark in json.dumps(twin.to_json()), f"with_sentinel({owner!r}) left the state unchanged")
+        if not twin.over():  # the probe works: the owner itself sees its secret
+            owned = json.dumps(observed(twin, owner))
+            _require(mark in owned, f"with_sentinel({owner!r}) does not show in its own observation")
         for seat in twin.seats:
             if seat == owner:
                 continue

@@ -165,6 +165,19 @@ def play_through(name: str) -> dict[str, Any]:
     }
 
 
+CONTRACT_PLAYTHROUGHS: dict[str, tuple[int, dict[str, Any]]] = {
+    "lemonade": (5, {"days": 8, "stands": 3, "market": "shared"}),
+    "bargain": (5, {}),
+    "paperclip": (5, {"puzzles": 3, "mode": "stepwise", "seats": 3}),
+}
+"""Per game: seed and options of the sampled playthrough checked by ``arena.testing``."""
+
+
+def contract_path(game: str) -> Path:
+    """Where ``game``'s sampled playthrough (``arena.testing.record_playthrough``) is stored."""
+    return GOLDEN_DIR / "games" / f"{game}.json"
+
+
 def normal(value: Any) -> Any:
     """``value`` as it reads back from JSON (tuples become lists, keys strings)."""
     return json.loads(json.dumps(value))

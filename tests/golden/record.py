@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from arena.registry import get_game
+from arena.testing import record_playthrough
 from tests.golden.golden import (
+    CONTRACT_PLAYTHROUGHS,
     PLAYTHROUGHS,
     RESULT_SETS,
+    contract_path,
     play_results,
     play_through,
     playthrough_path,
@@ -34,6 +38,9 @@ def _dump(value: object) -> str:
 
 def main() -> None:
     """Record every result set and playthrough."""
+    for game, (seed, options) in CONTRACT_PLAYTHROUGHS.items():
+        write(contract_path(game), record_playthrough(get_game(game), seed, options, rng_seed=seed))
+        print("wrote", contract_path(game))
     for name, (game, options) in RESULT_SETS.items():
         write(results_path(name), {"game": game, "options": options, "rows": play_results(game, options)})
         print("wrote", results_path(name))
