@@ -27,7 +27,7 @@ from arena.paths import database_path
 from arena.player import PlayerSetupError, UserLeft
 from arena.registry import GameDefinition, UnknownGameError, game_names, get_game
 from arena.runner import Budget
-from arena.sanitize import plain_text
+from arena.sanitize import INVISIBLE, plain_text
 from arena.specs import SpecError
 from arena.store import Store, StoreError
 from arena.user_input import INT64_MAX, budget_problem, in_int64, parse_seed
@@ -109,16 +109,33 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("episode_id", type=int)
     export.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
     cli_tournament.add_parsers(sub, _Parser)
+    _accept_global_options_everywhere(sub)
     return parser
+
+
+def _accept_global_options_everywhere(sub: Any) -> None:
+    """Let ``--db`` and ``--models`` follow any subcommand as well as precede it."""
+    parsers = list(sub.choices.values())
+    while parsers:
+        parser = parsers.pop()
+        known = {option for action in parser._actions for option in action.option_strings}
+        if "--db" not in known:
+            parser.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+        if "--models" not in known:
+            parser.add_argument("--models", dest="sub_models", help=argparse.SUPPRESS)
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                parsers.extend(action.choices.values())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arena`` console script."""
     try:
         args = build_parser().parse_args(argv)
-        if args.models:
+        models = getattr(args, "sub_models", None) or args.models
+        if models:
             # Every front end and every player factory reads the models file from here.
-            os.environ["ARENA_MODELS"] = args.models
+            os.environ["ARENA_MODELS"] = models
         if args.command is None:
             return cmd_app(args)
         handler = COMMANDS[args.command]
@@ -134,6 +151,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def escape_invisible(text: str) -> str:
+    """JSON text with bidi overrides and invisible characters written as ``\\uXXXX`` escapes.
+
+    JSON already escapes control characters such as ESC; these would otherwise reach a
+    terminal raw and reorder or hide what it shows. The escaped JSON decodes the same.
+    """
+    return text.translate(_ESCAPES)
+
+
+_ESCAPES = {ord(char): f"\\u{ord(char):04x}" for char in INVISIBLE}
+
+
 def fail(message: str, code: int = 1) -> int:
     """Print ``arena: error: MESSAGE`` as one line on stderr and return ``code``."""
     one_line = " ".join(plain_text(message).split())
@@ -146,8 +175,14 @@ def stdout_console() -> Console:
     return StdoutConsole(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
 
 
-def _db(args: argparse.Namespace) -> Store:
-    return Store(database_path(getattr(args, "sub_db", None) or args.db))
+def _db(args: argparse.Namespace, *, write: bool = True) -> Store:
+    """The store ``--db`` names. Reading never creates anything; writing says what it creates."""
+    path = database_path(getattr(args, "sub_db", None) or args.db)
+    if not path.parent.exists():
+        if not write:
+            raise StoreError(f"no database at {path} (the folder {path.parent} does not exist)")
+        sys.stderr.write(f"arena: creating folder {plain_text(str(path.parent))} for the database\n")
+    return Store(path)
 
 
 def _parse_pairs(items: list[str], what: str) -> dict[str, str]:
@@ -349,7 +384,7 @@ def cmd_episodes(args: argparse.Namespace) -> int:
     """``arena episodes``: recent episodes, newest first."""
     if args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
-    store = _db(args)
+    store = _db(args, write=False)
     try:
         rows = store.list_episodes(
             game=args.game, status=args.status, player=args.player, limit=min(args.limit, INT64_MAX)
@@ -372,12 +407,12 @@ def cmd_episodes(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``arena export ID``: the episode as JSON on stdout."""
-    store = _db(args)
+    store = _db(args, write=False)
     try:
         document = export_episode(store, _episode_id(args.episode_id))
     finally:
         store.close()
-    json.dump(document, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write(escape_invisible(json.dumps(document, ensure_ascii=False, indent=1)))
     sys.stdout.write("\n")
     return 0
 
@@ -418,7 +453,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                 return cli_tournament.run_command(args, store, config, console)
             finally:
                 store.close()
-        store = _db(args)
+        store = _db(args, write=args.tournament_command == "resume")
         try:
             handler = {
                 "resume": cli_tournament.resume_command,
@@ -434,7 +469,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def cmd_tournaments(args: argparse.Namespace) -> int:
     """``arena tournaments``: recent tournaments."""
-    store = _db(args)
+    store = _db(args, write=False)
     try:
         return cli_tournament.list_command(args, store, stdout_console())
     finally:

@@ -79,6 +79,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
                 },
                 "latency": t["latency"],
                 "state": t["state"],
+                **({"rebuild_error": t["rebuild_error"]} if "rebuild_error" in t else {}),
                 **({"sampling": t["sampling"]} if t["sampling"] is not None else {}),
             }
             for t in turns

@@ -163,10 +163,16 @@ class Player(Protocol):
 
 
 class BasePlayer:
-    """Convenience base with no-op ``prepare`` and ``close``."""
+    """Convenience base with no-op ``prepare`` and ``close``.
+
+    ``instant`` (default ``False``) promises that :meth:`decide` never waits on anything
+    (a scripted player): the runner then asks such seats one after another without
+    creating a task per decision. A player that may await must leave it ``False``.
+    """
 
     spec: str = ""
     kind: str = "baseline"
+    instant: bool = False
 
     async def prepare(self) -> None:
         """Scripted players need no set-up."""

@@ -6,6 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from arena import __version__
+from arena.episode_log import dumps_bytes, turn_digest
 from arena.events import EpisodeEnded, EpisodeStarted, EpisodeStatus, Event, TurnRecord, TurnsRecorded
 from arena.store import Store, dumps
 
@@ -53,17 +54,24 @@ class Recorder:
             self.store.finish_episode(self.episode_id, event.status, event.message, seats)
 
     def _row(self, turn: TurnRecord) -> tuple[Any, ...]:
+        # Compact row: observation and state are proved by a digest and rebuilt on read
+        # (arena.episode_log); a reason that the action repeats is stored once.
         usage = turn.usage
+        digest = turn_digest(dumps_bytes(turn.observation), dumps_bytes(turn.state))
+        action = turn.action
+        reason_in_action = bool(turn.reason) and action.get("reason") == turn.reason
+        if reason_in_action:
+            action = {key: value for key, value in action.items() if key != "reason"}
         return (
             self.episode_id,
             turn.index,
             turn.step,
             turn.seat,
-            dumps(turn.observation),
+            None,
             turn.prompt,
             self.prompt_version if turn.prompt is not None else None,
             turn.raw,
-            dumps(turn.action),
+            dumps(action),
             turn.action_text,
             turn.reason,
             int(turn.valid),
@@ -77,6 +85,8 @@ class Recorder:
             usage.reasoning_tokens,
             usage.cost_usd,
             turn.latency,
-            dumps(turn.state),
+            None,
             dumps(turn.sampling) if turn.sampling is not None else None,
+            digest,
+            int(reason_in_action),
         )

@@ -35,6 +35,8 @@ from arena.game import GameState, SeatResult
 from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage, UserLeft
 from arena.playerconfig import seat_configuration
 
+YIELD_EVERY = 0.002
+"""Seconds an episode of scripted players may run before it yields to the event loop."""
 DEFAULT_FAILURE_LIMIT = 3
 """Consecutive permanent provider errors from one seat that end an episode ``player_failed``."""
 REASK_ERRORS = frozenset({ErrorClass.UNPARSABLE, ErrorClass.SCHEMA, ErrorClass.ILLEGAL, ErrorClass.TRUNCATED})
@@ -153,6 +155,7 @@ class EpisodeRunner:
         self.control = control
         self.tournament_id = tournament_id
         self.prepare_players = prepare_players
+        self._last_yield = 0.0
         self.usage = {seat: Usage() for seat in game.seats}
         self.fallbacks = dict.fromkeys(game.seats, 0)
         self.invalid = dict.fromkeys(game.seats, 0)
@@ -219,14 +222,15 @@ class EpisodeRunner:
         while not self.game.over():
             if self.control is not None:
                 await self.control.before_step()
-            else:
-                # Scripted players never await: yield so other episodes and a front end run.
+            elif time.perf_counter() - self._last_yield >= YIELD_EVERY:
+                # Scripted players never await: let other episodes and a front end run.
                 await asyncio.sleep(0)
+                self._last_yield = time.perf_counter()
             seats = self.game.pending()
             self._emit(StepStarted(step, seats, self.game))
             try:
-                if len(seats) == 1:
-                    records = [await self._decide(seats[0], step)]
+                if len(seats) == 1 or all(getattr(self.players[seat], "instant", False) for seat in seats):
+                    records = [await self._decide(seat, step) for seat in seats]
                 else:
                     records = list(await asyncio.gather(*(self._decide(seat, step) for seat in seats)))
             except FatalPlayerError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-_BIDI_AND_INVISIBLE = frozenset(
+INVISIBLE = _BIDI_AND_INVISIBLE = frozenset(
     "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2060\ufeff"
 )
 

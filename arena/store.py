@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,119 +17,8 @@ from typing import Any
 import orjson
 import sqlite_utils
 
+from arena.migrations import MIGRATIONS
 from arena.playerconfig import config_hash
-
-Migration = Callable[[sqlite_utils.Database], None]
-
-
-def _v1(db: sqlite_utils.Database) -> None:
-    db.executescript(
-        """
-        CREATE TABLE IF NOT EXISTS tournaments (
-            id INTEGER PRIMARY KEY,
-            name TEXT NOT NULL,
-            game TEXT NOT NULL,
-            config TEXT NOT NULL DEFAULT '{}',
-            status TEXT NOT NULL DEFAULT 'running',
-            created_at TEXT NOT NULL,
-            finished_at TEXT
-        );
-        CREATE TABLE IF NOT EXISTS episodes (
-            id INTEGER PRIMARY KEY,
-            game TEXT NOT NULL,
-            game_version TEXT NOT NULL,
-            prompt_version TEXT NOT NULL,
-            arena_version TEXT NOT NULL,
-            seed INTEGER NOT NULL,
-            config TEXT NOT NULL DEFAULT '{}',
-            status TEXT NOT NULL,
-            message TEXT NOT NULL DEFAULT '',
-            started_at TEXT NOT NULL,
-            finished_at TEXT,
-            turns INTEGER NOT NULL DEFAULT 0,
-            pid INTEGER,
-            tournament_id INTEGER REFERENCES tournaments(id)
-        );
-        CREATE INDEX IF NOT EXISTS episodes_game ON episodes(game, started_at);
-        CREATE TABLE IF NOT EXISTS seats (
-            episode_id INTEGER NOT NULL REFERENCES episodes(id),
-            seat TEXT NOT NULL,
-            player TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            score REAL,
-            metrics TEXT NOT NULL DEFAULT '{}',
-            input_tokens INTEGER NOT NULL DEFAULT 0,
-            output_tokens INTEGER NOT NULL DEFAULT 0,
-            cost_usd REAL NOT NULL DEFAULT 0,
-            PRIMARY KEY (episode_id, seat)
-        );
-        CREATE INDEX IF NOT EXISTS seats_player ON seats(player);
-        CREATE TABLE IF NOT EXISTS turns (
-            episode_id INTEGER NOT NULL REFERENCES episodes(id),
-            idx INTEGER NOT NULL,
-            step INTEGER NOT NULL,
-            seat TEXT NOT NULL,
-            observation TEXT NOT NULL,
-            prompt TEXT,
-            raw TEXT NOT NULL DEFAULT '',
-            action TEXT NOT NULL,
-            action_text TEXT NOT NULL DEFAULT '',
-            reason TEXT NOT NULL DEFAULT '',
-            valid INTEGER NOT NULL,
-            fallback INTEGER NOT NULL,
-            error TEXT,
-            error_detail TEXT NOT NULL DEFAULT '',
-            attempts TEXT NOT NULL DEFAULT '[]',
-            input_tokens INTEGER NOT NULL DEFAULT 0,
-            output_tokens INTEGER NOT NULL DEFAULT 0,
-            cached_tokens INTEGER NOT NULL DEFAULT 0,
-            reasoning_tokens INTEGER NOT NULL DEFAULT 0,
-            cost_usd REAL NOT NULL DEFAULT 0,
-            latency REAL NOT NULL DEFAULT 0,
-            state TEXT NOT NULL,
-            PRIMARY KEY (episode_id, idx)
-        );
-        """
-    )
-
-
-def _v2(db: sqlite_utils.Database) -> None:
-    db.execute("ALTER TABLE turns ADD COLUMN prompt_version TEXT")
-
-
-def _v3(db: sqlite_utils.Database) -> None:
-    db.executescript(
-        """
-        CREATE TABLE IF NOT EXISTS player_configs (
-            hash TEXT PRIMARY KEY,
-            name TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            config TEXT NOT NULL,
-            created_at TEXT NOT NULL
-        );
-        ALTER TABLE seats ADD COLUMN config_hash TEXT REFERENCES player_configs(hash);
-        CREATE INDEX IF NOT EXISTS seats_config ON seats(config_hash);
-        ALTER TABLE turns ADD COLUMN sampling TEXT;
-        """
-    )
-
-
-def _v4(db: sqlite_utils.Database) -> None:
-    # Tournaments: each episode names its schedule slot; a slot counts once, ever.
-    db.executescript(
-        """
-        ALTER TABLE episodes ADD COLUMN slot_key TEXT;
-        CREATE INDEX IF NOT EXISTS episodes_tournament ON episodes(tournament_id, slot_key);
-        CREATE UNIQUE INDEX IF NOT EXISTS episodes_slot_counted_once
-            ON episodes(tournament_id, slot_key) WHERE status = 'finished' AND slot_key IS NOT NULL;
-        ALTER TABLE tournaments ADD COLUMN message TEXT NOT NULL DEFAULT '';
-        ALTER TABLE tournaments ADD COLUMN pid INTEGER;
-        """
-    )
-
-
-MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4]
-"""Append-only. Migration N brings a database from ``user_version`` N-1 to N."""
 
 TURN_COLUMNS = (
     "episode_id",
@@ -156,6 +45,8 @@ TURN_COLUMNS = (
     "latency",
     "state",
     "sampling",
+    "digest",
+    "reason_in_action",
 )
 _INSERT_TURN = f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) VALUES ({', '.join('?' * len(TURN_COLUMNS))})"
 JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics", "sampling"})
@@ -349,6 +240,10 @@ class Store:
             (status, os.getpid(), tournament_id),
         )
 
+    def set_tournament_config(self, tournament_id: int, config: dict[str, Any]) -> None:
+        """Replace a tournament's stored description (players' configuration hashes added)."""
+        self.conn.execute("UPDATE tournaments SET config=? WHERE id=?", (dumps(config), tournament_id))
+
     def tag_slot(self, episode_id: int, slot_key: str) -> None:
         """Name the tournament slot an episode plays."""
         self.conn.execute("UPDATE episodes SET slot_key=? WHERE id=?", (slot_key, episode_id))
@@ -398,7 +293,19 @@ class Store:
         return rows[0]["config"] if rows else None
 
     def turns(self, episode_id: int) -> list[dict[str, Any]]:
-        """An episode's turns in order."""
+        """An episode's turns in order, observations and states included.
+
+        Compact rows (observation and state not stored) are filled in by replaying the
+        episode's actions (:func:`arena.episode_log.hydrate`), each proved by its digest.
+        """
+        from arena.episode_log import hydrate  # replaying needs the game registry
+
+        rows = self.raw_turns(episode_id)
+        episode = self.episode(episode_id) if any(row["observation"] is None for row in rows) else None
+        return hydrate(episode, rows) if episode is not None else rows
+
+    def raw_turns(self, episode_id: int) -> list[dict[str, Any]]:
+        """An episode's turn rows as stored (compact rows hold no observation or state)."""
         return list(self._query("SELECT * FROM turns WHERE episode_id = ? ORDER BY idx", (episode_id,)))
 
     def list_episodes(

@@ -369,3 +369,63 @@ def test_listing_commands_into_a_closed_pipe_end_quietly(tmp_path: Path, argv: l
             check=False,
         )
     assert process.returncode == 1 and process.stderr == ""
+
+
+def test_global_options_work_after_the_subcommand_too(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    models = tmp_path / "models.toml"
+    models.write_text(
+        '[models.mine]\nprovider = "openai-compat"\nmodel = "x"\nbase_url = "http://127.0.0.1:9/v1"\n'
+    )
+    db = tmp_path / "a.db"
+    assert (
+        main(
+            [
+                "play",
+                "bargain",
+                "--seat",
+                "seller=baseline:honest",
+                "--seat",
+                "buyer=baseline:honest",
+                "--db",
+                str(db),
+                "--models",
+                str(models),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    assert main(["episodes", "--db", str(db)]) == 0
+    assert "bargain" in capsys.readouterr().out
+    assert main(["models", "--models", str(models)]) == 0
+    assert f"# models file: {models}" in capsys.readouterr().out
+
+
+def test_reading_a_database_in_a_missing_folder_is_refused_and_writing_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = tmp_path / "nowhere" / "arena.db"
+    assert main(["--db", str(missing), "episodes"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"arena: error: no database at {missing} (the folder {missing.parent} does not exist)"
+    )
+    assert not missing.parent.exists()
+    assert main(["--db", str(missing), *PLAY, "--quiet", "--option", "days=2"]) == 0
+    assert f"arena: creating folder {missing.parent} for the database" in capsys.readouterr().err
+    assert missing.exists()
+
+
+def test_export_escapes_bidi_overrides_as_it_escapes_escape(
+    capsys: pytest.CaptureFixture[str], db_path: Path
+) -> None:
+    run(capsys, "--db", str(db_path), *PLAY, "--option", "days=1", "--quiet")
+    store = Store(db_path)
+    store.conn.execute("UPDATE turns SET reason = ? WHERE idx = 0", ("evil \u202e\x1b[2J done",))
+    store.close()
+    code, out, _ = run(capsys, "--db", str(db_path), "export", "1")
+    assert code == 0
+    assert "\u202e" not in out and "\x1b" not in out
+    assert "\\u202e" in out and "\\u001b" in out
+    assert json.loads(out)["turns"][0]["reason"] == "evil \u202e\x1b[2J done"

@@ -8,8 +8,9 @@ import sqlite3
 from pathlib import Path
 
 from arena.export import export_episode
+from arena.migrations import MIGRATIONS
 from arena.playerconfig import config_hash
-from arena.store import MIGRATIONS, Store
+from arena.store import Store
 
 
 def test_a_new_database_is_at_the_latest_schema_in_wal_mode(db_path: Path) -> None:

@@ -78,7 +78,7 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
             "budget": {"usd": config.budget_usd} if config.budget_usd is not None else None,
             "concurrency": config.concurrency,
         },
-        "inference": {player: _inference(player, config.game, info["seats"][0]) for player in config.players},
+        "inference": _inference_all(row, config.players, config.game, info["seats"][0]),
         "cost": table["cost"],
         "failures": table["failures"],
         "ratings": table["ratings"],
@@ -95,6 +95,26 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
 def _schedule_rule() -> str:
     text = (SCHEDULE_DOC or "").split("Line-ups.", 1)[-1].split("Keys.", 1)[0]
     return " ".join(text.split())
+
+
+def _inference_all(row: dict[str, Any], players: tuple[str, ...], game: str, seat: str) -> dict[str, Any]:
+    """Each player's configuration as the tournament ran it (stored at its first run)."""
+    stored = dict(row.get("config") or {})
+    hashes: dict[str, str] = dict(stored.get("player_configs") or {})
+    settings: dict[str, dict[str, Any]] = dict(stored.get("player_settings") or {})
+    result: dict[str, Any] = {}
+    for player in players:
+        if player in settings:
+            config = settings[player]
+            result[player] = {
+                "spec": player,
+                "kind": str(config.get("kind", "")),
+                "config_hash": hashes.get(player, ""),
+                "settings": _keyless(config),
+            }
+        else:
+            result[player] = _inference(player, game, seat)
+    return result
 
 
 def _inference(text: str, game: str, seat: str) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from arena.events import EpisodeStarted, EpisodeStatus, Event, Observer, TurnsRe
 from arena.lineup import build_player
 from arena.match import MatchConfig, prepare_runner
 from arena.player import Player
+from arena.playerconfig import config_hash, seat_configuration
 from arena.registry import get_game
 from arena.runner import Budget
 from arena.specs import SpecError, parse_player_spec
@@ -277,13 +278,35 @@ class TournamentRun:
 
     async def _prepare_players(self) -> None:
         spec = get_game(self.config.game)
-        seat = spec.create(0, spec.resolve_options(self.config.options)).seats[0]
+        sample = spec.create(0, spec.resolve_options(self.config.options))
+        configs: dict[str, dict[str, Any]] = {}
         for text in self.config.players:
             player = build_player(
-                text, spec, seed=self.config.seed, seat=seat, models_config=self.models_config
+                text, spec, seed=self.config.seed, seat=sample.seats[0], models_config=self.models_config
             )
             self._prepared[text] = player
+            configs[text] = seat_configuration(player, sample)
+        self._check_configurations(configs)
+        for player in self._prepared.values():
             await player.prepare()
+
+    def _check_configurations(self, configs: dict[str, dict[str, Any]]) -> None:
+        """A name must mean the same configuration in every run of a tournament."""
+        row = self.store.tournament(self.tournament_id) or {}
+        stored = dict(row.get("config") or {})
+        known: dict[str, str] = dict(stored.get("player_configs") or {})
+        hashes = {text: config_hash(config) for text, config in configs.items()}
+        for text, digest in hashes.items():
+            if text in known and known[text] != digest:
+                raise TournamentConfigError(
+                    f"{text}: its configuration changed since tournament {self.tournament_id} started"
+                    f" ({known[text][:8]} then, {digest[:8]} now; models file?); start a new tournament"
+                    " to compare the new configuration"
+                )
+        if known != hashes:
+            stored["player_configs"] = hashes
+            stored["player_settings"] = configs
+            self.store.set_tournament_config(self.tournament_id, stored)
 
     async def _close_players(self) -> None:
         for player in self._prepared.values():

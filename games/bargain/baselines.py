@@ -96,6 +96,8 @@ def accept(message: str, reason: str) -> BargainAction:
 class _BargainBaseline(BasePlayer):
     """Shared plumbing: observation in, :class:`BargainAction` out."""
 
+    instant = True  # answers without awaiting: the runner asks it inline
+
     name = ""
 
     def __init__(self, rng: random.Random) -> None:

@@ -8,6 +8,7 @@ or fake headings inside them cannot pass for part of the prompt.
 
 from __future__ import annotations
 
+import functools
 import json
 
 from games.bargain.observation import BargainObservation, PublicMove
@@ -70,6 +71,7 @@ Reply with only a JSON object with these fields:
 - "reason": one sentence explaining your decision (private, the {other} never sees it)"""
 
 
+@functools.cache
 def rules_text(role: str, rounds: int) -> str:
     """The rules as ``role`` is told them."""
     words = ROLE_TEXT[role]

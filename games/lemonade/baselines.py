@@ -31,6 +31,8 @@ def expected_demand(today: Forecast, price: float, promotion: str = "none") -> i
 class _LemonadeBaseline(BasePlayer):
     """Shared plumbing: turn an observation into a :class:`LemonadeDecision`."""
 
+    instant = True  # answers without awaiting: the runner asks it inline
+
     name = ""
 
     def __init__(self, rng: random.Random) -> None:

@@ -6,6 +6,8 @@ rules text are hashed into the game's prompt version.
 
 from __future__ import annotations
 
+import functools
+
 from games.lemonade.observation import DayRecord, LemonadeObservation
 from games.lemonade.rules import MAX_PRICE, MIN_PRICE, PROMOTIONS, STARTING_CASH
 
@@ -49,6 +51,7 @@ Reply with only a JSON object with these fields:
 - "reason": one sentence explaining your decision"""
 
 
+@functools.cache
 def rules_text(days: int, market: str) -> str:
     """The rules every stand is told."""
     promotions = "\n".join(f"  {name}: {effect.summary}" for name, effect in PROMOTIONS.items())

@@ -22,6 +22,8 @@ SLOPPY_RATE = 0.35
 class _PaperclipBaseline(BasePlayer):
     """Shared plumbing: read the puzzle, track the boxes step by step, fill the answer."""
 
+    instant = True  # answers without awaiting: the runner asks it inline
+
     name = ""
 
     def __init__(self, rng: random.Random) -> None:

@@ -6,6 +6,7 @@ text for the same puzzle; it states the rules and the grading, never a strategy.
 
 from __future__ import annotations
 
+import functools
 import json
 
 from games.paperclip.answers import format_report
@@ -79,6 +80,7 @@ TOTAL_HELP = "the number of clips in the asked box at the end"
 COLOUR_HELP = "how many of them have the asked colour"
 
 
+@functools.cache
 def rules_text(mode: str, reporting: str) -> str:
     """The rules for a mode and reporting variant."""
     return RULES.format(mode=MODE_TEXT[mode], reporting=REPORTING_TEXT[reporting])

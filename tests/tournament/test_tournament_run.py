@@ -236,3 +236,21 @@ def test_report_validates_against_its_schema_and_keeps_keys_out(
     capsys.readouterr()
     assert main(["--db", str(db_path), "tournament", "report", "9", "--out", str(out_dir)]) == 1
     assert "no tournament 9" in capsys.readouterr().err
+
+
+async def test_a_name_cannot_change_configuration_between_runs(store: Store, wire: WireServer) -> None:
+    offer = {"action": "offer", "price": 40, "message": "", "reason": "opening"}
+    wire.script(*[reply(offer) for _ in range(2)])
+    first = ModelsConfig(models={"m": settings_for("openai-compat", wire)})
+    config = build_config(
+        game="bargain", players=("m", "baseline:pushover"), seeds=1, options={"rounds": 2}, concurrency=1
+    )
+    progress = await run_tournament(store, config, models_config=first)
+    assert progress.status == "finished"
+    stored = store.tournament(progress.tournament_id)["config"]  # type: ignore[index]
+    assert set(stored["player_configs"]) == {"m", "baseline:pushover"}
+    warmer = ModelsConfig(models={"m": settings_for("openai-compat", wire, temperature=0.9)})
+    with pytest.raises(TournamentConfigError, match="m: its configuration changed since tournament 1"):
+        await TournamentRun(store, progress.tournament_id, models_config=warmer).run()
+    again = await TournamentRun(store, progress.tournament_id, models_config=first).run()
+    assert again.status == "finished"

@@ -1,0 +1,173 @@
+"""The database schema's history: append-only migrations, one per ``user_version``.
+
+Migration N brings a database from ``user_version`` N-1 to N. A database written by any
+earlier Arena opens, migrates in place and exports the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlite_utils
+
+Migration = Callable[[sqlite_utils.Database], None]
+
+
+def _v1(db: sqlite_utils.Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE IF NOT EXISTS tournaments (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            game TEXT NOT NULL,
+            config TEXT NOT NULL DEFAULT '{}',
+            status TEXT NOT NULL DEFAULT 'running',
+            created_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE TABLE IF NOT EXISTS episodes (
+            id INTEGER PRIMARY KEY,
+            game TEXT NOT NULL,
+            game_version TEXT NOT NULL,
+            prompt_version TEXT NOT NULL,
+            arena_version TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            config TEXT NOT NULL DEFAULT '{}',
+            status TEXT NOT NULL,
+            message TEXT NOT NULL DEFAULT '',
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            turns INTEGER NOT NULL DEFAULT 0,
+            pid INTEGER,
+            tournament_id INTEGER REFERENCES tournaments(id)
+        );
+        CREATE INDEX IF NOT EXISTS episodes_game ON episodes(game, started_at);
+        CREATE TABLE IF NOT EXISTS seats (
+            episode_id INTEGER NOT NULL REFERENCES episodes(id),
+            seat TEXT NOT NULL,
+            player TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            score REAL,
+            metrics TEXT NOT NULL DEFAULT '{}',
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0,
+            PRIMARY KEY (episode_id, seat)
+        );
+        CREATE INDEX IF NOT EXISTS seats_player ON seats(player);
+        CREATE TABLE IF NOT EXISTS turns (
+            episode_id INTEGER NOT NULL REFERENCES episodes(id),
+            idx INTEGER NOT NULL,
+            step INTEGER NOT NULL,
+            seat TEXT NOT NULL,
+            observation TEXT NOT NULL,
+            prompt TEXT,
+            raw TEXT NOT NULL DEFAULT '',
+            action TEXT NOT NULL,
+            action_text TEXT NOT NULL DEFAULT '',
+            reason TEXT NOT NULL DEFAULT '',
+            valid INTEGER NOT NULL,
+            fallback INTEGER NOT NULL,
+            error TEXT,
+            error_detail TEXT NOT NULL DEFAULT '',
+            attempts TEXT NOT NULL DEFAULT '[]',
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            cached_tokens INTEGER NOT NULL DEFAULT 0,
+            reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0,
+            latency REAL NOT NULL DEFAULT 0,
+            state TEXT NOT NULL,
+            PRIMARY KEY (episode_id, idx)
+        );
+        """
+    )
+
+
+def _v2(db: sqlite_utils.Database) -> None:
+    db.execute("ALTER TABLE turns ADD COLUMN prompt_version TEXT")
+
+
+def _v3(db: sqlite_utils.Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE IF NOT EXISTS player_configs (
+            hash TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            config TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        ALTER TABLE seats ADD COLUMN config_hash TEXT REFERENCES player_configs(hash);
+        CREATE INDEX IF NOT EXISTS seats_config ON seats(config_hash);
+        ALTER TABLE turns ADD COLUMN sampling TEXT;
+        """
+    )
+
+
+def _v4(db: sqlite_utils.Database) -> None:
+    # Tournaments: each episode names its schedule slot; a slot counts once, ever.
+    db.executescript(
+        """
+        ALTER TABLE episodes ADD COLUMN slot_key TEXT;
+        CREATE INDEX IF NOT EXISTS episodes_tournament ON episodes(tournament_id, slot_key);
+        CREATE UNIQUE INDEX IF NOT EXISTS episodes_slot_counted_once
+            ON episodes(tournament_id, slot_key) WHERE status = 'finished' AND slot_key IS NOT NULL;
+        ALTER TABLE tournaments ADD COLUMN message TEXT NOT NULL DEFAULT '';
+        ALTER TABLE tournaments ADD COLUMN pid INTEGER;
+        """
+    )
+
+
+_TURN_COLUMNS_V4 = (
+    "episode_id, idx, step, seat, observation, prompt, prompt_version, raw, action, action_text, reason,"
+    " valid, fallback, error, error_detail, attempts, input_tokens, output_tokens, cached_tokens,"
+    " reasoning_tokens, cost_usd, latency, state, sampling"
+)
+
+
+def _v5(db: sqlite_utils.Database) -> None:
+    # Compact turns: observation and state may be NULL (rebuilt from the log on read, proved
+    # by ``digest``); an action whose reason repeats the reason column stores it once; the
+    # table is keyed by (episode_id, idx) alone (WITHOUT ROWID: no second index to keep).
+    # Rows written before keep their observation and state and export as they did.
+    db.execute(
+        """
+        CREATE TABLE turns_v5 (
+            episode_id INTEGER NOT NULL REFERENCES episodes(id),
+            idx INTEGER NOT NULL,
+            step INTEGER NOT NULL,
+            seat TEXT NOT NULL,
+            observation TEXT,
+            prompt TEXT,
+            prompt_version TEXT,
+            raw TEXT NOT NULL DEFAULT '',
+            action TEXT NOT NULL,
+            action_text TEXT NOT NULL DEFAULT '',
+            reason TEXT NOT NULL DEFAULT '',
+            valid INTEGER NOT NULL,
+            fallback INTEGER NOT NULL,
+            error TEXT,
+            error_detail TEXT NOT NULL DEFAULT '',
+            attempts TEXT NOT NULL DEFAULT '[]',
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            cached_tokens INTEGER NOT NULL DEFAULT 0,
+            reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+            cost_usd REAL NOT NULL DEFAULT 0,
+            latency REAL NOT NULL DEFAULT 0,
+            state TEXT,
+            sampling TEXT,
+            digest INTEGER,
+            reason_in_action INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (episode_id, idx)
+        ) WITHOUT ROWID
+        """
+    )
+    db.execute(f"INSERT INTO turns_v5 ({_TURN_COLUMNS_V4}) SELECT {_TURN_COLUMNS_V4} FROM turns")
+    db.execute("DROP TABLE turns")
+    db.execute("ALTER TABLE turns_v5 RENAME TO turns")
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5]
+"""Append-only. Migration N brings a database from ``user_version`` N-1 to N."""
