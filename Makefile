@@ -20,8 +20,9 @@ run: $(STAMP)
 test: $(STAMP) lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check arena games players tests bench
-	$(BIN)/ruff format --check arena games players tests bench
+	$(BIN)/ruff check arena games players tests bench examples
+	$(BIN)/ruff format --check arena games players tests bench examples
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -25,7 +25,7 @@ from arena.lineup import baseline_choices
 from arena.match import MatchConfig, play_match
 from arena.paths import database_path
 from arena.player import PlayerSetupError, UserLeft
-from arena.registry import UnknownGameError, game_names, get_game
+from arena.registry import GameDefinition, UnknownGameError, game_names, get_game
 from arena.runner import Budget
 from arena.sanitize import INVISIBLE, plain_text
 from arena.specs import SpecError
@@ -216,10 +216,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     """``arena play GAME --seat a=SPEC ...``"""
     spec = get_game(args.game)
     seats = _parse_pairs(args.seat, "--seat")
-    if not seats:
-        example = " ".join(f"--seat {s}=baseline:{next(iter(spec.baselines))}" for s in spec.seats)
-        raise UsageError(f"give every seat a player, e.g. {example}")
     options: dict[str, Any] = dict(_parse_pairs(args.option, "--option"))
+    if not seats:
+        example = " ".join(
+            f"--seat {s}=baseline:{next(iter(spec.baselines))}" for s in _seats_for(spec, options)
+        )
+        raise UsageError(f"give every seat a player, e.g. {example}")
     problem = budget_problem(args.budget_usd, args.budget_tokens)
     if problem:
         raise UsageError(problem)
@@ -261,14 +263,14 @@ def cmd_suite(args: argparse.Namespace) -> int:
     """``arena suite GAME --seat ... --n N --seed S``: the seed's run_suite, recorded."""
     from rich.progress import Progress
 
-    from arena.suite import run_suite, suite_table
+    from arena.suite import run_suite
+    from arena.suite_view import suite_table
 
     spec = get_game(args.game)
     seats = _parse_pairs(args.seat, "--seat")
     if not seats:
-        raise UsageError(
-            f"give every seat a player ({', '.join(spec.seats)}), e.g. --seat {spec.seats[0]}=SPEC"
-        )
+        names = _seats_for(spec, dict(_parse_pairs(args.option, "--option")))
+        raise UsageError(f"give every seat a player ({', '.join(names)}), e.g. --seat {names[0]}=SPEC")
     n = _parse_count(args.n)
     seed = _parse_seed(args.seed)
     options = dict(_parse_pairs(args.option, "--option"))
@@ -360,6 +362,14 @@ def cmd_models(args: argparse.Namespace) -> int:
     for line in _model_lines():
         print(line)
     return 0
+
+
+def _seats_for(spec: GameDefinition, options: dict[str, Any]) -> tuple[str, ...]:
+    """The seats these options give (the default seats while the options are not valid yet)."""
+    try:
+        return spec.seats_for(options)
+    except ValueError:
+        return spec.default_seats
 
 
 def cmd_games(args: argparse.Namespace) -> int:

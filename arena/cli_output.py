@@ -71,7 +71,7 @@ class LiveOutput:
     def show_board(self, seat: str) -> None:
         """The game as ``seat`` sees it (called just before that seat's form)."""
         if self.game is not None:
-            self._print(self.game.render(viewer=seat))
+            self._print(self.game.definition.render(self.game, seat))
 
     def __call__(self, event: Event) -> None:
         if self._left is not None and not isinstance(event, EpisodeEnded):

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.game import Game, SeatResult
+from arena.game import GameState, SeatResult
 from arena.player import Usage
 
 
@@ -73,7 +73,7 @@ class TurnRecord:
 class EpisodeStarted:
     """An episode is about to take its first turn."""
 
-    game: Game
+    game: GameState
     seed: int
     options: dict[str, Any]
     seats: list[SeatInfo]
@@ -88,7 +88,7 @@ class StepStarted:
 
     step: int
     seats: list[str]
-    game: Game
+    game: GameState
 
 
 @dataclass(slots=True)
@@ -97,7 +97,7 @@ class TurnsRecorded:
 
     step: int
     turns: list[TurnRecord]
-    game: Game
+    game: GameState
 
 
 @dataclass(slots=True)

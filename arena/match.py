@@ -53,7 +53,7 @@ def prepare_runner(
     if problem:
         raise SpecError(problem)
     options = spec.resolve_options(config.options)
-    game = spec.game_class(config.seed, **options)
+    game = spec.new_state(config.seed, spec.parse_options(options))
     unknown = sorted(set(config.seats) - set(game.seats))
     if unknown:
         raise SpecError(f"{spec.name} has no seat {unknown[0]!r} (seats: {', '.join(game.seats)})")

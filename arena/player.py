@@ -101,6 +101,9 @@ class Decision:
 class DecisionRequest:
     """Everything a seat may know when it must act, and nothing more.
 
+    ``observation`` is the game's typed observation of the seat (the same object the
+    prompt is filled from).
+
     ``prompt`` is rendered on first access, so scripted players never pay for it; the
     runner stores it only when it was rendered. ``feedback`` carries the validation
     error of the previous attempt when the runner asks a second time. ``check`` runs the
@@ -111,7 +114,7 @@ class DecisionRequest:
     game: str
     seat: str
     step: int
-    observation: dict[str, Any]
+    observation: BaseModel
     rules: str
     action_model: type[BaseModel]
     render_prompt: Callable[[], str]

@@ -24,7 +24,7 @@ class Recorder:
             assert self.episode_id is not None
             self.store.add_turns(self.episode_id, [self._row(turn) for turn in event.turns])
         elif isinstance(event, EpisodeStarted):
-            game = event.game
+            game = event.game.definition
             self.prompt_version = game.prompt_version
             self.episode_id = self.store.create_episode(
                 game=game.name,

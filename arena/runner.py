@@ -31,7 +31,7 @@ from arena.events import (
     TurnRecord,
     TurnsRecorded,
 )
-from arena.game import Game, SeatResult
+from arena.game import GameState, SeatResult
 from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage, UserLeft
 from arena.playerconfig import seat_configuration
 
@@ -110,17 +110,20 @@ class EpisodeOutcome:
     usage: dict[str, Usage] = field(default_factory=dict)
 
 
-def decision_request(game: Game, seat: str, step: int) -> DecisionRequest:
+def decision_request(game: GameState, seat: str, step: int) -> DecisionRequest:
     """What ``seat`` is asked now: its observation, rules, action model, prompt and rule check."""
+    definition = game.definition
+    observation = game.observation(seat)
+    rules = definition.rules(game.options, seat)
     return DecisionRequest(
-        game=game.name,
+        game=definition.name,
         seat=seat,
         step=step,
-        observation=game.observation(seat),
-        rules=game.rules(seat),
+        observation=observation,
+        rules=rules,
         action_model=game.action_model(seat),
-        render_prompt=lambda: game.prompt(seat),
-        prompt_version=game.prompt_version,
+        render_prompt=lambda: definition.prompt(observation, rules),
+        prompt_version=definition.prompt_version,
         check=lambda action: game.validate(seat, action),
     )
 
@@ -130,7 +133,7 @@ class EpisodeRunner:
 
     def __init__(
         self,
-        game: Game,
+        game: GameState,
         players: dict[str, Player],
         observers: list[Observer],
         *,
@@ -336,7 +339,7 @@ class EpisodeRunner:
             index=self._turn_index,
             step=pending.step,
             seat=pending.seat,
-            observation=pending.request.observation,
+            observation=pending.request.observation.model_dump(mode="json"),
             prompt=pending.prompt,
             raw=pending.raw,
             action=pending.action_model.model_dump(),

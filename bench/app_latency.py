@@ -222,7 +222,7 @@ class SleepyStand(BasePlayer):
     async def decide(self, request: DecisionRequest) -> Decision:
         """Wait like a slow model, then make a legal decision."""
         await asyncio.sleep(self.delay)
-        cups = min(20, int(request.observation["max_affordable_cups"]))
+        cups = min(20, int(request.observation.model_dump()["max_affordable_cups"]))
         return Decision(action={"price": 3.0, "produce": cups, "promotion": "none"}, reason="bench")
 
 

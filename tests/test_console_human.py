@@ -10,10 +10,9 @@ import pytest
 
 from arena.player import UserLeft
 from arena.runner import decision_request
-from games.bargain import BargainGame
 from games.bargain.rules import BargainAction
-from games.lemonade.game import LemonadeGame
 from players.console_human import ConsoleDesk, ConsoleHuman
+from tests.gamekit import new_bargain, new_lemonade
 
 
 def scripted(lines: list[str], log: list[str]) -> tuple[Callable[[str], str], Callable[[str], None]]:
@@ -38,7 +37,7 @@ async def test_the_form_is_read_on_a_thread_that_never_keeps_the_process_alive()
         daemon.append(threading.current_thread().daemon)
         return {"action": "offer", "price": "40"}.get(prompt.strip().split(" ")[0], "")
 
-    game = BargainGame(1)
+    game = new_bargain(1)
     decision = await ConsoleHuman(reader, lambda text: None).decide(decision_request(game, "seller", 0))
     assert isinstance(decision.action, BargainAction) and decision.action.price == 40
     assert daemon and all(daemon)
@@ -50,7 +49,7 @@ async def test_end_of_input_is_the_person_leaving(capsys: pytest.CaptureFixture[
     desk = ConsoleDesk()
     human = ConsoleHuman(reader, writer, desk=desk)
     with pytest.raises(UserLeft, match="the input ended at seat a's move"):
-        await human.decide(decision_request(LemonadeGame(1), "a", 0))
+        await human.decide(decision_request(new_lemonade(1), "a", 0))
     assert not desk.at_prompt and capsys.readouterr().out == "\n", "what follows starts on a new line"
 
 
@@ -59,7 +58,7 @@ async def test_two_seats_deciding_at_once_take_turns_each_after_its_own_board() 
     lines = ["2", "10", "", "a thinks", "3", "12", "", "b thinks"]
     reader, writer = scripted(lines, log)
     desk = ConsoleDesk(show_board=lambda seat: log.append(f"BOARD {seat}"))
-    game = LemonadeGame(1)
+    game = new_lemonade(1)
     humans = [ConsoleHuman(reader, writer, desk=desk) for _ in game.seats]
     decisions = await asyncio.gather(
         *(
@@ -82,7 +81,7 @@ async def test_once_the_input_ends_no_other_seat_opens_a_form(capsys: pytest.Cap
     log: list[str] = []
     reader, writer = scripted([], log)
     desk = ConsoleDesk(show_board=lambda seat: log.append(f"BOARD {seat}"))
-    game = LemonadeGame(1)
+    game = new_lemonade(1)
     humans = {seat: ConsoleHuman(reader, writer, desk=desk) for seat in game.seats}
     outcomes = await asyncio.gather(
         *(human.decide(decision_request(game, seat, 0)) for seat, human in humans.items()),

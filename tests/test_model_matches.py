@@ -16,7 +16,8 @@ from arena.match import MatchConfig, play_match
 from arena.player import PlayerSetupError
 from arena.runner import Budget
 from arena.store import Store
-from arena.suite import run_suite, suite_table
+from arena.suite import run_suite
+from arena.suite_view import suite_table
 from players.models import ModelsConfig
 from players.models.base import SYSTEM_PROMPT_VERSION
 from players.models.local_runtime import missing_requirement

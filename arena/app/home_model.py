@@ -117,12 +117,12 @@ def option_title(option: GameOption) -> str:
 def rules_by_seat(spec: GameSpec) -> list[tuple[list[str], str]]:
     """The rules each seat is told, grouped by identical text; the description if unavailable."""
     try:
-        game = spec.create(0, {})
+        options = spec.parse_options({})
         groups: dict[str, list[str]] = {}
-        for seat in game.seats:
-            groups.setdefault(game.rules(seat), []).append(seat)
-    except Exception:  # a game that cannot be built with defaults still shows its description
-        return [(list(spec.seats), spec.description)]
+        for seat in spec.seats(options):
+            groups.setdefault(spec.rules(options, seat), []).append(seat)
+    except Exception:  # a game whose defaults do not validate still shows its description
+        return [(list(spec.default_seats), spec.description)]
     return [(seats, text) for text, seats in groups.items()]
 
 
@@ -174,9 +174,9 @@ class MatchDraft:
     def seat_names(self) -> tuple[str, ...]:
         """The seats with these options (a game option may change them), else the default seats."""
         try:
-            return tuple(self.spec.create(0, self.resolved_options()).seats)
-        except Exception:  # options not valid yet: keep showing the declared seats
-            return self.spec.seats
+            return self.spec.seats_for(self.resolved_options())
+        except Exception:  # options not valid yet: keep showing the default seats
+            return self.spec.default_seats
 
     def errors(self, choices: Sequence[SeatOption]) -> dict[str, str]:
         """Every problem, keyed by ``seed``, an option name, or ``seat:NAME``."""

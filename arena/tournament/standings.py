@@ -138,7 +138,7 @@ def tournament_table(store: Store, tournament_id: int, *, resamples: int = 1000)
             "not_played": sum(not s.done and s.failures <= config.retries for s in states),
             "given_up": sum(not s.done and s.failures > config.retries for s in states),
         },
-        "summary_metrics": list(spec.game_class.summary_metrics),
+        "summary_metrics": list(spec.summary_metrics),
         "failures": {
             "episodes_by_status": dict(data.statuses),
             "errors_by_class": dict(data.errors),

@@ -22,7 +22,8 @@ from arena.app.safe import prerender, safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.suite_job import SuiteJob
 from arena.registry import get_game
-from arena.suite import SuiteReport, suite_table
+from arena.suite import SuiteReport
+from arena.suite_view import suite_table
 
 if TYPE_CHECKING:
     pass
@@ -53,9 +54,9 @@ def report_summary(report: SuiteReport) -> Text:
 
 
 def metric_columns(report: SuiteReport) -> list[str]:
-    """The metrics :func:`arena.suite.suite_table` shows by default, in its order."""
+    """The metrics :func:`arena.suite_view.suite_table` shows by default, in its order."""
     try:
-        columns = list(getattr(get_game(report.game).game_class, "summary_metrics", ()))
+        columns = list(get_game(report.game).summary_metrics)
     except Exception:  # a game no longer registered: every metric reported
         columns = []
     if not columns:
@@ -72,7 +73,7 @@ def compact(table: Table) -> Table:
 
 
 def suite_tables(report: SuiteReport, console: Console, width: int) -> list[Table]:
-    """:func:`arena.suite.suite_table`, split by metric columns into tables ``width`` wide.
+    """:func:`arena.suite_view.suite_table`, split by metric columns into tables ``width`` wide.
 
     Every part repeats the player, seat, episode and score columns, so nothing needs
     sideways scrolling on a normal terminal (a single part still may on a tiny one).
