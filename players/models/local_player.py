@@ -4,7 +4,8 @@ Decoding is constrained by a grammar built from the action schema (llama.cpp's
 JSON-schema converter, fed :func:`players.models.schema.grammar_schema`), so the reply
 is always a JSON object of the right shape; ranges and rules are still checked by the
 runner. Sampling seeds come from the player's own generator, so a seeded match
-replays identically.
+replays identically. The game's rules at the start of the prompt are the stable prefix
+whose evaluation is cached across decisions and seats.
 """
 
 from __future__ import annotations
@@ -71,12 +72,14 @@ class LocalPlayer(ModelPlayer):
         chat += [{"role": m.role, "content": m.content} for m in messages]
         temperature = DEFAULT_TEMPERATURE if self.settings.temperature is None else self.settings.temperature
         seed = self.sampling_rng.randrange(2**31)
+        stable = request.rules if messages and messages[0].content.startswith(request.rules) else ""
         cancel = threading.Event()
         try:
             reply = await asyncio.to_thread(
                 local_runtime.generate,
                 model,
                 chat,
+                stable_user_text=stable,
                 schema=grammar,
                 max_tokens=self.settings.output_tokens,
                 temperature=temperature,
@@ -88,7 +91,11 @@ class LocalPlayer(ModelPlayer):
             raise ProviderFailure(ErrorClass.PROVIDER_ERROR, detail) from None
         finally:
             cancel.set()
-        usage = Usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
+        usage = Usage(
+            input_tokens=reply.input_tokens,
+            output_tokens=reply.output_tokens,
+            cached_tokens=reply.cached_tokens,
+        )
         completion = Completion(reply.text, usage)
         if reply.output_tokens >= self.settings.output_tokens and not reply.text.rstrip().endswith("}"):
             completion.finish = "truncated"
