@@ -26,8 +26,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+## Two workers (pytest-xdist): the offline-model tests run beside everything else.
 pytest: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --dist worksteal
 
 bench: $(STAMP)
 	$(BIN)/python bench/lemonade_throughput.py
