@@ -154,9 +154,12 @@ def test_the_offline_model_is_installed_where_ci_runs() -> None:
 
 
 @pytest.mark.skipif(GEMMA_MISSING is not None, reason=f"offline model unavailable: {GEMMA_MISSING}")
-async def test_the_offline_model_plays_a_full_30_day_episode(store: Store) -> None:
+async def test_the_offline_model_plays_a_short_episode(store: Store) -> None:
+    # three days: a real episode end to end; the 30-day run is bench/offline_episode.py
     outcome = await play_match(
-        MatchConfig("lemonade", {"a": "local:gemma3-270m", "b": "baseline:weather"}, seed=42),
+        MatchConfig(
+            "lemonade", {"a": "local:gemma3-270m", "b": "baseline:weather"}, seed=42, options={"days": 3}
+        ),
         store,
         models_config=ModelsConfig(),
     )
