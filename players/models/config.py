@@ -39,6 +39,20 @@ DEFAULT_MAX_OUTPUT_TOKENS: dict[str, int] = {
     "openai-compat": 1024,
     "local": 256,
 }
+REASONING_ALLOWANCE = 4096
+"""Output tokens added to the schema estimate for OpenAI reasoning models (thinking is output)."""
+REASONING_FAMILIES = ("gpt-5", "o1", "o3", "o4")
+DEFAULT_CACHED_INPUT_RATIO: dict[str, float] = {
+    "openai": 0.1,
+    "anthropic": 0.1,
+    "openai-compat": 0.1,
+    "local": 0.0,
+}
+"""Price of a cached input token as a share of the input price (OpenAI gpt-4.1/gpt-5 families
+and Anthropic cache reads: 0.1x; older OpenAI families are 0.25-0.5x: set the price)."""
+ANTHROPIC_CACHE_WRITE_RATIO = 1.25
+"""Price of an Anthropic cache write (5-minute cache) as a share of the input price."""
+DEFAULT_MEMORY_BUDGET_TOKENS = 8000
 DEFAULT_TIMEOUT: dict[str, float] = {"openai": 60.0, "anthropic": 60.0, "openai-compat": 60.0, "local": 120.0}
 DEFAULT_LOCAL_MODEL = "gemma3-270m"
 EXAMPLE_MODELS_FILE = Path(__file__).with_name("example-models.toml")
@@ -64,6 +78,10 @@ class ModelSettings(BaseModel):
     max_retries: int = Field(default=4, ge=0)
     price_input_per_mtok: float = Field(default=0.0, ge=0.0)
     price_output_per_mtok: float = Field(default=0.0, ge=0.0)
+    price_cached_input_per_mtok: float | None = Field(default=None, ge=0.0)
+    price_cache_write_per_mtok: float | None = Field(default=None, ge=0.0)
+    memory: Literal["none", "transcript"] = "none"
+    memory_budget_tokens: int = Field(default=DEFAULT_MEMORY_BUDGET_TOKENS, ge=256)
     api: Literal["responses", "chat"] | None = None
     anthropic_mode: Literal["tool", "output_config"] | None = None
     n_ctx: int | None = Field(default=None, ge=256)
@@ -105,9 +123,44 @@ class ModelSettings(BaseModel):
         """Per-decision deadline in seconds with the provider default filled in."""
         return self.timeout or DEFAULT_TIMEOUT[self.provider]
 
-    def cost(self, input_tokens: int, output_tokens: int) -> float:
-        """Dollar cost of a call from the per-million-token prices (0 if unknown)."""
-        return (input_tokens * self.price_input_per_mtok + output_tokens * self.price_output_per_mtok) / 1e6
+    @property
+    def reasoning_allowance(self) -> int:
+        """Extra output tokens for models whose hidden reasoning counts as output (OpenAI gpt-5, o-series)."""
+        if self.provider == "openai" and self.model.startswith(REASONING_FAMILIES):
+            return REASONING_ALLOWANCE
+        return 0
+
+    @property
+    def cached_input_price(self) -> float:
+        """Dollars per million cached input tokens: the models-file price, else the provider ratio."""
+        if self.price_cached_input_per_mtok is not None:
+            return self.price_cached_input_per_mtok
+        return self.price_input_per_mtok * DEFAULT_CACHED_INPUT_RATIO[self.provider]
+
+    @property
+    def cache_write_price(self) -> float:
+        """Dollars per million input tokens written to the cache (Anthropic 1.25x; others bill none)."""
+        if self.price_cache_write_per_mtok is not None:
+            return self.price_cache_write_per_mtok
+        ratio = ANTHROPIC_CACHE_WRITE_RATIO if self.provider == "anthropic" else 1.0
+        return self.price_input_per_mtok * ratio
+
+    def cost(
+        self, input_tokens: int, output_tokens: int, *, cached_tokens: int = 0, cache_write_tokens: int = 0
+    ) -> float:
+        """Dollar cost of a call from the per-million-token prices (0 if unknown).
+
+        ``input_tokens`` counts every input token; ``cached_tokens`` of them were read from
+        the provider's cache and ``cache_write_tokens`` written to it, each at its own price.
+        """
+        fresh = max(0, input_tokens - cached_tokens - cache_write_tokens)
+        dollars = (
+            fresh * self.price_input_per_mtok
+            + cached_tokens * self.cached_input_price
+            + cache_write_tokens * self.cache_write_price
+            + output_tokens * self.price_output_per_mtok
+        )
+        return dollars / 1e6
 
 
 @dataclass(frozen=True)
