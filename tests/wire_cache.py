@@ -16,6 +16,7 @@ OPENAI_MIN_CACHED = 1024
 OPENAI_CACHE_STEP = 128
 ANTHROPIC_MIN_CACHED = 1024
 """Anthropic's smallest cacheable prefix (Sonnet/Opus; Haiku needs 2,048)."""
+ANTHROPIC_LOOKBACK = 20
 
 
 def _tokens(chars: int) -> int:
@@ -27,10 +28,12 @@ def _text_of(content: Any) -> list[tuple[str, bool]]:
     if isinstance(content, str):
         return [(content, False)]
     if isinstance(content, list):
-        return [
-            (json.dumps(block.get("text", block), sort_keys=True), "cache_control" in block)
-            for block in content
-        ]
+        pieces = []
+        for block in content:
+            text = block.get("text")
+            plain = text if isinstance(text, str) else json.dumps(block, sort_keys=True)
+            pieces.append((plain, "cache_control" in block))
+        return pieces
     return [(json.dumps(content, sort_keys=True), False)]
 
 
@@ -41,12 +44,15 @@ class PromptCache:
     system, messages; OpenAI: instructions and schema, then messages). OpenAI: the longest
     prefix shared with an earlier request under the same ``prompt_cache_key``, rounded down
     to a multiple of 128 tokens, at least 1,024. Anthropic: the longest prefix ending at a
-    ``cache_control`` breakpoint that an earlier request wrote (read), and the tokens up
+    ``cache_control`` breakpoint, or at one of the 20 block boundaries before one, that an
+    earlier request wrote (read), and the tokens up
     to the last breakpoint not yet written (created); prefixes under 1,024 tokens are not
     cached. ``input_tokens`` becomes the prompt's size (Anthropic: minus reads and writes).
     """
 
     def __init__(self) -> None:
+        self.openai_min = OPENAI_MIN_CACHED
+        self.anthropic_min = ANTHROPIC_MIN_CACHED
         self.seen: dict[str, list[str]] = {}
         self.written: set[str] = set()
         self._lock = threading.Lock()
@@ -70,7 +76,7 @@ class PromptCache:
         shared = max((_common_prefix(text, earlier) for earlier in seen), default=0)
         seen.append(text)
         cached = _tokens(shared) // OPENAI_CACHE_STEP * OPENAI_CACHE_STEP
-        cached = cached if cached >= OPENAI_MIN_CACHED else 0
+        cached = cached if cached >= self.openai_min else 0
         return replace(behaviour, input_tokens=_tokens(len(text)), cached_tokens=cached)
 
     def _anthropic(self, behaviour: Behaviour, body: dict[str, Any]) -> Behaviour:
@@ -78,12 +84,21 @@ class PromptCache:
         pieces += _text_of(body.get("system", ""))
         for message in body.get("messages", []):
             pieces += [(message.get("role", ""), False), *_text_of(message.get("content"))]
-        text, breakpoints = "", []
+        text, breakpoints, boundaries = "", [], []
         for piece, mark in pieces:
             text += piece + "\n"
-            if mark and _tokens(len(text)) >= ANTHROPIC_MIN_CACHED:
+            boundaries.append(len(text))
+            if mark and _tokens(len(text)) >= self.anthropic_min:
                 breakpoints.append(text)
-        read = max((len(prefix) for prefix in breakpoints if prefix in self.written), default=0)
+        # A breakpoint also finds an earlier cached prefix ending at any of the 20 block
+        # boundaries before it, as Anthropic's lookback does.
+        candidates = {
+            text[:end]
+            for prefix in breakpoints
+            for end in boundaries[max(0, boundaries.index(len(prefix)) - ANTHROPIC_LOOKBACK) :]
+            if end <= len(prefix)
+        }
+        read = max((len(prefix) for prefix in candidates if prefix in self.written), default=0)
         created = max((len(prefix) for prefix in breakpoints if prefix not in self.written), default=0)
         created = max(0, created - read)
         self.written.update(breakpoints)

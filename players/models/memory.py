@@ -16,8 +16,11 @@ Layout, chosen so the stable prefix leads and stays byte-identical between turns
 
 Trimming rule (``memory_budget_tokens``, default 8000): tokens are estimated as
 ``ceil(chars / 4)`` over the system message and every message. The system message, the
-rules head and the current prompt are always kept; while the estimate is over the
-budget the oldest earlier turn (its prompt and reply) is dropped.
+rules head and the current prompt are always kept. When the estimate is over the budget,
+the oldest earlier turns (prompt and reply) are dropped: the fewest that bring it under
+the budget, rounded up to a multiple of ``TRIM_BLOCK`` (8) turns. Dropping in blocks
+keeps the first remembered turn, and so the cached prefix, the same for several turns
+in a row instead of changing on every turn once the budget is reached.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ class ChatMessage:
     """True on the last message of the remembered turns: the cached prefix may end here."""
 
 
+TRIM_BLOCK = 8
+"""Earlier turns are dropped in blocks of this many (see the trimming rule above)."""
 MAX_TRANSCRIPTS = 256
 """Transcripts kept per player (least recently used dropped first)."""
 
@@ -133,9 +138,9 @@ class TranscriptMemory:
         turns = [(split_head(t.prompt, rules)[1], t.reply) for _, t in earlier]
         sizes = [estimate_tokens(p) + estimate_tokens(r) for p, r in turns]
         total = fixed + sum(sizes)
-        dropped = 0
-        while turns and total > self.budget_tokens:
-            total -= sizes[dropped]
-            dropped += 1
-            turns = turns[1:]
-        return Remembered(head, turns, dropped)
+        needed = 0
+        while needed < len(turns) and total > self.budget_tokens:
+            total -= sizes[needed]
+            needed += 1
+        dropped = min(len(turns), -(-needed // TRIM_BLOCK) * TRIM_BLOCK)
+        return Remembered(head, turns[dropped:], dropped)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -91,16 +92,26 @@ async def test_without_memory_every_prompt_stands_alone(wire: WireServer, config
     assert p.configuration()["memory"] == "none"
 
 
-async def test_the_oldest_turns_are_dropped_past_the_budget(wire: WireServer, config_for: ConfigFor) -> None:
-    # Estimated: system 162 tokens, current prompt 110, each earlier turn 102 + 21. 520 holds two turns.
-    config = config_for("openai-chat", memory="transcript", memory_budget_tokens=520)
-    await play(config, wire, [request(step) for step in range(1, 7)])
-    last = texts(wire.posts()[-1].body)
-    users = [text for role, text in last if role == "user"]
-    assert users[0].startswith(f"{RULES}\n\nDay 4.")  # the rules head stays; days 1-3 are dropped
-    assert [u.split(".")[0] for u in users[1:]] == ["Day 5", "Day 6"]
-    total = sum(len(text) for _, text in last) + len(wire.posts()[-1].body["messages"][0]["content"])
-    assert 520 - 123 < total / 4 <= 520
+def _day(text: str) -> str:
+    found = re.search(r"Day \d+", text)
+    return found.group() if found else text
+
+
+async def test_the_oldest_turns_are_dropped_in_blocks_past_the_budget(
+    wire: WireServer, config_for: ConfigFor
+) -> None:
+    # Estimated: system 162 tokens, current prompt 110, each earlier turn 102 + 21: 1500 holds nine turns.
+    config = config_for("openai-chat", memory="transcript", memory_budget_tokens=1500)
+    await play(config, wire, [request(step) for step in range(1, 13)])
+    bodies = [post.body for post in wire.posts()]
+    day = [[_day(text) for role, text in texts(body) if role == "user"] for body in bodies]
+    assert day[9] == [f"Day {d}" for d in range(1, 11)]  # nine turns fit: nothing dropped
+    assert day[10] == ["Day 9", "Day 10", "Day 11"]  # one over: a block of eight dropped
+    assert day[11] == ["Day 9", "Day 10", "Day 11", "Day 12"]  # the same first turn: the prefix holds
+    assert texts(bodies[10])[0][1].startswith(f"{RULES}\n\nDay 9.")  # the rules head stays first
+    assert texts(bodies[11])[:4] == texts(bodies[10])[:4]
+    for body in bodies:
+        assert sum(len(str(m["content"])) for m in body["messages"]) / 4 <= 1500
 
 
 async def test_transcripts_are_kept_apart_by_episode_and_seat(
