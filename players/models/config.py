@@ -20,6 +20,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import parse_qsl, urlencode
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -53,6 +54,8 @@ and Anthropic cache reads: 0.1x; older OpenAI families are 0.25-0.5x: set the pr
 ANTHROPIC_CACHE_WRITE_RATIO = 1.25
 """Price of an Anthropic cache write (5-minute cache) as a share of the input price."""
 DEFAULT_MEMORY_BUDGET_TOKENS = 8000
+SPEC_OPTIONS = ("memory", "memory_budget_tokens")
+"""Settings a direct spec may carry after ``?``, e.g. ``openai:gpt-4.1-mini?memory=transcript``."""
 DEFAULT_TIMEOUT: dict[str, float] = {"openai": 60.0, "anthropic": 60.0, "openai-compat": 60.0, "local": 120.0}
 DEFAULT_LOCAL_MODEL = "gemma3-270m"
 EXAMPLE_MODELS_FILE = Path(__file__).with_name("example-models.toml")
@@ -175,7 +178,21 @@ class ModelsConfig:
 
         A direct spec (``openai:gpt-5-mini``) borrows the settings of the first named
         model with the same provider, model and base URL (prices, limits), else defaults.
+        A trailing ``?memory=transcript`` (and ``&memory_budget_tokens=N``) on a direct
+        spec sets those settings (:data:`SPEC_OPTIONS`).
         """
+        spec, options = _spec_options(spec)
+        text, settings = self._resolve(spec)
+        if not options:
+            return text, settings
+        text = f"{text}?{urlencode(options)}"
+        try:
+            return text, ModelSettings.model_validate({**settings.model_dump(), **options})
+        except ValidationError as exc:
+            field_name = ".".join(str(part) for part in exc.errors()[0]["loc"])
+            raise SpecError(f"{text!r}: {field_name}: {_first_message(exc)}") from None
+
+    def _resolve(self, spec: PlayerSpec) -> tuple[str, ModelSettings]:
         if spec.kind == "named":
             settings = self.models.get(spec.name)
             if settings is None:
@@ -193,6 +210,27 @@ class ModelsConfig:
             return spec.text, ModelSettings(provider=spec.kind, model=spec.name, base_url=base_url)
         except ValidationError as exc:
             raise SpecError(f"{spec.text!r}: {_first_message(exc)}") from None
+
+
+def _spec_options(spec: PlayerSpec) -> tuple[PlayerSpec, dict[str, str]]:
+    """The spec without a trailing ``?key=value&...`` and those options (only :data:`SPEC_OPTIONS`)."""
+    compat = spec.kind == "openai-compat" and spec.base_url is not None
+    where = spec.base_url if compat and spec.base_url else spec.name
+    head, sep, query = where.partition("?")
+    if not sep or spec.kind == "named":
+        return spec, {}
+    pairs = parse_qsl(query, keep_blank_values=True)
+    unknown = [key for key, _ in pairs if key not in SPEC_OPTIONS]
+    if compat and unknown:
+        return spec, {}  # a query the server's URL needs, not options of ours
+    if unknown or not pairs:
+        known = ", ".join(SPEC_OPTIONS)
+        bad = unknown[0] if unknown else query
+        raise SpecError(f"{spec.text!r}: unknown option {bad!r} after '?' (known: {known})")
+    options = dict(pairs)
+    if compat:
+        return PlayerSpec(spec.kind, spec.name, head), options
+    return PlayerSpec(spec.kind, head, spec.base_url), options
 
 
 def default_models_path() -> Path | None:
