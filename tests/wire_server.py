@@ -5,12 +5,8 @@ fenced JSON, prose, 429 with ``Retry-After``, a 500, a slow reply, a truncated o
 refused reply, a 401, a 400 (an invalid model name, a prompt over the context size).
 Every request is recorded (path, headers, JSON body).
 
-With ``prompt_cache = True`` the server plays a provider's prompt cache: it counts input
-tokens as ``ceil(chars / 4)`` of the request's prompt text and reports the part of it
-that repeats a prefix it has seen, the way each API does (see :class:`tests.wire_cache.PromptCache`):
-OpenAI ``prompt_tokens_details.cached_tokens`` / Responses
-``input_tokens_details.cached_tokens``, Anthropic ``cache_read_input_tokens`` /
-``cache_creation_input_tokens``.
+With ``prompt_cache = True`` it reports cached input tokens the way each API does
+(:class:`tests.wire_cache.PromptCache`).
 
 Endpoints: ``POST /v1/chat/completions``, ``POST /v1/responses``, ``POST /v1/messages``
 and ``GET /v1/models`` (listing ``models``). Anything outside ``/v1/`` is a 404, as on a
