@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 
 from arena.player import DecisionRequest, ErrorClass
+from arena.registry import get_game
 from arena.specs import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
+from players.models.memory import split_head
 from tests.players.modelkit import GOOD, PROVIDERS, LemonadeAction
 from tests.players.test_model_wire import sent_schema
 from tests.wire_server import WireServer, reply, truncated
@@ -166,3 +168,12 @@ async def test_a_models_file_price_for_cached_input_wins(wire: WireServer, confi
         await p.close()
     assert decision.usage.cost_usd == pytest.approx((600 * 2.0 + 400 * 1.0) / 1e6)
     assert p.configuration()["price_cached_input_per_mtok"] == 1.0
+
+
+@pytest.mark.parametrize("name", ["lemonade", "bargain", "paperclip"])
+def test_every_game_prompt_leads_with_its_rules(name: str) -> None:
+    # The cacheable prefix is system + rules: a prompt that put state first would miss every turn.
+    game = get_game(name).game_class(3)
+    for seat in game.pending():
+        head, body = split_head(game.prompt(seat), game.rules(seat))
+        assert head.startswith(game.rules(seat)) and body and not body.startswith("\n")
