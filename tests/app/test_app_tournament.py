@@ -112,6 +112,14 @@ async def test_a_small_tournament_runs_to_the_end_and_its_rows_open_episodes_in_
         assert len(rows) == 3
         assert rows[0].startswith("1 baseline:bluffing") and rows[2].startswith("3 baseline:pushover")
         assert all("●" in row for row in rows), "every rated player has an interval bar"
+        assert screen.board is not None
+        visible = screen_text(app).splitlines()
+        for row in screen.board.rows:
+            line = next(text for text in visible if text.split()[:2] == [str(row.rank), row.player])
+            tokens = line.split()
+            numbers = [str(n) for n in (row.wins, row.draws, row.losses, row.episodes)]
+            assert tokens[-5:-1] == numbers, f"the columns fit the final numbers: {line}"
+            assert row.wins + row.draws + row.losses == row.episodes == 12
         assert "18/18 episodes counted" in render_plain(board.content)
         bar = screen.query_one(ProgressBar)
         assert (bar.progress, bar.total) == (18, 18)
@@ -188,6 +196,11 @@ async def test_stopping_leaves_it_aborted_and_the_screen_resumes_it(app_db: Path
         await open_setup(pilot, app, "baseline:honest", "baseline:bluffing", 5000)
         screen = await start(pilot, app)
         job = app.tournaments.jobs[0]
+        note = screen.query_one("#t-board-note", Static)
+        await wait_until(
+            pilot, lambda: "live, 200 deal-seed" in render_plain(note.content), "a live leaderboard"
+        )
+        assert job.running and len(board_text(screen)) == 2
         await wait_until(pilot, lambda: job.progress.done >= 4, "a few episodes")
         await pilot.press("s")
         await wait_until(pilot, lambda: not job.running, "the tournament to stop")

@@ -20,7 +20,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
 from textual.widgets import DataTable, Footer, Header, ProgressBar, Static, TabbedContent, TabPane
-from textual.widgets.data_table import ColumnKey
 
 from arena.app.safe import prerender, safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
@@ -107,10 +106,7 @@ class TournamentScreen(ArenaScreen):
 
     def on_mount(self) -> None:
         """Set up once the widgets exist."""
-        table = self.query_one("#t-board", DataTable)
-        for column in BOARD_COLUMNS:
-            table.add_column(column, key=column)
-        table.focus()
+        self.query_one("#t-board", DataTable).focus()
         self._show_head()
         self.set_interval(REFRESH_SECONDS, self.sync)
         self.sync()
@@ -228,9 +224,11 @@ class TournamentScreen(ArenaScreen):
         self._players = [row.player for row in rows]
         table: DataTable[Text] = self.query_one("#t-board", DataTable)
         cursor = table.cursor_row
-        table.clear()
+        # Columns are rebuilt too: a DataTable keeps the widths of its first rows after clear().
+        table.clear(columns=True)
         axis = rating_axis(rows)
-        table.columns[ColumnKey("bar")].label = axis_label(axis)
+        for column in BOARD_COLUMNS:
+            table.add_column(axis_label(axis) if column == "bar" else column, key=column)
         for row in rows:
             interval = (
                 f"{row.low:.0f}..{row.high:.0f}" if row.low is not None and row.high is not None else "-"
