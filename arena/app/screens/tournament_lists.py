@@ -69,12 +69,14 @@ class TournamentsScreen(ArenaScreen):
                 Text(row.game),
                 safe_text(row.players, limit=80),
                 Text(f"{row.done}/{total}"),
-                Text(row.status, style=STATUS_STYLES.get(row.status, "red")),
+                Text(
+                    row.status + (" ↻" if row.resumable else ""), style=STATUS_STYLES.get(row.status, "red")
+                ),
                 Text(f"${row.spend_usd:.4f}"),
                 Text(row.created),
                 key=str(row.tournament_id),
             )
-        hint = " · enter: tables (and resume) · ctrl+n: new tournament" if rows else ""
+        hint = " · enter: tables · ↻ resumable (enter, then c) · ctrl+n: new tournament" if rows else ""
         empty = "no tournaments yet · ctrl+n: set one up"
         count = f"{len(rows)} tournament{'s' if len(rows) != 1 else ''}{hint}" if rows else empty
         self.query_one("#tournament-count", Static).update(Text(count, style="dim"))

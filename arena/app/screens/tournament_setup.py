@@ -30,7 +30,6 @@ from arena.app.tournament_model import (
     SEEDS_FIELD,
     TournamentDraft,
     player_choices,
-    player_key,
     player_problem,
     suggestions,
 )
@@ -313,16 +312,6 @@ class TournamentSetupScreen(ArenaScreen):
     def action_back(self) -> None:
         """Back to where you came from."""
         self.arena.pop_or_home()
-
-    def first_error_key(self) -> str | None:
-        """The key of the first problem shown now (for tests and focus)."""
-        assert self.draft is not None
-        return next(iter(self.draft.errors(self.arena.catalog)), None)
-
-    def player_error(self, index: int) -> str:
-        """The problem of the ``index``-th player, if any."""
-        assert self.draft is not None
-        return self.draft.errors(self.arena.catalog).get(player_key(index), "")
 
 
 def _field(title: str, control: Widget, error_id: str) -> Vertical:
