@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from arena.app.home_model import MatchDraft, ModelCatalog
 from arena.app.tournament_board import (
@@ -24,7 +26,7 @@ from arena.app.tournament_model import TournamentDraft, player_choices, player_p
 from arena.registry import get_game
 from arena.store import Store
 from arena.tournament.config import TournamentConfigError, build_config
-from arena.tournament.run import run_tournament
+from arena.tournament.run import TournamentRun, run_tournament
 from players.models.availability import ModelAvailability
 from players.models.config import parse_models_config
 from tests.app.helpers import render_plain
@@ -132,14 +134,12 @@ async def test_a_tournament_plays_on_the_loop_stops_as_aborted_and_resumes_witho
     store = Store(tmp_path / "t.db")
     manager = TournamentManager(store)
     players = ("baseline:honest", "baseline:bluffing", "baseline:pushover")
-    tournament_id = manager.create(build_config(game="bargain", players=players, seeds=300, concurrency=3))
+    tournament_id = manager.create(build_config(game="bargain", players=players, seeds=40, concurrency=3))
     job = manager.start(tournament_id)
     with pytest.raises(TournamentBusy):
         manager.start(tournament_id)
-    ticks = 0
     seen: list[int] = []
     while job.progress.done < 5:
-        ticks += 1
         seen.append(job.progress.done)
         await asyncio.sleep(0)
     assert any(0 < done < 5 for done in seen), "the loop kept its turns while the tournament played"
@@ -148,7 +148,7 @@ async def test_a_tournament_plays_on_the_loop_stops_as_aborted_and_resumes_witho
     row = store.tournament(tournament_id) or {}
     assert job.status == row["status"] == "aborted" and "resume" in str(row["message"])
     kept = job.progress.done
-    assert 5 <= kept < job.progress.total == 1800
+    assert 5 <= kept < job.progress.total == 240
 
     again = manager.start(tournament_id)
     assert again.progress.done == kept and manager.job_for(tournament_id) is again
@@ -156,14 +156,25 @@ async def test_a_tournament_plays_on_the_loop_stops_as_aborted_and_resumes_witho
         await asyncio.sleep(0)
     again.stop()
     await again.wait()
+    assert (
+        again.status == "aborted"
+        and "aborted" in again.status_line()
+        and "/240 episodes" in again.status_line()
+    )
+    played = again.progress.done
+    assert played >= kept + 5
+
+    # What ``arena tournament resume ID`` does, on a tournament the app stopped twice.
+    rest = TournamentRun(store, tournament_id)
+    assert len(rest.missing()) == 240 - played
+    assert (await rest.run()).status == "finished"
     keys = [
         key
         for (key,) in store.conn.execute(
             "SELECT slot_key FROM episodes WHERE tournament_id = ? AND status = 'finished'", (tournament_id,)
         )
     ]
-    assert len(keys) == len(set(keys)) == again.progress.done >= kept + 5
-    assert "aborted" in again.status_line() and "/1800 episodes" in again.status_line()
+    assert len(keys) == len(set(keys)) == 240, "every slot counted exactly once"
     store.close()
 
 
@@ -218,6 +229,13 @@ async def test_the_board_lists_and_charts_read_a_finished_tournament(tmp_path: P
     heat = render_plain(heat_map(board.table["win_matrix"], [r.player for r in rows]))
     first = next(line for line in heat.splitlines() if "#1 baseline:bluffing" in line)
     assert "·" in first and "%" in first, "the diagonal is blank, the rest are percentages"
+    colours = io.StringIO()
+    Console(file=colours, force_terminal=True, color_system="truecolor", width=200).print(
+        heat_map(board.table["win_matrix"], [r.player for r in rows])
+    )
+    assert "48;2;30;140;70" in colours.getvalue() and "48;2;170;40;40" in colours.getvalue(), (
+        "green wins, red losses"
+    )
     hist = render_plain(score_histograms(board.scores, [r.player for r in rows]))
     assert "#1 baseline:bluffing" in hist and "median" in hist
     store.close()
