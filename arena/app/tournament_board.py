@@ -153,9 +153,8 @@ class RefreshPolicy:
         self.last_seconds = seconds
 
     def failed(self) -> None:
-        """The recomputation failed: try again at the next tick."""
+        """The recomputation failed: try again once the state changes."""
         self.in_flight = False
-        self.shown_key = None
 
 
 @dataclass(frozen=True)

@@ -125,7 +125,8 @@ def test_live_tables_are_recomputed_only_on_change_one_at_a_time_and_less_often_
     assert not policy.due(("running", 9), 2.9) and policy.due(("running", 9), 3.0)
     policy.started(("running", 9), 3.0)
     policy.failed()
-    assert policy.due(("running", 9), 100.0), "a failed computation is tried again"
+    assert not policy.due(("running", 9), 100.0), "a failed computation is not repeated for the same state"
+    assert policy.due(("running", 10), 100.0), "but tried again once the state changes"
 
 
 async def test_a_tournament_plays_on_the_loop_stops_as_aborted_and_resumes_without_duplicates(

@@ -69,6 +69,7 @@ class TournamentScreen(ArenaScreen):
         self._shown_status: tuple[object, ...] | None = None
         self._binding_state: tuple[object, ...] | None = None
         self._stored = ""
+        self._suite = False
         self._players: list[str] = []
 
     @property
@@ -83,7 +84,7 @@ class TournamentScreen(ArenaScreen):
         if action == "stop":
             return running
         if action == "resume":
-            return not running and self._stored not in ("finished", "running")
+            return not running and not self._suite and self._stored not in ("finished", "running")
         return True
 
     def compose(self) -> ComposeResult:
@@ -122,6 +123,7 @@ class TournamentScreen(ArenaScreen):
     def _show_head(self) -> None:
         row = self.arena.store.tournament(self.tournament_id) or {}
         config = row.get("config") or {}
+        self._suite = config.get("kind") != "tournament"
         players = config.get("players") or []
         options = ", ".join(f"{k}={v}" for k, v in (config.get("options") or {}).items())
         try:
@@ -170,7 +172,7 @@ class TournamentScreen(ArenaScreen):
                 self._shown_status = ("stored", stored)
                 self._show_stored(stored)
             key = ("stored", stored)
-        if self.policy.due(key, time.perf_counter()):
+        if not self._suite and self.policy.due(key, time.perf_counter()):
             resamples = LIVE_RESAMPLES if running else FULL_RESAMPLES
             self.policy.started(key, time.perf_counter())
             self.run_worker(self._load(resamples), group="board", exit_on_error=False)
@@ -195,7 +197,7 @@ class TournamentScreen(ArenaScreen):
         row = self.arena.store.tournament(self.tournament_id) or {}
         total = (row.get("config") or {}).get("total")
         done = finished_count(self.arena.store, self.tournament_id)
-        self.query_one(ProgressBar).update(total=total or None, progress=done)
+        self.query_one(ProgressBar).update(total=total or done or None, progress=done)
         status = Text(f"{stored} · {done}/{total or '?'} episodes", style="bold")
         if stored not in ("finished", "running"):
             status.append(f"  ·  c: resume (or: arena tournament resume {self.tournament_id})", style="dim")
@@ -203,6 +205,9 @@ class TournamentScreen(ArenaScreen):
             status.append("  ·  ")
             status.append_text(safe_text(row["message"], "yellow", limit=400))
         self.query_one("#t-status", Static).update(status)
+        if self._suite:
+            note = "made by arena suite: no tournament tables; its episodes are in the episode browser"
+            self.query_one("#t-board-note", Static).update(Text(note, style="yellow"))
 
     async def _load(self, resamples: int) -> None:
         started = time.perf_counter()
@@ -210,7 +215,8 @@ class TournamentScreen(ArenaScreen):
             board = await asyncio.to_thread(load_board, self.arena.store.path, self.tournament_id, resamples)
         except Exception as exc:  # a table that cannot be computed must not take the screen down
             self.policy.failed()
-            self.query_one("#t-board-note", Static).update(safe_text(f"tables unavailable: {exc}", "red"))
+            if self.is_attached:
+                self.query_one("#t-board-note", Static).update(safe_text(f"tables unavailable: {exc}", "red"))
             return
         self.policy.finished(time.perf_counter() - started)
         if self.is_attached:
