@@ -78,6 +78,7 @@ class EpisodeStarted:
     options: dict[str, Any]
     seats: list[SeatInfo]
     tournament_id: int | None = None
+    slot_key: str | None = None
     episode_id: int | None = None
 
 

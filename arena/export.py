@@ -47,6 +47,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
                 "metrics": s["metrics"],
                 "usage": {
                     "input_tokens": s["input_tokens"],
+                    "cached_tokens": sum(t["cached_tokens"] for t in turns if t["seat"] == s["seat"]),
                     "output_tokens": s["output_tokens"],
                     "cost_usd": s["cost_usd"],
                 },

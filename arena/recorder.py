@@ -35,6 +35,7 @@ class Recorder:
                 config=event.options,
                 seats=[(s.seat, s.spec, s.kind) for s in event.seats],
                 tournament_id=event.tournament_id,
+                slot_key=event.slot_key,
                 configs={s.seat: s.config for s in event.seats if s.config},
             )
             event.episode_id = self.episode_id

@@ -13,6 +13,7 @@ row (default 3; a player's own ``failure_limit`` wins) ends the episode
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -110,12 +111,17 @@ class EpisodeOutcome:
     usage: dict[str, Usage] = field(default_factory=dict)
 
 
-def decision_request(game: GameState, seat: str, step: int) -> DecisionRequest:
+_EPISODE_KEYS = itertools.count(1)
+"""Numbers the episodes run in this process (players key per-episode state by it)."""
+
+
+def decision_request(game: GameState, seat: str, step: int, episode: str = "") -> DecisionRequest:
     """What ``seat`` is asked now: its observation, rules, action model, prompt and rule check."""
     definition = game.definition
     observation = game.observation(seat)
     rules = definition.rules(game.options, seat)
     return DecisionRequest(
+        episode=episode,
         game=definition.name,
         seat=seat,
         step=step,
@@ -141,6 +147,7 @@ class EpisodeRunner:
         budget: Budget | None = None,
         control: RunControl | None = None,
         tournament_id: int | None = None,
+        slot_key: str | None = None,
         failure_limit: int = DEFAULT_FAILURE_LIMIT,
         prepare_players: bool = True,
     ) -> None:
@@ -154,6 +161,7 @@ class EpisodeRunner:
         self.budget = budget or Budget()
         self.control = control
         self.tournament_id = tournament_id
+        self.slot_key = slot_key
         self.prepare_players = prepare_players
         self._last_yield = 0.0
         self.usage = {seat: Usage() for seat in game.seats}
@@ -166,6 +174,7 @@ class EpisodeRunner:
         self.episode_id: int | None = None
         self.seat_configs: dict[str, dict[str, Any]] = {}
         self._turn_index = 0
+        self.episode_key = f"{game.name}-{game.seed}-{next(_EPISODE_KEYS)}"
 
     def _emit(self, event: Event) -> None:
         for observer in self.observers:
@@ -190,6 +199,7 @@ class EpisodeRunner:
                 for seat, p in self.players.items()
             ],
             tournament_id=self.tournament_id,
+            slot_key=self.slot_key,
         )
         self._emit(started)
         self.episode_id = started.episode_id
@@ -276,7 +286,7 @@ class EpisodeRunner:
     async def _decide(self, seat: str, step: int) -> _PendingTurn:
         game = self.game
         player = self.players[seat]
-        request = decision_request(game, seat, step)
+        request = decision_request(game, seat, step, self.episode_key)
         pending = _PendingTurn(seat=seat, step=step, request=request)
         self.decisions[seat] += 1
         for attempt in (1, 2):

@@ -238,6 +238,7 @@ async def _play_one(
         metrics={seat: result.metrics for seat, result in outcome.results.items()},
         input_tokens=sum(u.input_tokens for u in usage),
         output_tokens=sum(u.output_tokens for u in usage),
+        cached_tokens=sum(u.cached_tokens for u in usage),
         cost_usd=sum(u.cost_usd for u in usage),
         decisions=counter.decisions,
         invalid=counter.invalid,
