@@ -58,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    play = sub.add_parser("play", help="play one episode headless")
+    play = sub.add_parser("play", help="play one episode headless", add_help=False)
+    play.add_argument("-h", "--help", action=_PlayHelp, help="show this help and every game's options")
     play.add_argument("game", help="game name (see: arena games)")
     play.add_argument(
         "--seat", action="append", default=[], metavar="SEAT=SPEC", help="give a seat to a player"
@@ -344,11 +345,42 @@ def _seats_for(spec: GameDefinition, options: dict[str, Any]) -> tuple[str, ...]
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """``arena games``: names and one-line descriptions."""
+    """``arena games``: names, one-line descriptions, seats and options with defaults and ranges."""
     for name in game_names():
         spec = get_game(name)
         print(f"{name}\t{spec.title}: {spec.description}")
+        for line in option_lines(spec):
+            print(f"\t{line}")
     return 0
+
+
+class _PlayHelp(argparse.Action):
+    """``arena play --help``: the usual help, then every game's seats and options (read lazily)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        parser.print_help()
+        for name in game_names():
+            print(f"\n{name}:")
+            for line in option_lines(get_game(name)):
+                print(f"  {line}")
+        parser.exit()
+
+
+def option_lines(spec: GameDefinition) -> list[str]:
+    """The seats and one line per option (``--option NAME=DEFAULT  help (range)``)."""
+    lines = [f"seats: {', '.join(spec.default_seats)} (by default)"]
+    for option in spec.options:
+        if option.choices:
+            allowed = f" (one of {', '.join(map(str, option.choices))})"
+        elif option.minimum is not None and option.maximum is not None:
+            allowed = f" ({option.minimum:g} to {option.maximum:g})"
+        else:
+            allowed = ""
+        lines.append(f"--option {option.name}={option.default}  {option.help}{allowed}")
+    return lines
 
 
 def cmd_episodes(args: argparse.Namespace) -> int:

@@ -429,3 +429,21 @@ def test_export_escapes_bidi_overrides_as_it_escapes_escape(
     assert "\u202e" not in out and "\x1b" not in out
     assert "\\u202e" in out and "\\u001b" in out
     assert json.loads(out)["turns"][0]["reason"] == "evil \u202e\x1b[2J done"
+
+
+def test_games_and_play_help_list_seats_and_options_from_the_options_model(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "games")
+    assert code == 0
+    assert "\tseats: a, b (by default)" in out
+    assert "\t--option days=30  number of days (1 to 1000)" in out
+    assert "--option market=identical  identical worlds, or one shared street (one of identical, shared)" in (
+        out
+    )
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--help"])
+    assert exit_info.value.code == 0
+    helped = capsys.readouterr().out
+    assert "--seat SEAT=SPEC" in helped and "bargain:" in helped
+    assert "--option rounds=8  round limit" in helped and "(2 to 40)" in helped
