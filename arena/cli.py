@@ -25,6 +25,7 @@ from arena.lineup import baseline_choices
 from arena.match import MatchConfig, play_match
 from arena.paths import database_path
 from arena.player import PlayerSetupError, UserLeft
+from arena.player_kinds import player_kinds
 from arena.registry import GameDefinition, UnknownGameError, game_names, get_game
 from arena.runner import Budget
 from arena.sanitize import INVISIBLE, plain_text
@@ -312,12 +313,8 @@ def _model_lines() -> list[str]:
     for item in asyncio.run(describe_available(config)):
         status = "available" if item.available else "unavailable"
         lines.append(f"{item.spec}\t{status}: {plain_text(item.reason)}")
-    for kind, variable in (("openai", "OPENAI_API_KEY"), ("anthropic", "ANTHROPIC_API_KEY")):
-        if os.environ.get(variable):
-            lines.append(f"{kind}:MODEL\tavailable: {variable} is set")
-        else:
-            lines.append(f"{kind}:MODEL\tunavailable: {variable} is not set")
-    lines.append("openai-compat:MODEL@BASE_URL\tany OpenAI-compatible server (checked when the match starts)")
+    for kind in player_kinds().values():
+        lines += kind.status_lines()
     return lines
 
 
