@@ -447,3 +447,18 @@ def test_games_and_play_help_list_seats_and_options_from_the_options_model(
     helped = capsys.readouterr().out
     assert "--seat SEAT=SPEC" in helped and "bargain:" in helped
     assert "--option rounds=8  round limit" in helped and "(2 to 40)" in helped
+
+
+def test_models_lists_each_kinds_status(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "models.toml").write_text("")
+    monkeypatch.setenv("ARENA_MODELS", str(tmp_path / "models.toml"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-real")
+    code, out, _ = run(capsys, "models")
+    assert code == 0
+    assert "openai:MODEL\tunavailable: OPENAI_API_KEY is not set" in out
+    assert "anthropic:MODEL\tavailable: ANTHROPIC_API_KEY is set" in out
+    assert "openai-compat:MODEL@BASE_URL\tany OpenAI-compatible server" in out
+    assert "sk-test-not-real" not in out
