@@ -16,11 +16,14 @@ import asyncio
 import itertools
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
-from arena.events import (
+from arena.game import GameState, SeatResult
+from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage, UserLeft
+from arena.playerconfig import seat_configuration
+from arena.records import (
     Attempt,
     EpisodeEnded,
     EpisodeStarted,
@@ -31,10 +34,8 @@ from arena.events import (
     StepStarted,
     TurnRecord,
     TurnsRecorded,
+    TurnUsage,
 )
-from arena.game import GameState, SeatResult
-from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage, UserLeft
-from arena.playerconfig import seat_configuration
 
 YIELD_EVERY = 0.002
 """Seconds an episode of scripted players may run before it yields to the event loop."""
@@ -111,6 +112,26 @@ class EpisodeOutcome:
     usage: dict[str, Usage] = field(default_factory=dict)
 
 
+class EpisodeSink(Protocol):
+    """Where an episode is stored: opened (giving its id) before the first event, then fed every event."""
+
+    def open(
+        self,
+        game: GameState,
+        seats: tuple[SeatInfo, ...],
+        options: dict[str, Any],
+        *,
+        tournament_id: int | None,
+        slot_key: str | None,
+    ) -> int:
+        """Create the stored episode; returns its id."""
+        ...
+
+    def __call__(self, event: Event) -> None:
+        """Store one event of the opened episode."""
+        ...
+
+
 _EPISODE_KEYS = itertools.count(1)
 """Numbers the episodes run in this process (players key per-episode state by it)."""
 
@@ -150,6 +171,7 @@ class EpisodeRunner:
         slot_key: str | None = None,
         failure_limit: int = DEFAULT_FAILURE_LIMIT,
         prepare_players: bool = True,
+        sink: EpisodeSink | None = None,
     ) -> None:
         missing = [seat for seat in game.seats if seat not in players]
         if missing:
@@ -163,6 +185,7 @@ class EpisodeRunner:
         self.tournament_id = tournament_id
         self.slot_key = slot_key
         self.prepare_players = prepare_players
+        self.sink = sink
         self._last_yield = 0.0
         self.usage = {seat: Usage() for seat in game.seats}
         self.fallbacks = dict.fromkeys(game.seats, 0)
@@ -177,6 +200,8 @@ class EpisodeRunner:
         self.episode_key = f"{game.name}-{game.seed}-{next(_EPISODE_KEYS)}"
 
     def _emit(self, event: Event) -> None:
+        if self.sink is not None:
+            self.sink(event)
         for observer in self.observers:
             observer(event)
 
@@ -190,19 +215,25 @@ class EpisodeRunner:
             for player in self.players.values():
                 await player.prepare()
         self.seat_configs = {seat: seat_configuration(p, self.game) for seat, p in self.players.items()}
-        started = EpisodeStarted(
-            game=self.game,
-            seed=self.game.seed,
-            options=self.options,
-            seats=[
-                SeatInfo(seat, p.spec, p.kind, seat_configuration(p, self.game))
-                for seat, p in self.players.items()
-            ],
-            tournament_id=self.tournament_id,
-            slot_key=self.slot_key,
+        seats = tuple(
+            SeatInfo(seat=seat, spec=p.spec, kind=p.kind, config=self.seat_configs[seat])
+            for seat, p in self.players.items()
         )
-        self._emit(started)
-        self.episode_id = started.episode_id
+        if self.sink is not None:
+            self.episode_id = self.sink.open(
+                self.game, seats, self.options, tournament_id=self.tournament_id, slot_key=self.slot_key
+            )
+        self._emit(
+            EpisodeStarted(
+                game=self.game.name,
+                seed=self.game.seed,
+                options=self.options,
+                seats=seats,
+                episode_id=self.episode_id,
+                tournament_id=self.tournament_id,
+                slot_key=self.slot_key,
+            )
+        )
         status, message = EpisodeStatus.FINISHED, ""
         try:
             status, message = await self._play()
@@ -224,7 +255,8 @@ class EpisodeRunner:
             result.metrics["invalid_replies"] = self.invalid[seat]
             result.metrics["decisions"] = decisions
             result.metrics["fallback_rate"] = round(self.fallbacks[seat] / decisions, 4) if decisions else 0.0
-        self._emit(EpisodeEnded(status, results, message, self.usage))
+        usage = {seat: turn_usage(spent) for seat, spent in self.usage.items()}
+        self._emit(EpisodeEnded(status=status, results=results, message=message, usage=usage))
         return EpisodeOutcome(status, results, self.episode_id, message, self.usage)
 
     async def _play(self) -> tuple[str, str]:
@@ -237,7 +269,8 @@ class EpisodeRunner:
                 await asyncio.sleep(0)
                 self._last_yield = time.perf_counter()
             seats = self.game.pending()
-            self._emit(StepStarted(step, seats, self.game))
+            observations = {seat: self.game.observation(seat) for seat in seats}
+            self._emit(StepStarted(step=step, seats=tuple(seats), observations=observations))
             try:
                 if len(seats) == 1 or all(getattr(self.players[seat], "instant", False) for seat in seats):
                     records = [await self._decide(seat, step) for seat in seats]
@@ -247,8 +280,8 @@ class EpisodeRunner:
                 return EpisodeStatus.FAILED, str(exc)
             actions = {record.seat: record.action_model for record in records}
             self.game.apply(actions)
-            turns = [self._finish_record(record) for record in records]
-            self._emit(TurnsRecorded(step, turns, self.game))
+            turns = tuple(self._finish_record(record) for record in records)
+            self._emit(TurnsRecorded(step=step, turns=turns))
             step += 1
             broken = self._broken_seat()
             if broken:
@@ -301,7 +334,13 @@ class EpisodeRunner:
                 pending.accept(action, decision)
                 return pending
             pending.attempts.append(
-                Attempt(decision.raw, _as_dict(decision.action), error, detail, decision.sampling)
+                Attempt(
+                    raw=decision.raw,
+                    action=_as_dict(decision.action),
+                    error=error,
+                    detail=detail,
+                    sampling=decision.sampling,
+                )
             )
             self.invalid[seat] += 1
             if ErrorClass(error) not in REASK_ERRORS:
@@ -348,6 +387,7 @@ class EpisodeRunner:
             seat=pending.seat,
             observation=pending.request.observation.model_dump(mode="json"),
             prompt=pending.prompt,
+            prompt_version=pending.request.prompt_version if pending.prompt is not None else None,
             raw=pending.raw,
             action=pending.action_model.model_dump(),
             action_text=self.game.describe_action(pending.seat, pending.action_model),
@@ -356,8 +396,8 @@ class EpisodeRunner:
             fallback=pending.fallback,
             error=pending.attempts[0].error if pending.attempts else None,
             error_detail=pending.attempts[0].detail if pending.attempts else "",
-            attempts=pending.attempts,
-            usage=pending.usage,
+            attempts=tuple(pending.attempts),
+            usage=turn_usage(pending.usage),
             latency=pending.latency,
             state=self.game.turn_state(pending.seat),
             sampling=pending.sampling,
@@ -402,6 +442,17 @@ class _PendingTurn:
             self.reason = str(getattr(action, "reason", "") or "fallback")
         elif not self.reason:
             self.reason = str(getattr(action, "reason", "") or "")
+
+
+def turn_usage(usage: Usage) -> TurnUsage:
+    """The frozen record of a running usage total (the stored columns only)."""
+    return TurnUsage(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cached_tokens=usage.cached_tokens,
+        reasoning_tokens=usage.reasoning_tokens,
+        cost_usd=usage.cost_usd,
+    )
 
 
 def _as_dict(action: BaseModel | dict[str, Any] | None) -> dict[str, Any] | None:
