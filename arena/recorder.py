@@ -43,7 +43,7 @@ TURN_COLUMNS: tuple[str, ...] = (
 
 def turn_row(episode_id: int, turn: TurnRecord) -> tuple[Any, ...]:
     """``turn`` as a compact row in :data:`TURN_COLUMNS` order."""
-    values = dict(turn)
+    values = turn.__dict__.copy()  # the fields as stored on the frozen model (iterating it is slow)
     action = turn.action
     reason_in_action = bool(turn.reason) and action.get("reason") == turn.reason
     if reason_in_action:
@@ -51,14 +51,14 @@ def turn_row(episode_id: int, turn: TurnRecord) -> tuple[Any, ...]:
     values["action"] = dumps(action)
     values["valid"] = int(turn.valid)
     values["fallback"] = int(turn.fallback)
-    values["attempts"] = dumps([dict(a) for a in turn.attempts]) if turn.attempts else "[]"
+    values["attempts"] = dumps([a.__dict__ for a in turn.attempts]) if turn.attempts else "[]"
     values["sampling"] = dumps(turn.sampling) if turn.sampling is not None else None
     usage = turn.usage
     digest = turn_digest(dumps_bytes(turn.observation), dumps_bytes(turn.state))
     return (
         episode_id,
-        *(values[name] for name in _PLAIN),
-        *(getattr(usage, name) for name in USAGE_FIELDS),
+        *[values[name] for name in _PLAIN],
+        *[usage.__dict__[name] for name in USAGE_FIELDS],
         None,
         None,
         digest,

@@ -9,7 +9,7 @@ whoever owns the runner reads its state for the spectator's view.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,10 +28,34 @@ class EpisodeStatus:
     """A seat's provider kept refusing its requests (see ``EpisodeRunner``): no scores."""
 
 
+_FIELD_ORDER: dict[type[BaseModel], tuple[tuple[str, ...], set[str]]] = {}
+
+
 class Record(BaseModel):
     """Base of every record: frozen, no extra fields, any Python value allowed."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    @classmethod
+    def trusted(cls, **values: Any) -> Self:
+        """A record from every field's value, given in field order and already of its type.
+
+        The runner's hot path: it builds records from typed values, and validating them again
+        (or ``model_construct``) would cost more than writing the row. Tests validate the
+        records it builds (``tests/test_records.py``).
+        """
+        known = _FIELD_ORDER.get(cls)
+        if known is None:
+            known = _FIELD_ORDER[cls] = (tuple(cls.model_fields), set(cls.model_fields))
+        order, names = known
+        if tuple(values) != order:
+            raise TypeError(f"{cls.__name__}.trusted needs every field in order: {', '.join(order)}")
+        record = cls.__new__(cls)
+        object.__setattr__(record, "__dict__", values)
+        object.__setattr__(record, "__pydantic_fields_set__", names)  # shared: frozen records never change it
+        object.__setattr__(record, "__pydantic_extra__", None)
+        object.__setattr__(record, "__pydantic_private__", None)
+        return record
 
 
 class SeatInfo(Record):

@@ -136,10 +136,16 @@ _EPISODE_KEYS = itertools.count(1)
 """Numbers the episodes run in this process (players key per-episode state by it)."""
 
 
-def decision_request(game: GameState, seat: str, step: int, episode: str = "") -> DecisionRequest:
-    """What ``seat`` is asked now: its observation, rules, action model, prompt and rule check."""
+def decision_request(
+    game: GameState, seat: str, step: int, episode: str = "", observation: BaseModel | None = None
+) -> DecisionRequest:
+    """What ``seat`` is asked now: its observation, rules, action model, prompt and rule check.
+
+    ``observation`` is ``game.observation(seat)`` when the caller already made it.
+    """
     definition = game.definition
-    observation = game.observation(seat)
+    if observation is None:
+        observation = game.observation(seat)
     rules = definition.rules(game.options, seat)
     return DecisionRequest(
         episode=episode,
@@ -270,18 +276,22 @@ class EpisodeRunner:
                 self._last_yield = time.perf_counter()
             seats = self.game.pending()
             observations = {seat: self.game.observation(seat) for seat in seats}
-            self._emit(StepStarted(step=step, seats=tuple(seats), observations=observations))
+            self._emit(StepStarted.trusted(step=step, seats=tuple(seats), observations=observations))
             try:
                 if len(seats) == 1 or all(getattr(self.players[seat], "instant", False) for seat in seats):
-                    records = [await self._decide(seat, step) for seat in seats]
+                    records = [await self._decide(seat, step, observations[seat]) for seat in seats]
                 else:
-                    records = list(await asyncio.gather(*(self._decide(seat, step) for seat in seats)))
+                    records = list(
+                        await asyncio.gather(
+                            *(self._decide(seat, step, observations[seat]) for seat in seats)
+                        )
+                    )
             except FatalPlayerError as exc:
                 return EpisodeStatus.FAILED, str(exc)
             actions = {record.seat: record.action_model for record in records}
             self.game.apply(actions)
             turns = tuple(self._finish_record(record) for record in records)
-            self._emit(TurnsRecorded(step=step, turns=turns))
+            self._emit(TurnsRecorded.trusted(step=step, turns=turns))
             step += 1
             broken = self._broken_seat()
             if broken:
@@ -316,10 +326,10 @@ class EpisodeRunner:
         else:
             self.failure_streak[seat] = 0
 
-    async def _decide(self, seat: str, step: int) -> _PendingTurn:
+    async def _decide(self, seat: str, step: int, observation: BaseModel) -> _PendingTurn:
         game = self.game
         player = self.players[seat]
-        request = decision_request(game, seat, step, self.episode_key)
+        request = decision_request(game, seat, step, self.episode_key, observation)
         pending = _PendingTurn(seat=seat, step=step, request=request)
         self.decisions[seat] += 1
         for attempt in (1, 2):
@@ -381,17 +391,16 @@ class EpisodeRunner:
         return action, "", ""
 
     def _finish_record(self, pending: _PendingTurn) -> TurnRecord:
-        record = TurnRecord(
+        record = TurnRecord.trusted(
             index=self._turn_index,
             step=pending.step,
             seat=pending.seat,
             observation=pending.request.observation.model_dump(mode="json"),
             prompt=pending.prompt,
             prompt_version=pending.request.prompt_version if pending.prompt is not None else None,
-            raw=pending.raw,
             action=pending.action_model.model_dump(),
-            action_text=self.game.describe_action(pending.seat, pending.action_model),
             reason=pending.reason,
+            raw=pending.raw,
             valid=not pending.attempts,
             fallback=pending.fallback,
             error=pending.attempts[0].error if pending.attempts else None,
@@ -401,6 +410,7 @@ class EpisodeRunner:
             latency=pending.latency,
             state=self.game.turn_state(pending.seat),
             sampling=pending.sampling,
+            action_text=self.game.describe_action(pending.seat, pending.action_model),
         )
         self._turn_index += 1
         return record
@@ -444,9 +454,20 @@ class _PendingTurn:
             self.reason = str(getattr(action, "reason", "") or "")
 
 
+NO_USAGE = TurnUsage()
+
+
 def turn_usage(usage: Usage) -> TurnUsage:
     """The frozen record of a running usage total (the stored columns only)."""
-    return TurnUsage(
+    if not (
+        usage.input_tokens
+        or usage.output_tokens
+        or usage.cached_tokens
+        or usage.reasoning_tokens
+        or usage.cost_usd
+    ):
+        return NO_USAGE  # scripted players and people: one shared frozen record
+    return TurnUsage.trusted(
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         cached_tokens=usage.cached_tokens,
