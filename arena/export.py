@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.game import GameState
-from arena.recorder import COLUMN_NAMES
-from arena.records import TURN_FIELDS, USAGE_FIELDS, TurnRecord
+from arena.recorder import stored_turn
 from arena.registry import UnknownGameError, get_game
 from arena.store import Store
 
@@ -68,29 +67,18 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
     return document
 
 
-_BOOLEAN = frozenset(
-    name for name, info in TurnRecord.model_fields.items() if info.annotation in (bool, "bool")
-)
-
-
 def export_turn(row: dict[str, Any]) -> dict[str, Any]:
-    """A stored turn row as ``arena export`` writes it: the :class:`TurnRecord` fields in order.
+    """A stored turn row as ``arena export`` writes it: the ``TurnRecord`` fields in order.
 
     ``action_text`` is left out; ``sampling`` only when some was sent; ``rebuild_error``
     (before ``sampling``) only when the observation could not be rebuilt.
     """
-    turn: dict[str, Any] = {}
-    for name in TURN_FIELDS:
-        if name == "usage":
-            turn["usage"] = {field: row[field] for field in USAGE_FIELDS}
-        elif name == "sampling":
-            if "rebuild_error" in row:
-                turn["rebuild_error"] = row["rebuild_error"]
-            if row["sampling"] is not None:
-                turn["sampling"] = row["sampling"]
-        elif name not in NOT_EXPORTED:
-            value = row[COLUMN_NAMES.get(name, name)]
-            turn[name] = bool(value) if name in _BOOLEAN else value
+    turn = {name: value for name, value in stored_turn(row).items() if name not in NOT_EXPORTED}
+    sampling = turn.pop("sampling")
+    if "rebuild_error" in row:
+        turn["rebuild_error"] = row["rebuild_error"]
+    if sampling is not None:
+        turn["sampling"] = sampling
     return turn
 
 

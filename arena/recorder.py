@@ -66,6 +66,25 @@ def turn_row(episode_id: int, turn: TurnRecord) -> tuple[Any, ...]:
     )
 
 
+_BOOLEAN = frozenset(name for name, info in TurnRecord.model_fields.items() if info.annotation is bool)
+
+
+def stored_turn(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored turn row (as :meth:`arena.store.Store.turns` returns it) keyed by :class:`TurnRecord`
+    field, in field order: the inverse of :func:`turn_row` (usage a dict, flags booleans).
+
+    Rows of older databases are read as they are (no validation), so they export unchanged.
+    """
+    turn: dict[str, Any] = {}
+    for name in TURN_FIELDS:
+        if name == "usage":
+            turn["usage"] = {field: row[field] for field in USAGE_FIELDS}
+        else:
+            value = row[COLUMN_NAMES.get(name, name)]
+            turn[name] = bool(value) if name in _BOOLEAN else value
+    return turn
+
+
 class Recorder:
     """Writes an episode to a :class:`Store`; one step's turns are one commit.
 
