@@ -8,6 +8,7 @@ flattened into its columns. The column list is derived from the record's fields.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from arena import __version__
@@ -41,29 +42,37 @@ TURN_COLUMNS: tuple[str, ...] = (
 """The ``turns`` columns the recorder writes, in the order of :func:`turn_row`'s values."""
 
 
-def turn_row(episode_id: int, turn: TurnRecord) -> tuple[Any, ...]:
+_plain_values = operator.attrgetter(*_PLAIN)
+_usage_values = operator.attrgetter(*USAGE_FIELDS)
+_AT = {name: 1 + index for index, name in enumerate(_PLAIN)}
+_ACTION, _VALID, _FALLBACK, _ATTEMPTS, _SAMPLING = (
+    _AT[name] for name in ("action", "valid", "fallback", "attempts", "sampling")
+)
+
+
+def turn_row(episode_id: int, turn: TurnRecord) -> list[Any]:
     """``turn`` as a compact row in :data:`TURN_COLUMNS` order."""
-    values = turn.__dict__.copy()  # the fields as stored on the frozen model (iterating it is slow)
     action = turn.action
     reason_in_action = bool(turn.reason) and action.get("reason") == turn.reason
     if reason_in_action:
         action = {key: value for key, value in action.items() if key != "reason"}
-    values["action"] = dumps(action)
-    values["valid"] = int(turn.valid)
-    values["fallback"] = int(turn.fallback)
-    values["attempts"] = dumps([a.__dict__ for a in turn.attempts]) if turn.attempts else "[]"
-    values["sampling"] = dumps(turn.sampling) if turn.sampling is not None else None
-    usage = turn.usage
     digest = turn_digest(dumps_bytes(turn.observation), dumps_bytes(turn.state))
-    return (
+    row = [
         episode_id,
-        *[values[name] for name in _PLAIN],
-        *[usage.__dict__[name] for name in USAGE_FIELDS],
+        *_plain_values(turn),
+        *_usage_values(turn.usage),
         None,
         None,
         digest,
         int(reason_in_action),
-    )
+    ]
+    row[_ACTION] = dumps(action)
+    row[_VALID] = int(turn.valid)
+    row[_FALLBACK] = int(turn.fallback)
+    row[_ATTEMPTS] = dumps([a.__dict__ for a in turn.attempts]) if turn.attempts else "[]"
+    if turn.sampling is not None:
+        row[_SAMPLING] = dumps(turn.sampling)
+    return row
 
 
 _BOOLEAN = frozenset(name for name, info in TurnRecord.model_fields.items() if info.annotation is bool)

@@ -28,6 +28,7 @@ class EpisodeStatus:
     """A seat's provider kept refusing its requests (see ``EpisodeRunner``): no scores."""
 
 
+_set = object.__setattr__
 _FIELD_ORDER: dict[type[BaseModel], tuple[tuple[str, ...], set[str]]] = {}
 
 
@@ -50,11 +51,11 @@ class Record(BaseModel):
         order, names = known
         if tuple(values) != order:
             raise TypeError(f"{cls.__name__}.trusted needs every field in order: {', '.join(order)}")
-        record = cls.__new__(cls)
-        object.__setattr__(record, "__dict__", values)
-        object.__setattr__(record, "__pydantic_fields_set__", names)  # shared: frozen records never change it
-        object.__setattr__(record, "__pydantic_extra__", None)
-        object.__setattr__(record, "__pydantic_private__", None)
+        record = object.__new__(cls)
+        _set(record, "__dict__", values)
+        _set(record, "__pydantic_fields_set__", names)  # shared: frozen records never change it
+        _set(record, "__pydantic_extra__", None)
+        _set(record, "__pydantic_private__", None)
         return record
 
 

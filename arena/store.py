@@ -156,7 +156,7 @@ class Store:
             )
         return episode_id
 
-    def add_turns(self, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+    def add_turns(self, columns: tuple[str, ...], rows: list[list[Any]]) -> None:
         """Commit one step's turn rows (tuples of ``columns``; see :func:`arena.recorder.turn_row`)."""
         with self.transaction():
             self.conn.executemany(_insert_turns(columns), rows)
