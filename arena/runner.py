@@ -113,7 +113,8 @@ class EpisodeOutcome:
 
 
 class EpisodeSink(Protocol):
-    """Where an episode is stored: opened (giving its id) before the first event, then fed every event."""
+    """Where an episode is stored: opened (giving its id) before the first event, then fed every
+    event but :class:`StepStarted` (nothing to store until the step's turns are recorded)."""
 
     def open(
         self,
@@ -276,7 +277,10 @@ class EpisodeRunner:
                 self._last_yield = time.perf_counter()
             seats = self.game.pending()
             observations = {seat: self.game.observation(seat) for seat in seats}
-            self._emit(StepStarted.trusted(step=step, seats=tuple(seats), observations=observations))
+            if self.observers:  # a store has no use for it: no one to tell, nothing to build
+                started = StepStarted.trusted(step=step, seats=tuple(seats), observations=observations)
+                for observer in self.observers:
+                    observer(started)
             try:
                 if len(seats) == 1 or all(getattr(self.players[seat], "instant", False) for seat in seats):
                     records = [await self._decide(seat, step, observations[seat]) for seat in seats]
@@ -290,7 +294,7 @@ class EpisodeRunner:
                 return EpisodeStatus.FAILED, str(exc)
             actions = {record.seat: record.action_model for record in records}
             self.game.apply(actions)
-            turns = tuple(self._finish_record(record) for record in records)
+            turns = tuple([self._finish_record(record) for record in records])
             self._emit(TurnsRecorded.trusted(step=step, turns=turns))
             step += 1
             broken = self._broken_seat()
