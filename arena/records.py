@@ -9,11 +9,11 @@ whoever owns the runner reads its state for the spectator's view.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.game import SeatResult
+from arena.game import GameState, SeatResult
 
 
 class EpisodeStatus:
@@ -165,3 +165,24 @@ Observer = Callable[[Event], None]
 
 TURN_FIELDS: tuple[str, ...] = tuple(TurnRecord.model_fields)
 USAGE_FIELDS: tuple[str, ...] = tuple(TurnUsage.model_fields)
+
+
+class EpisodeSink(Protocol):
+    """Where an episode is stored: opened (giving its id) before the first event, then fed every
+    event but :class:`StepStarted` (nothing to store until the step's turns are recorded)."""
+
+    def open(
+        self,
+        game: GameState,
+        seats: tuple[SeatInfo, ...],
+        options: dict[str, Any],
+        *,
+        tournament_id: int | None,
+        slot_key: str | None,
+    ) -> int:
+        """Create the stored episode; returns its id."""
+        ...
+
+    def __call__(self, event: Event) -> None:
+        """Store one event of the opened episode."""
+        ...

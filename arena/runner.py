@@ -16,7 +16,7 @@ import asyncio
 import itertools
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -26,6 +26,7 @@ from arena.playerconfig import seat_configuration
 from arena.records import (
     Attempt,
     EpisodeEnded,
+    EpisodeSink,
     EpisodeStarted,
     EpisodeStatus,
     Event,
@@ -110,27 +111,6 @@ class EpisodeOutcome:
     episode_id: int | None
     message: str = ""
     usage: dict[str, Usage] = field(default_factory=dict)
-
-
-class EpisodeSink(Protocol):
-    """Where an episode is stored: opened (giving its id) before the first event, then fed every
-    event but :class:`StepStarted` (nothing to store until the step's turns are recorded)."""
-
-    def open(
-        self,
-        game: GameState,
-        seats: tuple[SeatInfo, ...],
-        options: dict[str, Any],
-        *,
-        tournament_id: int | None,
-        slot_key: str | None,
-    ) -> int:
-        """Create the stored episode; returns its id."""
-        ...
-
-    def __call__(self, event: Event) -> None:
-        """Store one event of the opened episode."""
-        ...
 
 
 _EPISODE_KEYS = itertools.count(1)
