@@ -19,13 +19,13 @@ from rich.console import Console
 
 from arena import cli_tournament
 from arena.cli_output import LiveOutput, StdoutConsole, silence_stdout
-from arena.events import EpisodeStatus
 from arena.export import EpisodeNotFound, export_episode
 from arena.lineup import baseline_choices
-from arena.match import MatchConfig, play_match
+from arena.match import MatchConfig, prepare_runner, run_to_end
 from arena.paths import database_path
 from arena.player import PlayerSetupError, UserLeft
 from arena.player_kinds import player_kinds
+from arena.records import EpisodeStatus
 from arena.registry import GameDefinition, UnknownGameError, game_names, get_game
 from arena.runner import Budget
 from arena.sanitize import INVISIBLE, plain_text
@@ -243,9 +243,9 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     live = LiveOutput(console, quiet=quiet, before_output=desk.end_line)
     desk.show_board = live.show_board
     try:
-        outcome = asyncio.run(
-            play_match(config, store, [live], human_factory=lambda seat: ConsoleHuman(desk=desk))
-        )
+        runner = prepare_runner(config, store, [live], human_factory=lambda seat: ConsoleHuman(desk=desk))
+        live.game = runner.game  # the board a person is shown before their move
+        outcome = asyncio.run(run_to_end(runner))
     except KeyboardInterrupt:
         desk.end_line()
         saved = f"; episode {live.episode_id} saved as aborted" if live.episode_id is not None else ""

@@ -17,9 +17,9 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.audience import Audience, public_move
-from arena.events import EpisodeEnded, EpisodeStarted, Event, StepStarted, TurnRecord, TurnsRecorded
 from arena.game import Game, SeatResult
-from arena.player import Usage, UserLeft
+from arena.player import UserLeft
+from arena.records import EpisodeEnded, EpisodeStarted, Event, TurnRecord, TurnsRecorded, TurnUsage
 from arena.sanitize import plain_text
 from arena.specs import SpecError, parse_player_spec
 
@@ -48,7 +48,8 @@ class LiveOutput:
     """An observer that prints each decision, its reason, tokens, cost and latency.
 
     ``before_output`` runs before anything is printed (the console seats use it to end a
-    prompt's line after ^C); :meth:`show_board` draws a seat's board before its form.
+    prompt's line after ^C); :meth:`show_board` draws a seat's board before its form, from
+    :attr:`game`, the runner's state, which whoever owns the runner sets (events carry none).
     """
 
     def __init__(
@@ -84,20 +85,17 @@ class LiveOutput:
                 # The runner ends an episode only once it has started: say so at its first step.
                 self._left = exc
         elif isinstance(event, TurnsRecorded):
-            self._turns(event.game, event.turns)
-        elif isinstance(event, StepStarted):
-            self.game = event.game
+            self._turns(event.turns)
         elif isinstance(event, EpisodeEnded):
             self._ended(event)
 
     def _started(self, event: EpisodeStarted) -> None:
-        self.game = event.game
         self.episode_id = event.episode_id
         self.players = {s.seat: s.spec for s in event.seats}
         self.audience = Audience(tuple(s.seat for s in event.seats if s.kind == "human"))
         seats = ", ".join(f"{s.seat}={s.spec}" for s in event.seats)
         self._print(
-            Text(f"episode {event.episode_id}: {event.game.name} seed {event.seed}  {seats}", style="bold")
+            Text(f"episode {event.episode_id}: {event.game} seed {event.seed}  {seats}", style="bold")
         )
         if self.audience.hot_seat():
             self._print(
@@ -110,14 +108,14 @@ class LiveOutput:
         elif self.audience.human_seats:
             self._print(Text("the other seats' reasons stay hidden until the end", style="dim"))
 
-    def _turns(self, game: Game, turns: list[TurnRecord]) -> None:
+    def _turns(self, turns: tuple[TurnRecord, ...]) -> None:
         for turn in turns:
             if self.audience.sees_private(turn.seat, over=False):
                 if not self.quiet:
                     self._print(turn_line(turn, self.players.get(turn.seat, "")))
                 continue
             self.withheld.append(turn)
-            public = public_move(game, turn.action_text)
+            public = public_move(self.game, turn.action_text) if self.game is not None else None
             if public is not None and not self.quiet:
                 self._print(public_line(turn, public))
 
@@ -165,7 +163,7 @@ def turn_line(turn: TurnRecord, player: str = "") -> Text:
 
 
 def results_table(
-    results: dict[str, SeatResult], players: dict[str, str], usage: dict[str, Usage] | None = None
+    results: dict[str, SeatResult], players: dict[str, str], usage: dict[str, TurnUsage] | None = None
 ) -> Table:
     """Seats side by side: score, every metric, then tokens and cost when a seat used any."""
     table = Table(title="results", header_style="bold")
@@ -178,7 +176,7 @@ def results_table(
         metric_names += [name for name in result.metrics if name not in metric_names]
     for name in metric_names:
         table.add_row(name, *(format_value(r.metrics.get(name)) for r in results.values()))
-    spent = [usage.get(seat, Usage()) for seat in results] if usage else []
+    spent = [usage.get(seat, TurnUsage()) for seat in results] if usage else []
     if any(u.total_tokens or u.cost_usd for u in spent):
         table.add_row("input tokens", *(str(u.input_tokens) for u in spent))
         table.add_row("cached input", *(str(u.cached_tokens) for u in spent))

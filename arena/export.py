@@ -5,8 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from arena.game import GameState
+from arena.recorder import stored_turn
 from arena.registry import UnknownGameError, get_game
 from arena.store import Store
+
+NOT_EXPORTED = frozenset({"action_text"})
+"""Turn fields stored but not exported (the action itself is)."""
 
 
 class EpisodeNotFound(LookupError):
@@ -55,41 +59,27 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
             }
             for s in seats
         ],
-        "turns": [
-            {
-                "index": t["idx"],
-                "step": t["step"],
-                "seat": t["seat"],
-                "observation": t["observation"],
-                "prompt": t["prompt"],
-                "prompt_version": t["prompt_version"],
-                "action": t["action"],
-                "reason": t["reason"],
-                "raw": t["raw"],
-                "valid": bool(t["valid"]),
-                "fallback": bool(t["fallback"]),
-                "error": t["error"],
-                "error_detail": t["error_detail"],
-                "attempts": t["attempts"],
-                "usage": {
-                    "input_tokens": t["input_tokens"],
-                    "output_tokens": t["output_tokens"],
-                    "cached_tokens": t["cached_tokens"],
-                    "reasoning_tokens": t["reasoning_tokens"],
-                    "cost_usd": t["cost_usd"],
-                },
-                "latency": t["latency"],
-                "state": t["state"],
-                **({"rebuild_error": t["rebuild_error"]} if "rebuild_error" in t else {}),
-                **({"sampling": t["sampling"]} if t["sampling"] is not None else {}),
-            }
-            for t in turns
-        ],
+        "turns": [export_turn(t) for t in turns],
     }
     extra = _game_extra(episode, turns)
     if extra:
         document["game_data"] = extra
     return document
+
+
+def export_turn(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored turn row as ``arena export`` writes it: the ``TurnRecord`` fields in order.
+
+    ``action_text`` is left out; ``sampling`` only when some was sent; ``rebuild_error``
+    (before ``sampling``) only when the observation could not be rebuilt.
+    """
+    turn = {name: value for name, value in stored_turn(row).items() if name not in NOT_EXPORTED}
+    sampling = turn.pop("sampling")
+    if "rebuild_error" in row:
+        turn["rebuild_error"] = row["rebuild_error"]
+    if sampling is not None:
+        turn["sampling"] = sampling
+    return turn
 
 
 def _game_extra(episode: dict[str, Any], turns: list[dict[str, Any]]) -> dict[str, Any]:

@@ -6,10 +6,10 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.events import Observer
 from arena.lineup import HumanFactory, build_player
 from arena.player import Player
 from arena.recorder import Recorder
+from arena.records import Observer
 from arena.registry import get_game
 from arena.runner import DEFAULT_FAILURE_LIMIT, Budget, EpisodeOutcome, EpisodeRunner, RunControl
 from arena.specs import SpecError
@@ -43,7 +43,7 @@ def prepare_runner(
     players: dict[str, Player] | None = None,
     prepare_players: bool = True,
 ) -> EpisodeRunner:
-    """Build the game and players and wire the recorder first among the observers.
+    """Build the game and players, with a recorder that opens the episode when ``store`` is given.
 
     Raises :class:`SpecError` or ``ValueError`` with a one-line message for a bad
     configuration (unknown seat, player or option).
@@ -72,11 +72,10 @@ def prepare_runner(
                 models_config=models_config,
             )
     ordered = {seat: built[seat] for seat in game.seats}
-    chain: list[Observer] = [Recorder(store)] if store is not None else []
     return EpisodeRunner(
         game,
         ordered,
-        [*chain, *observers],
+        list(observers),
         options=options,
         budget=config.budget,
         control=control,
@@ -84,6 +83,7 @@ def prepare_runner(
         slot_key=config.slot_key,
         failure_limit=config.failure_limit,
         prepare_players=prepare_players,
+        sink=Recorder(store) if store is not None else None,
     )
 
 
@@ -94,7 +94,11 @@ async def play_match(
     **kwargs: Any,
 ) -> EpisodeOutcome:
     """Play one episode to its end and close the players."""
-    runner = prepare_runner(config, store, observers or [], **kwargs)
+    return await run_to_end(prepare_runner(config, store, observers or [], **kwargs))
+
+
+async def run_to_end(runner: EpisodeRunner) -> EpisodeOutcome:
+    """Run a prepared episode to its end and close its players."""
     try:
         return await runner.run()
     finally:

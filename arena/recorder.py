@@ -1,45 +1,142 @@
-"""The recorder: an observer that writes every event to the store as it happens."""
+"""The recorder: opens an episode in the store, then writes every event as it happens.
+
+A turn row is the :class:`arena.records.TurnRecord` in compact form, and this module is
+the one place that says how: observation and state become a digest (rebuilt on read by
+:mod:`arena.episode_log`), a reason that the action repeats is stored once, the usage is
+flattened into its columns. The column list is derived from the record's fields.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict
+import operator
 from typing import Any
 
 from arena import __version__
 from arena.episode_log import dumps_bytes, turn_digest
-from arena.events import EpisodeEnded, EpisodeStarted, EpisodeStatus, Event, TurnRecord, TurnsRecorded
+from arena.game import GameState
+from arena.records import (
+    TURN_FIELDS,
+    USAGE_FIELDS,
+    EpisodeEnded,
+    EpisodeStatus,
+    Event,
+    SeatInfo,
+    TurnRecord,
+    TurnsRecorded,
+)
 from arena.store import Store, dumps
+
+COLUMN_NAMES = {"index": "idx"}
+"""Record fields whose column has another name."""
+DIGESTED = ("observation", "state")
+"""Record fields stored only through the turn's ``digest`` (the column holds NULL)."""
+_PLAIN = tuple(name for name in TURN_FIELDS if name not in (*DIGESTED, "usage"))
+TURN_COLUMNS: tuple[str, ...] = (
+    "episode_id",
+    *(COLUMN_NAMES.get(name, name) for name in _PLAIN),
+    *USAGE_FIELDS,
+    *DIGESTED,
+    "digest",
+    "reason_in_action",
+)
+"""The ``turns`` columns the recorder writes, in the order of :func:`turn_row`'s values."""
+
+
+_plain_values = operator.attrgetter(*_PLAIN)
+_usage_values = operator.attrgetter(*USAGE_FIELDS)
+_AT = {name: 1 + index for index, name in enumerate(_PLAIN)}
+_ACTION, _VALID, _FALLBACK, _ATTEMPTS, _SAMPLING = (
+    _AT[name] for name in ("action", "valid", "fallback", "attempts", "sampling")
+)
+
+
+def turn_row(episode_id: int, turn: TurnRecord) -> list[Any]:
+    """``turn`` as a compact row in :data:`TURN_COLUMNS` order."""
+    action = turn.action
+    reason_in_action = bool(turn.reason) and action.get("reason") == turn.reason
+    if reason_in_action:
+        action = {key: value for key, value in action.items() if key != "reason"}
+    digest = turn_digest(dumps_bytes(turn.observation), dumps_bytes(turn.state))
+    row = [
+        episode_id,
+        *_plain_values(turn),
+        *_usage_values(turn.usage),
+        None,
+        None,
+        digest,
+        int(reason_in_action),
+    ]
+    row[_ACTION] = dumps(action)
+    row[_VALID] = int(turn.valid)
+    row[_FALLBACK] = int(turn.fallback)
+    row[_ATTEMPTS] = dumps([a.__dict__ for a in turn.attempts]) if turn.attempts else "[]"
+    if turn.sampling is not None:
+        row[_SAMPLING] = dumps(turn.sampling)
+    return row
+
+
+_BOOLEAN = frozenset(name for name, info in TurnRecord.model_fields.items() if info.annotation is bool)
+
+
+def stored_turn(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored turn row (as :meth:`arena.store.Store.turns` returns it) keyed by :class:`TurnRecord`
+    field, in field order: the inverse of :func:`turn_row` (usage a dict, flags booleans).
+
+    Rows of older databases are read as they are (no validation), so they export unchanged.
+    """
+    turn: dict[str, Any] = {}
+    for name in TURN_FIELDS:
+        if name == "usage":
+            turn["usage"] = {field: row[field] for field in USAGE_FIELDS}
+        else:
+            value = row[COLUMN_NAMES.get(name, name)]
+            turn[name] = bool(value) if name in _BOOLEAN else value
+    return turn
 
 
 class Recorder:
-    """Writes an episode to a :class:`Store`; one step's turns are one commit."""
+    """Writes an episode to a :class:`Store`; one step's turns are one commit.
+
+    The runner calls :meth:`open` before its first event, so the episode id exists
+    before the first turn and observers may come in any order.
+    """
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.episode_id: int | None = None
-        self.prompt_version = ""
+
+    def open(
+        self,
+        game: GameState,
+        seats: tuple[SeatInfo, ...],
+        options: dict[str, Any],
+        *,
+        tournament_id: int | None = None,
+        slot_key: str | None = None,
+    ) -> int:
+        """Create the running episode and its seats; returns its id."""
+        definition = game.definition
+        self.episode_id = self.store.create_episode(
+            game=definition.name,
+            game_version=definition.version,
+            prompt_version=definition.prompt_version,
+            arena_version=__version__,
+            seed=game.seed,
+            config=options,
+            seats=[(s.seat, s.spec, s.kind) for s in seats],
+            tournament_id=tournament_id,
+            slot_key=slot_key,
+            configs={s.seat: s.config for s in seats if s.config},
+        )
+        return self.episode_id
 
     def __call__(self, event: Event) -> None:
+        episode_id = self.episode_id
+        if episode_id is None:
+            return
         if isinstance(event, TurnsRecorded):
-            assert self.episode_id is not None
-            self.store.add_turns(self.episode_id, [self._row(turn) for turn in event.turns])
-        elif isinstance(event, EpisodeStarted):
-            game = event.game.definition
-            self.prompt_version = game.prompt_version
-            self.episode_id = self.store.create_episode(
-                game=game.name,
-                game_version=game.version,
-                prompt_version=game.prompt_version,
-                arena_version=__version__,
-                seed=event.seed,
-                config=event.options,
-                seats=[(s.seat, s.spec, s.kind) for s in event.seats],
-                tournament_id=event.tournament_id,
-                slot_key=event.slot_key,
-                configs={s.seat: s.config for s in event.seats if s.config},
-            )
-            event.episode_id = self.episode_id
-        elif isinstance(event, EpisodeEnded) and self.episode_id is not None:
+            self.store.add_turns(TURN_COLUMNS, [turn_row(episode_id, turn) for turn in event.turns])
+        elif isinstance(event, EpisodeEnded):
             seats: dict[str, dict[str, Any]] = {}
             # A seat that could not play leaves no score for anyone (metrics stay, for the record).
             scored = event.status != EpisodeStatus.PLAYER_FAILED
@@ -52,42 +149,4 @@ class Recorder:
                     "output_tokens": usage.output_tokens if usage else 0,
                     "cost_usd": usage.cost_usd if usage else 0.0,
                 }
-            self.store.finish_episode(self.episode_id, event.status, event.message, seats)
-
-    def _row(self, turn: TurnRecord) -> tuple[Any, ...]:
-        # Compact row: observation and state are proved by a digest and rebuilt on read
-        # (arena.episode_log); a reason that the action repeats is stored once.
-        usage = turn.usage
-        digest = turn_digest(dumps_bytes(turn.observation), dumps_bytes(turn.state))
-        action = turn.action
-        reason_in_action = bool(turn.reason) and action.get("reason") == turn.reason
-        if reason_in_action:
-            action = {key: value for key, value in action.items() if key != "reason"}
-        return (
-            self.episode_id,
-            turn.index,
-            turn.step,
-            turn.seat,
-            None,
-            turn.prompt,
-            self.prompt_version if turn.prompt is not None else None,
-            turn.raw,
-            dumps(action),
-            turn.action_text,
-            turn.reason,
-            int(turn.valid),
-            int(turn.fallback),
-            turn.error,
-            turn.error_detail,
-            dumps([asdict(a) for a in turn.attempts]) if turn.attempts else "[]",
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.cached_tokens,
-            usage.reasoning_tokens,
-            usage.cost_usd,
-            turn.latency,
-            None,
-            dumps(turn.sampling) if turn.sampling is not None else None,
-            digest,
-            int(reason_in_action),
-        )
+            self.store.finish_episode(episode_id, event.status, event.message, seats)

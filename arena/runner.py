@@ -20,9 +20,13 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from arena.events import (
+from arena.game import GameState, SeatResult
+from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage, UserLeft
+from arena.playerconfig import seat_configuration
+from arena.records import (
     Attempt,
     EpisodeEnded,
+    EpisodeSink,
     EpisodeStarted,
     EpisodeStatus,
     Event,
@@ -31,10 +35,8 @@ from arena.events import (
     StepStarted,
     TurnRecord,
     TurnsRecorded,
+    TurnUsage,
 )
-from arena.game import GameState, SeatResult
-from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage, UserLeft
-from arena.playerconfig import seat_configuration
 
 YIELD_EVERY = 0.002
 """Seconds an episode of scripted players may run before it yields to the event loop."""
@@ -115,10 +117,16 @@ _EPISODE_KEYS = itertools.count(1)
 """Numbers the episodes run in this process (players key per-episode state by it)."""
 
 
-def decision_request(game: GameState, seat: str, step: int, episode: str = "") -> DecisionRequest:
-    """What ``seat`` is asked now: its observation, rules, action model, prompt and rule check."""
+def decision_request(
+    game: GameState, seat: str, step: int, episode: str = "", observation: BaseModel | None = None
+) -> DecisionRequest:
+    """What ``seat`` is asked now: its observation, rules, action model, prompt and rule check.
+
+    ``observation`` is ``game.observation(seat)`` when the caller already made it.
+    """
     definition = game.definition
-    observation = game.observation(seat)
+    if observation is None:
+        observation = game.observation(seat)
     rules = definition.rules(game.options, seat)
     return DecisionRequest(
         episode=episode,
@@ -150,6 +158,7 @@ class EpisodeRunner:
         slot_key: str | None = None,
         failure_limit: int = DEFAULT_FAILURE_LIMIT,
         prepare_players: bool = True,
+        sink: EpisodeSink | None = None,
     ) -> None:
         missing = [seat for seat in game.seats if seat not in players]
         if missing:
@@ -163,6 +172,7 @@ class EpisodeRunner:
         self.tournament_id = tournament_id
         self.slot_key = slot_key
         self.prepare_players = prepare_players
+        self.sink = sink
         self._last_yield = 0.0
         self.usage = {seat: Usage() for seat in game.seats}
         self.fallbacks = dict.fromkeys(game.seats, 0)
@@ -177,6 +187,8 @@ class EpisodeRunner:
         self.episode_key = f"{game.name}-{game.seed}-{next(_EPISODE_KEYS)}"
 
     def _emit(self, event: Event) -> None:
+        if self.sink is not None:
+            self.sink(event)
         for observer in self.observers:
             observer(event)
 
@@ -190,19 +202,25 @@ class EpisodeRunner:
             for player in self.players.values():
                 await player.prepare()
         self.seat_configs = {seat: seat_configuration(p, self.game) for seat, p in self.players.items()}
-        started = EpisodeStarted(
-            game=self.game,
-            seed=self.game.seed,
-            options=self.options,
-            seats=[
-                SeatInfo(seat, p.spec, p.kind, seat_configuration(p, self.game))
-                for seat, p in self.players.items()
-            ],
-            tournament_id=self.tournament_id,
-            slot_key=self.slot_key,
+        seats = tuple(
+            SeatInfo(seat=seat, spec=p.spec, kind=p.kind, config=self.seat_configs[seat])
+            for seat, p in self.players.items()
         )
-        self._emit(started)
-        self.episode_id = started.episode_id
+        if self.sink is not None:
+            self.episode_id = self.sink.open(
+                self.game, seats, self.options, tournament_id=self.tournament_id, slot_key=self.slot_key
+            )
+        self._emit(
+            EpisodeStarted(
+                game=self.game.name,
+                seed=self.game.seed,
+                options=self.options,
+                seats=seats,
+                episode_id=self.episode_id,
+                tournament_id=self.tournament_id,
+                slot_key=self.slot_key,
+            )
+        )
         status, message = EpisodeStatus.FINISHED, ""
         try:
             status, message = await self._play()
@@ -224,7 +242,8 @@ class EpisodeRunner:
             result.metrics["invalid_replies"] = self.invalid[seat]
             result.metrics["decisions"] = decisions
             result.metrics["fallback_rate"] = round(self.fallbacks[seat] / decisions, 4) if decisions else 0.0
-        self._emit(EpisodeEnded(status, results, message, self.usage))
+        usage = {seat: turn_usage(spent) for seat, spent in self.usage.items()}
+        self._emit(EpisodeEnded(status=status, results=results, message=message, usage=usage))
         return EpisodeOutcome(status, results, self.episode_id, message, self.usage)
 
     async def _play(self) -> tuple[str, str]:
@@ -237,18 +256,26 @@ class EpisodeRunner:
                 await asyncio.sleep(0)
                 self._last_yield = time.perf_counter()
             seats = self.game.pending()
-            self._emit(StepStarted(step, seats, self.game))
+            observations = {seat: self.game.observation(seat) for seat in seats}
+            if self.observers:  # a store has no use for it: no one to tell, nothing to build
+                started = StepStarted.trusted(step=step, seats=tuple(seats), observations=observations)
+                for observer in self.observers:
+                    observer(started)
             try:
                 if len(seats) == 1 or all(getattr(self.players[seat], "instant", False) for seat in seats):
-                    records = [await self._decide(seat, step) for seat in seats]
+                    records = [await self._decide(seat, step, observations[seat]) for seat in seats]
                 else:
-                    records = list(await asyncio.gather(*(self._decide(seat, step) for seat in seats)))
+                    records = list(
+                        await asyncio.gather(
+                            *(self._decide(seat, step, observations[seat]) for seat in seats)
+                        )
+                    )
             except FatalPlayerError as exc:
                 return EpisodeStatus.FAILED, str(exc)
             actions = {record.seat: record.action_model for record in records}
             self.game.apply(actions)
-            turns = [self._finish_record(record) for record in records]
-            self._emit(TurnsRecorded(step, turns, self.game))
+            turns = tuple([self._finish_record(record) for record in records])
+            self._emit(TurnsRecorded.trusted(step=step, turns=turns))
             step += 1
             broken = self._broken_seat()
             if broken:
@@ -283,10 +310,10 @@ class EpisodeRunner:
         else:
             self.failure_streak[seat] = 0
 
-    async def _decide(self, seat: str, step: int) -> _PendingTurn:
+    async def _decide(self, seat: str, step: int, observation: BaseModel) -> _PendingTurn:
         game = self.game
         player = self.players[seat]
-        request = decision_request(game, seat, step, self.episode_key)
+        request = decision_request(game, seat, step, self.episode_key, observation)
         pending = _PendingTurn(seat=seat, step=step, request=request)
         self.decisions[seat] += 1
         for attempt in (1, 2):
@@ -301,7 +328,13 @@ class EpisodeRunner:
                 pending.accept(action, decision)
                 return pending
             pending.attempts.append(
-                Attempt(decision.raw, _as_dict(decision.action), error, detail, decision.sampling)
+                Attempt(
+                    raw=decision.raw,
+                    action=_as_dict(decision.action),
+                    error=error,
+                    detail=detail,
+                    sampling=decision.sampling,
+                )
             )
             self.invalid[seat] += 1
             if ErrorClass(error) not in REASK_ERRORS:
@@ -342,25 +375,26 @@ class EpisodeRunner:
         return action, "", ""
 
     def _finish_record(self, pending: _PendingTurn) -> TurnRecord:
-        record = TurnRecord(
+        record = TurnRecord.trusted(
             index=self._turn_index,
             step=pending.step,
             seat=pending.seat,
             observation=pending.request.observation.model_dump(mode="json"),
             prompt=pending.prompt,
-            raw=pending.raw,
+            prompt_version=pending.request.prompt_version if pending.prompt is not None else None,
             action=pending.action_model.model_dump(),
-            action_text=self.game.describe_action(pending.seat, pending.action_model),
             reason=pending.reason,
+            raw=pending.raw,
             valid=not pending.attempts,
             fallback=pending.fallback,
             error=pending.attempts[0].error if pending.attempts else None,
             error_detail=pending.attempts[0].detail if pending.attempts else "",
-            attempts=pending.attempts,
-            usage=pending.usage,
+            attempts=tuple(pending.attempts),
+            usage=turn_usage(pending.usage),
             latency=pending.latency,
             state=self.game.turn_state(pending.seat),
             sampling=pending.sampling,
+            action_text=self.game.describe_action(pending.seat, pending.action_model),
         )
         self._turn_index += 1
         return record
@@ -402,6 +436,28 @@ class _PendingTurn:
             self.reason = str(getattr(action, "reason", "") or "fallback")
         elif not self.reason:
             self.reason = str(getattr(action, "reason", "") or "")
+
+
+NO_USAGE = TurnUsage()
+
+
+def turn_usage(usage: Usage) -> TurnUsage:
+    """The frozen record of a running usage total (the stored columns only)."""
+    if not (
+        usage.input_tokens
+        or usage.output_tokens
+        or usage.cached_tokens
+        or usage.reasoning_tokens
+        or usage.cost_usd
+    ):
+        return NO_USAGE  # scripted players and people: one shared frozen record
+    return TurnUsage.trusted(
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cached_tokens=usage.cached_tokens,
+        reasoning_tokens=usage.reasoning_tokens,
+        cost_usd=usage.cost_usd,
+    )
 
 
 def _as_dict(action: BaseModel | dict[str, Any] | None) -> dict[str, Any] | None:

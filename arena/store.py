@@ -7,6 +7,7 @@ reasons) is stored unchanged. API keys are never stored.
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -20,35 +21,6 @@ import sqlite_utils
 from arena.migrations import MIGRATIONS
 from arena.playerconfig import config_hash
 
-TURN_COLUMNS = (
-    "episode_id",
-    "idx",
-    "step",
-    "seat",
-    "observation",
-    "prompt",
-    "prompt_version",
-    "raw",
-    "action",
-    "action_text",
-    "reason",
-    "valid",
-    "fallback",
-    "error",
-    "error_detail",
-    "attempts",
-    "input_tokens",
-    "output_tokens",
-    "cached_tokens",
-    "reasoning_tokens",
-    "cost_usd",
-    "latency",
-    "state",
-    "sampling",
-    "digest",
-    "reason_in_action",
-)
-_INSERT_TURN = f"INSERT INTO turns ({', '.join(TURN_COLUMNS)}) VALUES ({', '.join('?' * len(TURN_COLUMNS))})"
 JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics", "sampling"})
 
 
@@ -184,10 +156,10 @@ class Store:
             )
         return episode_id
 
-    def add_turns(self, episode_id: int, rows: list[tuple[Any, ...]]) -> None:
-        """Commit one step's turn rows (tuples in :data:`TURN_COLUMNS` order, episode id first)."""
+    def add_turns(self, columns: tuple[str, ...], rows: list[list[Any]]) -> None:
+        """Commit one step's turn rows (tuples of ``columns``; see :func:`arena.recorder.turn_row`)."""
         with self.transaction():
-            self.conn.executemany(_INSERT_TURN, rows)
+            self.conn.executemany(_insert_turns(columns), rows)
 
     def finish_episode(
         self, episode_id: int, status: str, message: str, seats: dict[str, dict[str, Any]]
@@ -350,6 +322,11 @@ class Store:
                 if isinstance(item[key], str):
                     item[key] = orjson.loads(item[key])
             yield item
+
+
+@functools.cache
+def _insert_turns(columns: tuple[str, ...]) -> str:
+    return f"INSERT INTO turns ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
 class _Transaction:

@@ -26,10 +26,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arena.events import Event, Observer, TurnsRecorded
 from arena.match import MatchConfig, prepare_runner
 from arena.player import Player
 from arena.playerconfig import config_hash
+from arena.records import Event, Observer, TurnsRecorded
 from arena.registry import get_game
 from arena.runner import REASK_ERRORS, Budget
 from arena.specs import SpecError, parse_player_spec

@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arena import __version__
-from arena.events import EpisodeStatus
 from arena.playerconfig import display_names
+from arena.records import EpisodeStatus
 
 PARSE_ERRORS = frozenset({"unparsable", "schema", "truncated"})
 """Error classes counted as parse failures (the reply could not be read as an action)."""

@@ -29,7 +29,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from arena.definition import GameDefinition
-from arena.events import EpisodeStarted, Event
 from arena.game import GameState
 from arena.player import BasePlayer, Decision, DecisionRequest
 from arena.recorder import Recorder
@@ -193,17 +192,12 @@ def check_determinism(definition: GameDefinition, seed: int, options: dict[str, 
 class _SamplePlayer(BasePlayer):
     """Plays the state's ``sample_action`` (any legal action)."""
 
-    def __init__(self, seat: str, seed: int) -> None:
+    def __init__(self, seat: str, seed: int, state: GameState) -> None:
         self.spec = "check:sample"
         self.rng = random.Random(f"check:{seed}:{seat}")
-        self.state: GameState | None = None
-
-    def watch(self, event: Event) -> None:
-        if isinstance(event, EpisodeStarted):
-            self.state = event.game
+        self.state = state
 
     async def decide(self, request: DecisionRequest) -> Decision:
-        assert self.state is not None
         return Decision(action=self.state.sample_action(request.seat, self.rng), reason="sampled")
 
 
@@ -214,10 +208,9 @@ def check_stored_replay(definition: GameDefinition, seed: int, options: dict[str
         store = Store(Path(folder) / "check.db")
         try:
             state = definition.create(seed, options)
-            players = {seat: _SamplePlayer(seat, seed) for seat in state.seats}
-            observers: list[Callable[[Event], None]] = [Recorder(store), *(p.watch for p in players.values())]
+            players = {seat: _SamplePlayer(seat, seed, state) for seat in state.seats}
             resolved = definition.resolve_options(options)
-            runner = EpisodeRunner(state, dict(players), observers, options=resolved)
+            runner = EpisodeRunner(state, dict(players), [], options=resolved, sink=Recorder(store))
             outcome = asyncio.run(runner.run())
             _require(outcome.episode_id is not None, "the episode was not recorded")
             assert outcome.episode_id is not None

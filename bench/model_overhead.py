@@ -25,8 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.events import Event, StepStarted, TurnsRecorded
 from arena.match import MatchConfig, play_match
+from arena.records import Event, StepStarted, TurnsRecorded
 from arena.store import Store
 from players.models import load_models_config
 from tests.wire_server import Behaviour, WireServer, reply

@@ -8,9 +8,9 @@ from typing import Any
 
 import orjson
 
-from arena.events import Event, TurnsRecorded
 from arena.export import export_episode
 from arena.match import MatchConfig, play_match
+from arena.records import Event, TurnsRecorded
 from arena.store import Store
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.events import EpisodeEnded, Event, TurnsRecorded
 from arena.match import MatchConfig, play_match, prepare_runner
 from arena.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
+from arena.records import EpisodeEnded, Event, TurnsRecorded
 from arena.registry import get_game
 from arena.runner import Budget, RunControl
 from arena.store import Store

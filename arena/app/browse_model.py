@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.events import EpisodeStatus
+from arena.records import EpisodeStatus
 from arena.store import Store
 
 STATUSES: tuple[str, ...] = (

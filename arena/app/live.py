@@ -1,7 +1,7 @@
 """Matches running inside the app: each one an asyncio task owned by the app, not a screen.
 
-:class:`MatchManager` builds the runner through :func:`arena.match.prepare_runner` (so the
-recorder is wired first and every turn lands in the database), gives human seats a
+:class:`MatchManager` builds the runner through :func:`arena.match.prepare_runner` (its
+recorder opens the episode, so every turn lands in the database), gives human seats a
 :class:`~arena.app.human.HumanPlayer`, and keeps the tasks. Leaving a screen never
 touches a task; cancelling one makes the runner record the episode as aborted.
 """
@@ -15,9 +15,9 @@ from typing import Any
 
 from arena.app.human import HumanDesk, HumanPlayer, HumanTurn
 from arena.app.match_model import MatchModel
-from arena.events import EpisodeEnded, EpisodeStatus, Event
 from arena.match import MatchConfig, prepare_runner
 from arena.player import Player, PlayerSetupError
+from arena.records import EpisodeEnded, EpisodeStatus, Event
 from arena.runner import EpisodeOutcome, EpisodeRunner, RunControl
 from arena.store import Store
 
@@ -178,6 +178,7 @@ class MatchManager:
             seats=seats,
             players={seat: runner.players[seat].spec for seat in seats},
             human_seats=[seat for seat in seats if isinstance(runner.players[seat], HumanPlayer)],
+            source=runner.game,
         )
         match = LiveMatch(len(self.matches) + 1, config, runner, model, control, desk)
         runner.observers.append(match.on_event)

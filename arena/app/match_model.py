@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.audience import MESSAGE_FIELD, Audience, has_message_field, move_without_message
-from arena.events import (
+from arena.game import Game, SeatResult
+from arena.records import (
     EpisodeEnded,
     EpisodeStarted,
     EpisodeStatus,
@@ -30,7 +31,6 @@ from arena.events import (
     TurnRecord,
     TurnsRecorded,
 )
-from arena.game import Game, SeatResult
 
 HIDDEN_VIEW = "hidden"
 """Board viewer meaning: show nothing (several people share the screen, none is acting)."""
@@ -126,6 +126,8 @@ class MatchModel:
     status: str = "starting"
     message: str = ""
     episode_id: int | None = None
+    source: Game | None = None
+    """The runner's state (the app owns the runner); shown as :attr:`game` once the episode started."""
     game: Game | None = None
     history: list[HistoryRow] = field(default_factory=list)
     reasons: dict[str, list[ReasonLine]] = field(default_factory=dict)
@@ -148,14 +150,14 @@ class MatchModel:
         """Observer: fold one runner event into the view state."""
         if isinstance(event, TurnsRecorded):
             self._turns(event.turns)
-            if self.has_messages:
-                self._chat(event.game, event.turns)
+            if self.has_messages and self.game is not None:
+                self._chat(self.game, event.turns)
             self.steps_done = event.step + 1
             self.deciding = []
         elif isinstance(event, StepStarted):
             self.deciding = list(event.seats)
         elif isinstance(event, EpisodeStarted):
-            self._started(event.game, event.seats, event.episode_id)
+            self._started(event.seats, event.episode_id)
         elif isinstance(event, EpisodeEnded):
             self.status = event.status
             self.message = event.message
@@ -164,16 +166,17 @@ class MatchModel:
         self.revision += 1
         self.state_revision += 1
 
-    def _started(self, game: Game, seats: list[SeatInfo], episode_id: int | None) -> None:
-        self.game = game
-        self.has_messages = has_message_field(game)
+    def _started(self, seats: tuple[SeatInfo, ...], episode_id: int | None) -> None:
+        self.game = self.source
+        if self.game is not None:
+            self.has_messages = has_message_field(self.game)
         self.episode_id = episode_id
         self.status = EpisodeStatus.RUNNING
         for info in seats:
             self.players[info.seat] = info.spec
             self.stats[info.seat] = SeatStats(info.seat, info.spec, info.kind)
 
-    def _turns(self, turns: list[TurnRecord]) -> None:
+    def _turns(self, turns: tuple[TurnRecord, ...]) -> None:
         for turn in turns:
             flags = turn_flags(turn)
             self.history.append(
@@ -202,7 +205,7 @@ class MatchModel:
             stats.fallbacks += int(turn.fallback)
             stats.reasked += int(bool(turn.error) and not turn.fallback)
 
-    def _chat(self, game: Game, turns: list[TurnRecord]) -> None:
+    def _chat(self, game: Game, turns: tuple[TurnRecord, ...]) -> None:
         for turn in turns:
             said = turn.action.get(MESSAGE_FIELD)
             move = move_without_message(game, turn.seat, turn.action, turn.action_text)

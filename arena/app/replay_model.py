@@ -20,6 +20,7 @@ from rich.pretty import Pretty
 from rich.text import Text
 
 from arena.game import Game
+from arena.recorder import stored_turn
 from arena.registry import get_game
 from arena.store import Store, dumps
 
@@ -56,27 +57,29 @@ class ReplayTurn:
 
     @classmethod
     def from_row(cls, row: dict[str, Any], players: dict[str, str]) -> ReplayTurn:
-        """Build from a ``turns`` row as :meth:`arena.store.Store.turns` returns it."""
+        """Build from a ``turns`` row as :meth:`arena.store.Store.turns` returns it, read by record field."""
+        turn = stored_turn(row)
+        usage = turn["usage"]
         return cls(
-            index=row["idx"],
-            step=row["step"],
-            seat=row["seat"],
-            player=players.get(row["seat"], "?"),
-            action=row["action"] if isinstance(row["action"], dict) else {},
-            action_text=row["action_text"] or "",
-            reason=row["reason"] or "",
-            prompt=row["prompt"],
-            raw=row["raw"] or "",
-            valid=bool(row["valid"]),
-            fallback=bool(row["fallback"]),
-            error=row["error"],
-            error_detail=row["error_detail"] or "",
-            attempts=list(row["attempts"] or []),
-            input_tokens=row["input_tokens"],
-            output_tokens=row["output_tokens"],
-            cost_usd=row["cost_usd"],
-            latency=row["latency"],
-            state=row["state"] if isinstance(row["state"], dict) else {},
+            index=turn["index"],
+            step=turn["step"],
+            seat=turn["seat"],
+            player=players.get(turn["seat"], "?"),
+            action=turn["action"] if isinstance(turn["action"], dict) else {},
+            action_text=turn["action_text"] or "",
+            reason=turn["reason"] or "",
+            prompt=turn["prompt"],
+            raw=turn["raw"] or "",
+            valid=turn["valid"],
+            fallback=turn["fallback"],
+            error=turn["error"],
+            error_detail=turn["error_detail"] or "",
+            attempts=list(turn["attempts"] or []),
+            input_tokens=usage["input_tokens"],
+            output_tokens=usage["output_tokens"],
+            cost_usd=usage["cost_usd"],
+            latency=turn["latency"],
+            state=turn["state"] if isinstance(turn["state"], dict) else {},
         )
 
     @property

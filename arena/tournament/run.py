@@ -28,11 +28,11 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from arena.events import EpisodeStatus, Event, Observer, TurnsRecorded
 from arena.lineup import build_player
 from arena.match import MatchConfig, prepare_runner
 from arena.player import Player
 from arena.playerconfig import config_hash, seat_configuration
+from arena.records import EpisodeStatus, Event, Observer, TurnsRecorded
 from arena.registry import get_game
 from arena.runner import Budget
 from arena.specs import SpecError, parse_player_spec

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from arena.events import EpisodeStatus
+from arena.records import EpisodeStatus
 from arena.registry import get_game
 from arena.store import Store
 from arena.tournament.records import EpisodeRecord

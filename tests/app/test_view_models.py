@@ -122,7 +122,12 @@ async def test_match_model_follows_a_real_episode(tmp_path: Path) -> None:
         "lemonade", {"a": "baseline:weather", "b": "baseline:random"}, seed=2, options={"days": 5}
     )
     runner = prepare_runner(config, store, [])
-    model = MatchModel("lemonade", list(runner.game.seats), {s: p.spec for s, p in runner.players.items()})
+    model = MatchModel(
+        "lemonade",
+        list(runner.game.seats),
+        {s: p.spec for s, p in runner.players.items()},
+        source=runner.game,
+    )
     runner.observers.append(model)
     await runner.run()
     store.close()

@@ -40,7 +40,9 @@ async def test_the_conversation_keeps_each_move_and_what_was_said(tmp_path: Path
     store = Store(tmp_path / "chat.db")
     config = MatchConfig("bargain", {"seller": "baseline:bluffing", "buyer": "baseline:honest"}, seed=3)
     runner = prepare_runner(config, store, [])
-    model = MatchModel("bargain", list(runner.game.seats), {s: p.spec for s, p in runner.players.items()})
+    model = MatchModel(
+        "bargain", list(runner.game.seats), {s: p.spec for s, p in runner.players.items()}, source=runner.game
+    )
     runner.observers.append(model)
     await runner.run()
     store.close()
@@ -50,10 +52,10 @@ async def test_the_conversation_keeps_each_move_and_what_was_said(tmp_path: Path
     for line, row in zip(model.chat, model.history, strict=True):
         assert line.seat == row.seat and '"' not in line.move, "the move without its quoted message"
     assert model.chat[-1].move.startswith(("accept", "offer"))
-    lemonade = MatchModel("lemonade", ["a", "b"], {})
     lemonade_runner = prepare_runner(
         MatchConfig("lemonade", {"a": "baseline:weather", "b": "baseline:weather"}), None, []
     )
+    lemonade = MatchModel("lemonade", ["a", "b"], {}, source=lemonade_runner.game)
     lemonade_runner.observers.append(lemonade)
     await lemonade_runner.run()
     assert not lemonade.has_messages and lemonade.chat == []

@@ -20,9 +20,8 @@ from pydantic import BaseModel
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from arena.events import EpisodeStarted, Event, Observer
 from arena.game import Game, GameState
-from arena.match import MatchConfig, play_match
+from arena.match import MatchConfig, play_match, prepare_runner, run_to_end
 from arena.player import BasePlayer, Decision, DecisionRequest
 from arena.registry import game_names, get_game
 from arena.store import Store, dumps
@@ -129,10 +128,6 @@ class SamplePlayer(BasePlayer):
         self.rng = random.Random(f"sample:{seat}")
         self.game: Game | None = None
 
-    def watch(self, event: Event) -> None:
-        if isinstance(event, EpisodeStarted):
-            self.game = event.game
-
     async def decide(self, request: DecisionRequest) -> Decision:
         assert self.game is not None
         action = self.game.sample_action(request.seat, self.rng)
@@ -192,8 +187,10 @@ async def test_replaying_sampled_play_reproduces_every_state(name: str, tmp_path
         for seed in (11, 12):
             players = {seat: SamplePlayer(seat) for seat in spec.seats_for(SMALL_OPTIONS.get(name, {}))}
             config = MatchConfig(game=name, seats={}, seed=seed, options=SMALL_OPTIONS.get(name, {}))
-            observers: list[Observer] = [player.watch for player in players.values()]
-            outcome = await play_match(config, store, observers, players=dict(players))
+            runner = prepare_runner(config, store, [], players=dict(players))
+            for player in players.values():
+                player.game = runner.game  # the runner's state (events carry none)
+            outcome = await run_to_end(runner)
             assert outcome.episode_id is not None
             replay_stored(store, outcome.episode_id, name)
     finally:

@@ -16,8 +16,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.events import Event, StepStarted, TurnsRecorded
-from arena.match import MatchConfig, play_match
+from arena.game import GameState
+from arena.match import MatchConfig, play_match, prepare_runner, run_to_end
+from arena.records import Event, StepStarted, TurnsRecorded
 
 GOLDEN_DIR = Path(__file__).parent
 SEEDS = range(20)
@@ -123,15 +124,18 @@ class _Tape:
     def __init__(self) -> None:
         self.steps: list[dict[str, Any]] = []
         self.final: dict[str, Any] = {}
+        self.game: GameState | None = None
+        """The runner's state (events carry none)."""
 
     def __call__(self, event: Event) -> None:
+        game = self.game
+        assert game is not None
         if isinstance(event, StepStarted):
-            game = event.game
             step: dict[str, Any] = {"pending": list(event.seats), "seats": {}}
             for seat in event.seats:
                 prompt = game.definition.prompt_for(game, seat)
                 entry: dict[str, Any] = {
-                    "observation": game.observation(seat).model_dump(mode="json"),
+                    "observation": event.observations[seat].model_dump(mode="json"),
                     "prompt_hash": prompt_hash(prompt),
                 }
                 if not self.steps:
@@ -145,7 +149,7 @@ class _Tape:
                 entry["action"] = turn.action
                 entry["action_text"] = turn.action_text
                 entry["state"] = turn.state
-            self.final = event.game.snapshot()
+            self.final = game.snapshot()
 
 
 def play_through(name: str) -> dict[str, Any]:
@@ -153,7 +157,9 @@ def play_through(name: str) -> dict[str, Any]:
     game, options, seed, seats = PLAYTHROUGHS[name]
     tape = _Tape()
     config = MatchConfig(game=game, seats=seats, seed=seed, options=options)
-    outcome = asyncio.run(play_match(config, None, [tape]))
+    runner = prepare_runner(config, None, [tape])
+    tape.game = runner.game
+    outcome = asyncio.run(run_to_end(runner))
     return {
         "game": game,
         "options": options,
