@@ -210,7 +210,7 @@ class ArenaApp(App[int]):
         if isinstance(screen, MatchScreen) and screen.match is message.match:
             return
         self.notify(
-            f"{message.match.title}: seat {message.seat} waits for your move (ctrl+p → Watch match)",
+            f"{message.match.title}: seat {message.seat} waits for your move (home: ctrl+t)",
             title="your turn",
             markup=False,
             timeout=8,

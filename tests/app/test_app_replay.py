@@ -66,7 +66,7 @@ async def test_browse_filter_and_open_an_episode(app_db: Path) -> None:
     second = await record_episode(app_db, days=3, seed=2)
     app = create_app(app_db, load_models=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("r")
+        await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episodes")
         table = app.screen.query_one("#episodes", DataTable)
         assert table.row_count == 2

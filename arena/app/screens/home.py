@@ -54,8 +54,9 @@ class HomeScreen(ArenaScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start match", priority=True),
         Binding("ctrl+r", "suite", "Run suite", priority=True),
-        Binding("r", "episodes", "Recent episodes"),
-        Binding("m", "watch", "Watch match"),
+        # ctrl keys no input takes, so they work while a text field has focus.
+        Binding("ctrl+o", "episodes", "Recent episodes", priority=True),
+        Binding("ctrl+t", "watch", "Watch match", priority=True),
     ]
 
     def __init__(self) -> None:
@@ -104,7 +105,7 @@ class HomeScreen(ArenaScreen):
         self.query_one("#suite-n").tooltip = Text(
             "a suite plays this many deals from the seed, each twice with seats swapped"
         )
-        self.query_one("#recent").border_title = "recent episodes (r)"
+        self.query_one("#recent").border_title = "recent episodes (ctrl+o)"
         self.query_one("#rules-box").border_title = "rules"
         self.query_one("#seats").border_title = "seats"
         self.query_one("#players-info").border_title = "players"

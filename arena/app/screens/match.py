@@ -59,7 +59,8 @@ class MatchScreen(ArenaScreen):
         Binding("n", "step", "Step"),
         Binding("plus,equals_sign", "faster", "Faster", key_display="+"),
         Binding("minus", "slower", "Slower", key_display="-"),
-        Binding("i", "rules", "Rules"),
+        # f2, not a letter: a letter would reach the screen from a focused form button.
+        Binding("f2", "rules", "Rules", priority=True),
         Binding("r", "replay", "Replay"),
         Binding("escape", "home", "Home"),
     ]

@@ -1,0 +1,46 @@
+"""Keys that must work everywhere do, whatever has focus; letters typed into a form stay text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Button, Input, Static
+
+from arena.app import create_app
+from arena.app.screens.episodes import EpisodesScreen
+from arena.app.screens.home import HomeScreen
+from arena.app.screens.match import MatchScreen
+from arena.app.screens.modals import TextScreen
+from tests.app.helpers import bargain_form, render_plain, wait_until
+
+
+async def test_home_keys_work_while_a_text_field_has_focus(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        seed = app.screen.query_one("#opt-seed", Input)
+        seed.focus()
+        await pilot.pause()
+        before = seed.value
+        await pilot.press("ctrl+t")
+        assert isinstance(app.screen, HomeScreen), "no match yet: watching says so and stays home"
+        assert seed.value == before, "the key was not typed into the field"
+        await pilot.press("ctrl+o")
+        await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episodes")
+
+
+async def test_letters_typed_with_the_submit_button_focused_open_nothing(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await bargain_form(pilot, app)
+        form.query_one("#form-submit", Button).focus()
+        await pilot.pause()
+        await pilot.press("i", "r", "n")
+        assert isinstance(app.screen, MatchScreen), "no rules modal, no replay from letters"
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), "the rules")
+        await pilot.press("escape")
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), "the help")
+        help_text = render_plain(app.screen.query_one(Static).content)
+        assert "f2" in help_text.lower() and "Rules" in help_text
+        assert "\ni " not in help_text, "the help lists only the keys that work"
