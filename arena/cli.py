@@ -25,7 +25,7 @@ from arena.lineup import baseline_choices
 from arena.match import MatchConfig, play_match
 from arena.paths import database_path
 from arena.player import PlayerSetupError, UserLeft
-from arena.registry import UnknownGameError, game_names, get_game
+from arena.registry import GameDefinition, UnknownGameError, game_names, get_game
 from arena.runner import Budget
 from arena.sanitize import INVISIBLE, plain_text
 from arena.specs import SpecError
@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print only the results")
     play.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
-    suite = sub.add_parser("suite", help="play a line-up over many seeded deals, seats swapped, and report")
+    suite = sub.add_parser("suite", help="one line-up over many deals: a thin alias of arena tournament run")
     suite.add_argument("game", help="game name (see: arena games)")
     suite.add_argument(
         "--seat", action="append", default=[], metavar="SEAT=SPEC", help="give a seat to a player"
@@ -80,9 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     suite.add_argument("--n", default="50", help="number of deals (default 50)")
     suite.add_argument("--seed", default="0", help="integer seed the deals are drawn from (default 0)")
     suite.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
-    suite.add_argument(
-        "--no-swap", action="store_true", help="do not replay each deal with the seats swapped"
-    )
+    suite.add_argument("--no-swap", action="store_true", help=argparse.SUPPRESS)
     suite.add_argument("--report", metavar="FILE", help="also write the JSON report (with disclosure) here")
     suite.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
@@ -216,10 +214,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     """``arena play GAME --seat a=SPEC ...``"""
     spec = get_game(args.game)
     seats = _parse_pairs(args.seat, "--seat")
-    if not seats:
-        example = " ".join(f"--seat {s}=baseline:{next(iter(spec.baselines))}" for s in spec.seats)
-        raise UsageError(f"give every seat a player, e.g. {example}")
     options: dict[str, Any] = dict(_parse_pairs(args.option, "--option"))
+    if not seats:
+        example = " ".join(
+            f"--seat {s}=baseline:{next(iter(spec.baselines))}" for s in _seats_for(spec, options)
+        )
+        raise UsageError(f"give every seat a player, e.g. {example}")
     problem = budget_problem(args.budget_usd, args.budget_tokens)
     if problem:
         raise UsageError(problem)
@@ -258,52 +258,25 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
 
 
 def cmd_suite(args: argparse.Namespace) -> int:
-    """``arena suite GAME --seat ... --n N --seed S``: the seed's run_suite, recorded."""
-    from rich.progress import Progress
-
-    from arena.suite import run_suite, suite_table
-
+    """``arena suite GAME --seat ... --n N``: a thin alias of ``arena tournament run`` for one line-up."""
     spec = get_game(args.game)
-    seats = _parse_pairs(args.seat, "--seat")
-    if not seats:
-        raise UsageError(
-            f"give every seat a player ({', '.join(spec.seats)}), e.g. --seat {spec.seats[0]}=SPEC"
-        )
-    n = _parse_count(args.n)
-    seed = _parse_seed(args.seed)
     options = dict(_parse_pairs(args.option, "--option"))
+    seats = _parse_pairs(args.seat, "--seat")
+    names = _seats_for(spec, options)
+    if not seats:
+        raise UsageError(f"give every seat a player ({', '.join(names)}), e.g. --seat {names[0]}=SPEC")
+    if args.no_swap:
+        raise UsageError(
+            "--no-swap is gone: a suite is a tournament and plays every seating (see: arena play)"
+        )
+    config = cli_tournament.suite_config(
+        spec.name, names, seats, _parse_count(args.n), _parse_seed(args.seed), options
+    )
     store = _db(args)
-    console = stdout_console()
     try:
-        with Progress(console=Console(stderr=True), transient=True) as progress:
-            task = progress.add_task("episodes", total=None)
-
-            def advance(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
-
-            report = asyncio.run(
-                run_suite(
-                    store,
-                    spec.name,
-                    seats,
-                    n=n,
-                    seed=seed,
-                    options=options,
-                    swap=not args.no_swap,
-                    progress=advance,
-                )
-            )
+        return cli_tournament.suite_command(store, config, args.report, stdout_console())
     finally:
         store.close()
-    console.print(suite_table(report))
-    if args.report:
-        try:
-            with open(args.report, "w", encoding="utf-8") as handle:
-                handle.write(report.to_json())
-        except OSError as exc:
-            raise StoreError(f"cannot write report {args.report}: {exc.strerror}") from None
-        console.print(f"report written to {args.report}", markup=False)
-    return 0
 
 
 def _parse_count(text: str) -> int:
@@ -360,6 +333,14 @@ def cmd_models(args: argparse.Namespace) -> int:
     for line in _model_lines():
         print(line)
     return 0
+
+
+def _seats_for(spec: GameDefinition, options: dict[str, Any]) -> tuple[str, ...]:
+    """The seats these options give (the default seats while the options are not valid yet)."""
+    try:
+        return spec.seats_for(options)
+    except ValueError:
+        return spec.default_seats
 
 
 def cmd_games(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ from rich.text import Text
 from arena.audience import Audience, public_move
 from arena.events import EpisodeEnded, EpisodeStarted, Event, StepStarted, TurnRecord, TurnsRecorded
 from arena.game import Game, SeatResult
-from arena.player import UserLeft
+from arena.player import Usage, UserLeft
 from arena.sanitize import plain_text
 
 
@@ -71,7 +71,7 @@ class LiveOutput:
     def show_board(self, seat: str) -> None:
         """The game as ``seat`` sees it (called just before that seat's form)."""
         if self.game is not None:
-            self._print(self.game.render(viewer=seat))
+            self._print(self.game.definition.render(self.game, seat))
 
     def __call__(self, event: Event) -> None:
         if self._left is not None and not isinstance(event, EpisodeEnded):
@@ -125,7 +125,7 @@ class LiveOutput:
             self._print(Text("hidden during play:", style="bold"))
             for turn in self.withheld:
                 self._print(turn_line(turn, self.players.get(turn.seat, "")))
-        self._print(results_table(event.results, self.players))
+        self._print(results_table(event.results, self.players, event.usage))
         if event.message:
             self._print(Text(f"{event.status}: {event.message}"))
 
@@ -154,17 +154,19 @@ def turn_line(turn: TurnRecord, player: str = "") -> Text:
         line.append(plain_text(turn.reason, limit=160), style="italic")
     usage = turn.usage
     if usage.total_tokens or usage.cost_usd:
-        line.append(
-            f"  [{usage.input_tokens}+{usage.output_tokens} tok, ${usage.cost_usd:.4f}, {turn.latency:.2f}s]",
-            style="dim",
-        )
+        tokens = f"{usage.input_tokens}+{usage.output_tokens} tok"
+        if usage.cached_tokens:
+            tokens += f" ({usage.cached_tokens} cached)"
+        line.append(f"  [{tokens}, ${usage.cost_usd:.4f}, {turn.latency:.2f}s]", style="dim")
     elif player.startswith(("openai", "anthropic", "local")):
         line.append(f"  [{turn.latency:.2f}s]", style="dim")
     return line
 
 
-def results_table(results: dict[str, SeatResult], players: dict[str, str]) -> Table:
-    """Seats side by side: score then every metric."""
+def results_table(
+    results: dict[str, SeatResult], players: dict[str, str], usage: dict[str, Usage] | None = None
+) -> Table:
+    """Seats side by side: score, every metric, then tokens and cost when a seat used any."""
     table = Table(title="results", header_style="bold")
     table.add_column("metric")
     for seat in results:
@@ -175,6 +177,12 @@ def results_table(results: dict[str, SeatResult], players: dict[str, str]) -> Ta
         metric_names += [name for name in result.metrics if name not in metric_names]
     for name in metric_names:
         table.add_row(name, *(format_value(r.metrics.get(name)) for r in results.values()))
+    spent = [usage.get(seat, Usage()) for seat in results] if usage else []
+    if any(u.total_tokens or u.cost_usd for u in spent):
+        table.add_row("input tokens", *(str(u.input_tokens) for u in spent))
+        table.add_row("cached input", *(str(u.cached_tokens) for u in spent))
+        table.add_row("output tokens", *(str(u.output_tokens) for u in spent))
+        table.add_row("cost usd", *(f"{u.cost_usd:.4f}" for u in spent))
     return table
 
 

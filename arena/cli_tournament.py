@@ -21,7 +21,8 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.sanitize import plain_text
-from arena.store import Store
+from arena.specs import SpecError
+from arena.store import Store, StoreError
 from arena.tournament.config import TournamentConfig, build_config, load_config_file
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament
 from arena.tournament.standings import tournament_table
@@ -138,6 +139,42 @@ def _update_bar(bar: Progress, task: TaskID, progress: TournamentProgress) -> No
     rate = f"{progress.rate:.1f} ep/s" if progress.rate else ""
     spend = f"${progress.spend_usd:.4f}" if progress.spend_usd else ""
     bar.update(task, completed=done, total=progress.total, rate=rate, spend=spend)
+
+
+def suite_config(
+    game: str, seats: tuple[str, ...], given: dict[str, str], n: int, seed: int, options: dict[str, str]
+) -> TournamentConfig:
+    """The tournament ``arena suite`` stands for: the line-up's players, ``n`` deal seeds, every seating."""
+    unknown = sorted(set(given) - set(seats))
+    missing = [seat for seat in seats if seat not in given]
+    if unknown or missing:
+        raise SpecError(f"{game} seats are {', '.join(seats)}; give each one a player (--seat SEAT=SPEC)")
+    players = tuple(dict.fromkeys(given[seat] for seat in seats))
+    if len(players) < 2:
+        raise SpecError(
+            "a suite needs two different players (one player in every seat is self-play: arena play)"
+        )
+    name = f"suite {game}: {' vs '.join(players)}"
+    return build_config(game=game, players=players, seeds=n, seed=seed, options=options, name=name)
+
+
+def suite_command(store: Store, config: TournamentConfig, report: str | None, console: Console) -> int:
+    """Run the suite's tournament; with ``report``, write its ``report.json`` there too."""
+    tournament_id = create_tournament(store, config)
+    console.print(f"tournament {tournament_id}: {plain_text(config.display_name())}", markup=False)
+    code = _play(store, tournament_id, console)
+    if report:
+        from arena.tournament.report import build_report
+
+        document = build_report(store, tournament_id)
+        try:
+            Path(report).write_text(
+                json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+            )
+        except OSError as exc:
+            raise StoreError(f"cannot write report {report}: {exc.strerror or exc}") from None
+        console.print(f"report written to {report}", markup=False)
+    return code
 
 
 def table_command(args: argparse.Namespace, store: Store, console: Console) -> int:

@@ -72,7 +72,7 @@ def _rebuild(episode: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         spec = get_game(episode["game"])
     except UnknownGameError as exc:
         return f"cannot rebuild observations: {exc}"
-    installed = spec.game_class.version
+    installed = spec.version
     if episode["game_version"] != installed:
         return (
             f"cannot rebuild observations: recorded with {episode['game']} {episode['game_version']},"
@@ -81,7 +81,10 @@ def _rebuild(episode: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     try:
         game = spec.create(int(episode["seed"]), dict(episode["config"] or {}))
         for step in _steps(rows):
-            observations = {row["seat"]: dumps_bytes(game.observation(row["seat"])) for row in step}
+            observations = {
+                row["seat"]: dumps_bytes(game.observation(row["seat"]).model_dump(mode="json"))
+                for row in step
+            }
             game.apply(
                 {row["seat"]: game.action_model(row["seat"]).model_validate(row["action"]) for row in step}
             )

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.game import Game, SeatResult
+from arena.game import GameState, SeatResult
 from arena.player import Usage
 
 
@@ -73,11 +73,12 @@ class TurnRecord:
 class EpisodeStarted:
     """An episode is about to take its first turn."""
 
-    game: Game
+    game: GameState
     seed: int
     options: dict[str, Any]
     seats: list[SeatInfo]
     tournament_id: int | None = None
+    slot_key: str | None = None
     episode_id: int | None = None
 
 
@@ -87,7 +88,7 @@ class StepStarted:
 
     step: int
     seats: list[str]
-    game: Game
+    game: GameState
 
 
 @dataclass(slots=True)
@@ -96,7 +97,7 @@ class TurnsRecorded:
 
     step: int
     turns: list[TurnRecord]
-    game: Game
+    game: GameState
 
 
 @dataclass(slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.game import Game
+from arena.game import GameState
 from arena.registry import UnknownGameError, get_game
 from arena.store import Store
 
@@ -47,6 +47,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
                 "metrics": s["metrics"],
                 "usage": {
                     "input_tokens": s["input_tokens"],
+                    "cached_tokens": sum(t["cached_tokens"] for t in turns if t["seat"] == s["seat"]),
                     "output_tokens": s["output_tokens"],
                     "cost_usd": s["cost_usd"],
                 },
@@ -97,10 +98,14 @@ def _game_extra(episode: dict[str, Any], turns: list[dict[str, Any]]) -> dict[st
         spec = get_game(episode["game"])
     except UnknownGameError:
         return {}
-    if spec.game_class.export_extra is Game.export_extra:
-        return {}
     try:
-        game = spec.game_class(int(episode["seed"]), **dict(episode["config"] or {}))
+        seed, config = int(episode["seed"]), dict(episode["config"] or {})
+        try:
+            game = spec.create(seed, config)
+        except ValueError:  # recorded options outside today's limits: use them as played
+            game = spec.new_state(seed, spec.Options.model_construct(**config))
+        if type(game).export_extra is GameState.export_extra:
+            return {}
         steps: dict[int, dict[str, Any]] = {}
         for turn in turns:
             steps.setdefault(turn["step"], {})[turn["seat"]] = turn["action"]

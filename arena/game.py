@@ -1,9 +1,11 @@
-"""The game contract every Arena game implements.
+"""The game state contract: the rules of one episode in progress.
 
-A game is seeded at construction and owns its random generators; it never touches the
-global ``random``. It serves turn-based games (``pending()`` returns one seat) and
-simultaneous moves (several seats) alike, with hidden information kept behind
-``observation(seat)``. Games do not import Textual or any model SDK.
+A state is made by its :class:`arena.definition.GameDefinition` from a seed and options; it
+owns its random generators and never touches the global ``random``. It serves turn-based
+games (``pending()`` is one seat), simultaneous moves (several seats) and one-seat games
+alike. What a seat may know is exactly ``observation(seat)``, a typed pydantic model that
+feeds the prompt, every per-seat view and the baselines. Prompt templates and renderers
+live with each game, outside this contract; the engine imports neither Rich nor Textual.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import hashlib
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, Self
 
 from pydantic import BaseModel
-from rich.console import RenderableType
+
+if TYPE_CHECKING:
+    from arena.definition import GameDefinition
 
 
 @dataclass(slots=True)
@@ -32,45 +36,41 @@ def template_version(*parts: str) -> str:
     return digest[:12]
 
 
-class Game(ABC):
-    """Base class of all games. Subclasses fill in the class variables and methods."""
+class GameState(ABC):
+    """One episode's state and rules. Subclasses implement the abstract methods.
 
-    name: ClassVar[str]
-    version: ClassVar[str]
-    title: ClassVar[str]
-    description: ClassVar[str]
-    prompt_version: ClassVar[str]
-    summary_metrics: ClassVar[tuple[str, ...]] = ()
-    """The metrics tables lead with (suite reports); empty means every metric."""
+    ``definition`` is the game this state belongs to, ``seed`` the episode seed and
+    ``options`` the validated options model it was made with.
+    """
 
-    def __init__(self, seed: int, **options: Any) -> None:
+    def __init__(self, definition: GameDefinition, seed: int, options: BaseModel) -> None:
+        self.definition = definition
         self.seed = seed
         self.options = options
+
+    # -- facts ------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """The game's registered name."""
+        return self.definition.name
 
     @property
     @abstractmethod
     def seats(self) -> tuple[str, ...]:
-        """Seat names in play order."""
+        """Seat names in play order (``definition.seats(options)``)."""
 
+    # -- rules ------------------------------------------------------------------------
     @abstractmethod
     def pending(self) -> list[str]:
         """Seats that must act now (several for simultaneous moves, none when over)."""
 
     @abstractmethod
-    def observation(self, seat: str) -> dict[str, Any]:
-        """JSON-able view of exactly what ``seat`` may know now."""
-
-    @abstractmethod
-    def rules(self, seat: str) -> str:
-        """The rules as ``seat`` is told them (plain text, no strategy hints)."""
-
-    @abstractmethod
-    def prompt(self, seat: str) -> str:
-        """The model prompt for ``seat`` now: goal, rules and state from one template."""
+    def observation(self, seat: str) -> BaseModel:
+        """Typed view of exactly what ``seat`` may know now."""
 
     @abstractmethod
     def action_model(self, seat: str) -> type[BaseModel]:
-        """Pydantic model of an action ``seat`` may submit now."""
+        """Pydantic model of an action ``seat`` may submit now (moment-dependent choices included)."""
 
     @abstractmethod
     def validate(self, seat: str, action: BaseModel) -> str | None:
@@ -88,17 +88,39 @@ class Game(ABC):
     def apply(self, actions: dict[str, BaseModel]) -> None:
         """Apply one legal action for every pending seat and advance the game."""
 
-    @abstractmethod
     def over(self) -> bool:
         """True once the episode has ended."""
+        return not self.pending()
+
+    def rewards(self) -> dict[str, float]:
+        """Per-seat reward of the last step (default: change of score is not tracked, zeros)."""
+        return dict.fromkeys(self.seats, 0.0)
 
     @abstractmethod
     def result(self) -> dict[str, SeatResult]:
-        """Per-seat score and metrics (meaningful once over, defined at any time)."""
+        """Per-seat score (the return) and metrics; meaningful once over, defined at any time."""
 
+    def returns(self) -> dict[str, float]:
+        """Per-seat score: the ``score`` of :meth:`result`."""
+        return {seat: result.score for seat, result in self.result().items()}
+
+    # -- storage ----------------------------------------------------------------------
     @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """JSON-able full state, hidden information included; ``from_json`` rebuilds it."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, definition: GameDefinition, data: dict[str, Any]) -> Self:
+        """The state :meth:`to_json` wrote."""
+
+    def clone(self) -> Self:
+        """An independent copy (through the JSON round trip, so nothing is shared)."""
+        return type(self).from_json(self.definition, self.to_json())
+
     def snapshot(self) -> dict[str, Any]:
-        """JSON-able full state, hidden information included."""
+        """Alias of :meth:`to_json` (the full state as stored and exported)."""
+        return self.to_json()
 
     @abstractmethod
     def turn_state(self, seat: str) -> dict[str, Any]:
@@ -108,10 +130,16 @@ class Game(ABC):
     def describe_action(self, seat: str, action: BaseModel) -> str:
         """A short human-readable line for an action (history tables, CLI output)."""
 
-    @abstractmethod
-    def render(self, viewer: str | None = None) -> RenderableType:
-        """A Rich renderable of the state: the full view, or only what ``viewer`` sees."""
+    # -- secrets ----------------------------------------------------------------------
+    def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
+        """A copy where ``seat``'s private values read ``sentinel``; ``None`` if it has none.
 
+        The conformance checker looks for the sentinel in every other seat's observation,
+        prompt and view: finding it there is a leak.
+        """
+        return None
+
+    # -- displays ---------------------------------------------------------------------
     def progress(self) -> tuple[int, int]:
         """(steps done, total steps expected) for progress displays."""
         return (0, 0)
@@ -123,3 +151,7 @@ class Game(ABC):
     def export_extra(self) -> dict[str, Any]:
         """Game-specific data ``arena export`` adds once the stored actions are replayed."""
         return {}
+
+
+Game = GameState
+"""The name the engine used before contract v2 (kept for type hints in older code)."""

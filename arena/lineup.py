@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from arena.definition import GameDefinition
 from arena.player import Player
-from arena.registry import GameSpec
-from arena.specs import PlayerSpec, SpecError, parse_player_spec
+from arena.player_kinds import BuildContext, HumanFactory, player_kinds
+from arena.specs import parse_player_spec
 
-HumanFactory = Callable[[str], Player]
-"""Builds the human player for a seat; each front end brings its own."""
+__all__ = ["HumanFactory", "PlayerChoice", "baseline_choices", "build_player", "player_rng"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,38 +31,21 @@ def player_rng(seed: int, seat: str, spec: str) -> random.Random:
 
 def build_player(
     text: str,
-    game: GameSpec,
+    game: GameDefinition,
     *,
     seed: int,
     seat: str,
     human_factory: HumanFactory | None = None,
     models_config: Any = None,
 ) -> Player:
-    """The player for ``text`` in ``seat``; raises :class:`SpecError` with a hint."""
+    """The player for ``text`` in ``seat``, built by its kind; raises :class:`SpecError` with a hint."""
     spec = parse_player_spec(text)
-    if spec.kind == "baseline":
-        info = game.baselines.get(spec.name)
-        if info is None:
-            known = ", ".join(f"baseline:{name}" for name in game.baselines) or "none"
-            raise SpecError(f"{game.name} has no baseline {spec.name!r} (baselines: {known})")
-        return info.factory(player_rng(seed, seat, spec.text))
-    if spec.kind == "human":
-        if human_factory is None:
-            raise SpecError("a human seat needs an interactive front end")
-        return human_factory(seat)
-    return _build_model(spec, seed=seed, models_config=models_config)
+    kind = player_kinds()[spec.kind]
+    context = BuildContext(game, seed, seat, human_factory, models_config)
+    return kind.build(spec, context)
 
 
-def _build_model(spec: PlayerSpec, *, seed: int, models_config: Any) -> Player:
-    try:
-        from players.models import build_model_player
-    except ImportError as exc:  # pragma: no cover - only when the package is broken
-        raise SpecError(f"model players are unavailable: {exc}") from None
-    player: Player = build_model_player(spec, seed=seed, config=models_config)
-    return player
-
-
-def baseline_choices(game: GameSpec) -> list[PlayerChoice]:
+def baseline_choices(game: GameDefinition) -> list[PlayerChoice]:
     """The game's scripted players and the human seat (always available)."""
     choices = [PlayerChoice(f"baseline:{name}", info.description) for name, info in game.baselines.items()]
     choices.append(PlayerChoice("human", "you, at the keyboard"))

@@ -27,6 +27,7 @@ class MatchConfig:
     options: dict[str, Any] = field(default_factory=dict)
     budget: Budget = field(default_factory=Budget)
     tournament_id: int | None = None
+    slot_key: str | None = None
     failure_limit: int = DEFAULT_FAILURE_LIMIT
     """Permanent provider errors in a row that end the episode ``player_failed``."""
 
@@ -52,7 +53,7 @@ def prepare_runner(
     if problem:
         raise SpecError(problem)
     options = spec.resolve_options(config.options)
-    game = spec.game_class(config.seed, **options)
+    game = spec.new_state(config.seed, spec.parse_options(options))
     unknown = sorted(set(config.seats) - set(game.seats))
     if unknown:
         raise SpecError(f"{spec.name} has no seat {unknown[0]!r} (seats: {', '.join(game.seats)})")
@@ -80,6 +81,7 @@ def prepare_runner(
         budget=config.budget,
         control=control,
         tournament_id=config.tournament_id,
+        slot_key=config.slot_key,
         failure_limit=config.failure_limit,
         prepare_players=prepare_players,
     )

@@ -53,13 +53,19 @@ class UserLeft(Exception):
 
 @dataclass(slots=True)
 class Usage:
-    """Tokens and money one decision cost. Zero for scripted players and humans."""
+    """Tokens and money one decision cost. Zero for scripted players and humans.
+
+    ``input_tokens`` counts every input token; ``cached_tokens`` of them were read from the
+    provider's prompt cache and ``cache_write_tokens`` written to it (Anthropic; priced in
+    ``cost_usd`` but not stored as a column).
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
     cached_tokens: int = 0
     reasoning_tokens: int = 0
     cost_usd: float = 0.0
+    cache_write_tokens: int = 0
 
     def add(self, other: Usage) -> None:
         """Accumulate another usage record into this one."""
@@ -68,6 +74,7 @@ class Usage:
         self.cached_tokens += other.cached_tokens
         self.reasoning_tokens += other.reasoning_tokens
         self.cost_usd += other.cost_usd
+        self.cache_write_tokens += other.cache_write_tokens
 
     @property
     def total_tokens(self) -> int:
@@ -101,17 +108,21 @@ class Decision:
 class DecisionRequest:
     """Everything a seat may know when it must act, and nothing more.
 
+    ``observation`` is the game's typed observation of the seat (the same object the
+    prompt is filled from).
+
     ``prompt`` is rendered on first access, so scripted players never pay for it; the
     runner stores it only when it was rendered. ``feedback`` carries the validation
     error of the previous attempt when the runner asks a second time. ``check`` runs the
     game's rule check on a candidate action (a human form uses it to explain a wrong
-    entry inline and let the person correct it).
+    entry inline and let the person correct it). ``episode`` names the episode (unique in
+    the process): a player that keeps state across turns keys it by ``(episode, seat)``.
     """
 
     game: str
     seat: str
     step: int
-    observation: dict[str, Any]
+    observation: BaseModel
     rules: str
     action_model: type[BaseModel]
     render_prompt: Callable[[], str]
@@ -119,6 +130,7 @@ class DecisionRequest:
     feedback: str | None = None
     attempt: int = 1
     check: Callable[[BaseModel], str | None] | None = None
+    episode: str = ""
 
     @cached_property
     def prompt(self) -> str:

@@ -58,9 +58,9 @@ def seat_configuration(player: Player, game: Game) -> dict[str, Any]:
     config.setdefault("name", player.spec)
     if config["kind"] == "baseline":
         config.setdefault("game", game.name)
-        config.setdefault("game_version", game.version)
+        config.setdefault("game_version", game.definition.version)
     elif config["kind"] == "model":
-        config.setdefault("prompt_version", game.prompt_version)
+        config.setdefault("prompt_version", game.definition.prompt_version)
     return config
 
 

@@ -24,7 +24,7 @@ class Recorder:
             assert self.episode_id is not None
             self.store.add_turns(self.episode_id, [self._row(turn) for turn in event.turns])
         elif isinstance(event, EpisodeStarted):
-            game = event.game
+            game = event.game.definition
             self.prompt_version = game.prompt_version
             self.episode_id = self.store.create_episode(
                 game=game.name,
@@ -35,6 +35,7 @@ class Recorder:
                 config=event.options,
                 seats=[(s.seat, s.spec, s.kind) for s in event.seats],
                 tournament_id=event.tournament_id,
+                slot_key=event.slot_key,
                 configs={s.seat: s.config for s in event.seats if s.config},
             )
             event.episode_id = self.episode_id

@@ -1,130 +1,77 @@
-"""Registry of games and their scripted baselines.
+"""Finding games: every game, built-in or third-party, registers in the ``arena.games`` group.
 
-Games register themselves lazily: the registry knows module paths and imports a game
-only when it is asked for, so the CLI starts fast and one broken game cannot take down
-the others.
+A package declares ``[project.entry-points."arena.games"] NAME = "module:DEFINITION"``.
+Entry points are read lazily and a game module is imported only when that game is asked
+for, so the CLI starts fast and one broken game cannot take the others down.
 """
 
 from __future__ import annotations
 
-import importlib
-import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 
-from arena.game import Game
-from arena.player import Player
+from arena.definition import BaselineFactory, BaselineInfo, GameDefinition, GameOption
 
-BaselineFactory = Callable[[random.Random], Player]
-"""Builds a baseline player from a generator owned by the run (seeded per seat)."""
-
-
-@dataclass(frozen=True)
-class GameOption:
-    """One user-settable game option with its default and help text."""
-
-    name: str
-    default: Any
-    help: str
-    choices: tuple[Any, ...] = ()
-    minimum: float | None = None
-    maximum: float | None = None
-
-
-@dataclass(frozen=True)
-class BaselineInfo:
-    """A scripted player a game offers, with a one-line description."""
-
-    name: str
-    description: str
-    factory: BaselineFactory
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """Everything Arena needs to know about a game before it starts one."""
-
-    name: str
-    title: str
-    description: str
-    game_class: type[Game]
-    seats: tuple[str, ...]
-    baselines: dict[str, BaselineInfo] = field(default_factory=dict)
-    options: tuple[GameOption, ...] = ()
-
-    def create(self, seed: int, options: dict[str, Any] | None = None) -> Game:
-        """Build a new seeded game with ``options`` (validated) over the defaults."""
-        return self.game_class(seed, **self.resolve_options(options or {}))
-
-    def resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
-        """Defaults overlaid with ``given``; raises ValueError on unknown or bad values."""
-        known = {option.name: option for option in self.options}
-        unknown = sorted(set(given) - set(known))
-        if unknown:
-            names = ", ".join(known) or "none"
-            raise ValueError(f"unknown option {unknown[0]!r} for {self.name} (options: {names})")
-        resolved = {option.name: option.default for option in self.options}
-        for key, value in given.items():
-            resolved[key] = _coerce_option(known[key], value)
-        return resolved
-
-
-def _coerce_option(option: GameOption, value: Any) -> Any:
-    kind = type(option.default)
-    try:
-        coerced = kind(value) if not isinstance(value, kind) else value
-    except (TypeError, ValueError):
-        kind_name = {"int": "whole number", "float": "number", "str": "text", "bool": "yes or no"}.get(
-            kind.__name__, kind.__name__
-        )
-        raise ValueError(f"option {option.name} wants a {kind_name}, got {value!r}") from None
-    if option.choices and coerced not in option.choices:
-        allowed = ", ".join(map(str, option.choices))
-        raise ValueError(f"option {option.name} must be one of {allowed}, got {value!r}")
-    if option.minimum is not None and coerced < option.minimum:
-        raise ValueError(f"option {option.name} must be at least {option.minimum}")
-    if option.maximum is not None and coerced > option.maximum:
-        raise ValueError(f"option {option.name} must be at most {option.maximum}")
-    return coerced
-
-
-_GAME_MODULES: dict[str, str] = {
-    "lemonade": "games.lemonade",
-    "bargain": "games.bargain",
-    "paperclip": "games.paperclip",
-}
-_loaded: dict[str, GameSpec] = {}
+GAMES_GROUP = "arena.games"
+_loaded: dict[str, GameDefinition] = {}
 
 
 class UnknownGameError(LookupError):
-    """Raised for a game name the registry does not know."""
+    """Raised for a game name no installed package registers (or that cannot load)."""
+
+
+@cache
+def _entry_points() -> dict[str, EntryPoint]:
+    return {point.name: point for point in entry_points(group=GAMES_GROUP)}
+
+
+def refresh() -> None:
+    """Forget what was discovered (after installing a game package in this process)."""
+    _entry_points.cache_clear()
+    _loaded.clear()
 
 
 def game_names() -> list[str]:
-    """Names of every registered game whose module is importable."""
-    names = []
-    for name in _GAME_MODULES:
+    """Names of every registered game that loads, by listing order, then name."""
+    loaded = []
+    for name in _entry_points():
         try:
-            get_game(name)
+            loaded.append(get_game(name))
         except UnknownGameError:
             continue
-        names.append(name)
-    return names
+    return [game.name for game in sorted(loaded, key=lambda game: (game.listing_order, game.name))]
 
 
-def get_game(name: str) -> GameSpec:
-    """The spec of game ``name``; raises :class:`UnknownGameError` if there is none."""
+def get_game(name: str) -> GameDefinition:
+    """The definition of game ``name``; raises :class:`UnknownGameError` if there is none."""
     if name in _loaded:
         return _loaded[name]
-    module_path = _GAME_MODULES.get(name)
-    if module_path is None:
-        known = ", ".join(_GAME_MODULES)
+    point = _entry_points().get(name)
+    if point is None:
+        known = ", ".join(_entry_points()) or "none installed"
         raise UnknownGameError(f"unknown game {name!r} (known: {known})")
     try:
-        module = importlib.import_module(module_path)
-    except ModuleNotFoundError as exc:
-        raise UnknownGameError(f"game {name!r} is not installed ({exc})") from None
-    spec: GameSpec = module.GAME_SPEC
-    _loaded[name] = spec
-    return spec
+        loaded = point.load()
+    except (ImportError, AttributeError) as exc:
+        raise UnknownGameError(f"game {name!r} cannot be loaded ({exc})") from None
+    definition = loaded() if isinstance(loaded, type) else loaded
+    if not isinstance(definition, GameDefinition):
+        raise UnknownGameError(f"game {name!r} does not point at a GameDefinition ({point.value})")
+    _loaded[name] = definition
+    return definition
+
+
+GameSpec = GameDefinition
+"""The name used before contract v2."""
+
+__all__ = [
+    "BaselineFactory",
+    "BaselineInfo",
+    "GameDefinition",
+    "GameOption",
+    "GameSpec",
+    "UnknownGameError",
+    "game_names",
+    "get_game",
+    "refresh",
+]

@@ -13,6 +13,7 @@ row (default 3; a player's own ``failure_limit`` wins) ends the episode
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -31,7 +32,7 @@ from arena.events import (
     TurnRecord,
     TurnsRecorded,
 )
-from arena.game import Game, SeatResult
+from arena.game import GameState, SeatResult
 from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage, UserLeft
 from arena.playerconfig import seat_configuration
 
@@ -110,17 +111,25 @@ class EpisodeOutcome:
     usage: dict[str, Usage] = field(default_factory=dict)
 
 
-def decision_request(game: Game, seat: str, step: int) -> DecisionRequest:
+_EPISODE_KEYS = itertools.count(1)
+"""Numbers the episodes run in this process (players key per-episode state by it)."""
+
+
+def decision_request(game: GameState, seat: str, step: int, episode: str = "") -> DecisionRequest:
     """What ``seat`` is asked now: its observation, rules, action model, prompt and rule check."""
+    definition = game.definition
+    observation = game.observation(seat)
+    rules = definition.rules(game.options, seat)
     return DecisionRequest(
-        game=game.name,
+        episode=episode,
+        game=definition.name,
         seat=seat,
         step=step,
-        observation=game.observation(seat),
-        rules=game.rules(seat),
+        observation=observation,
+        rules=rules,
         action_model=game.action_model(seat),
-        render_prompt=lambda: game.prompt(seat),
-        prompt_version=game.prompt_version,
+        render_prompt=lambda: definition.prompt(observation, rules),
+        prompt_version=definition.prompt_version,
         check=lambda action: game.validate(seat, action),
     )
 
@@ -130,7 +139,7 @@ class EpisodeRunner:
 
     def __init__(
         self,
-        game: Game,
+        game: GameState,
         players: dict[str, Player],
         observers: list[Observer],
         *,
@@ -138,6 +147,7 @@ class EpisodeRunner:
         budget: Budget | None = None,
         control: RunControl | None = None,
         tournament_id: int | None = None,
+        slot_key: str | None = None,
         failure_limit: int = DEFAULT_FAILURE_LIMIT,
         prepare_players: bool = True,
     ) -> None:
@@ -151,6 +161,7 @@ class EpisodeRunner:
         self.budget = budget or Budget()
         self.control = control
         self.tournament_id = tournament_id
+        self.slot_key = slot_key
         self.prepare_players = prepare_players
         self._last_yield = 0.0
         self.usage = {seat: Usage() for seat in game.seats}
@@ -163,6 +174,7 @@ class EpisodeRunner:
         self.episode_id: int | None = None
         self.seat_configs: dict[str, dict[str, Any]] = {}
         self._turn_index = 0
+        self.episode_key = f"{game.name}-{game.seed}-{next(_EPISODE_KEYS)}"
 
     def _emit(self, event: Event) -> None:
         for observer in self.observers:
@@ -187,6 +199,7 @@ class EpisodeRunner:
                 for seat, p in self.players.items()
             ],
             tournament_id=self.tournament_id,
+            slot_key=self.slot_key,
         )
         self._emit(started)
         self.episode_id = started.episode_id
@@ -273,7 +286,7 @@ class EpisodeRunner:
     async def _decide(self, seat: str, step: int) -> _PendingTurn:
         game = self.game
         player = self.players[seat]
-        request = decision_request(game, seat, step)
+        request = decision_request(game, seat, step, self.episode_key)
         pending = _PendingTurn(seat=seat, step=step, request=request)
         self.decisions[seat] += 1
         for attempt in (1, 2):
@@ -333,7 +346,7 @@ class EpisodeRunner:
             index=self._turn_index,
             step=pending.step,
             seat=pending.seat,
-            observation=pending.request.observation,
+            observation=pending.request.observation.model_dump(mode="json"),
             prompt=pending.prompt,
             raw=pending.raw,
             action=pending.action_model.model_dump(),

@@ -3,17 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-MODEL_KINDS = ("openai", "anthropic", "openai-compat", "local")
-SPEC_FORMS = (
-    "baseline:NAME",
-    "human",
-    "openai:MODEL",
-    "anthropic:MODEL",
-    "openai-compat:MODEL@BASE_URL",
-    "local:NAME",
-    "NAME (a model defined in the models file)",
-)
+if TYPE_CHECKING:
+    from arena.player_kinds import PlayerKind
 
 
 class SpecError(ValueError):
@@ -22,11 +15,7 @@ class SpecError(ValueError):
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A parsed player spec.
-
-    ``kind`` is one of ``baseline``, ``human``, ``openai``, ``anthropic``,
-    ``openai-compat``, ``local`` or ``named`` (resolved through the models file).
-    """
+    """A parsed player spec: ``kind`` names a kind registered in ``arena.players``."""
 
     kind: str
     name: str
@@ -35,9 +24,8 @@ class PlayerSpec:
     @property
     def text(self) -> str:
         """The canonical spec string."""
-        if self.kind == "human":
-            return "human"
-        if self.kind == "named":
+        kind = _kind(self.kind)
+        if kind is not None and (kind.bare or kind.plain_names):
             return self.name
         if self.base_url:
             return f"{self.kind}:{self.name}@{self.base_url}"
@@ -46,41 +34,38 @@ class PlayerSpec:
     @property
     def is_model(self) -> bool:
         """True for anything that calls a language model."""
-        return self.kind in MODEL_KINDS or self.kind == "named"
+        kind = _kind(self.kind)
+        return kind is not None and kind.is_model
 
 
 def parse_player_spec(text: str) -> PlayerSpec:
     """Parse ``text`` into a :class:`PlayerSpec`; raises :class:`SpecError` with a hint."""
+    from arena.player_kinds import player_kinds, spec_forms
+
+    kinds = player_kinds()
+    expected = "expected one of: " + ", ".join(spec_forms())
     spec = text.strip()
     if not spec:
-        raise SpecError("empty player spec; expected one of: " + ", ".join(SPEC_FORMS))
-    if spec == "human":
-        return PlayerSpec("human", "human")
+        raise SpecError(f"empty player spec; {expected}")
     if ":" not in spec:
-        if not _is_plain_name(spec):
-            raise SpecError(f"cannot read player spec {text!r}; expected one of: " + ", ".join(SPEC_FORMS))
-        return PlayerSpec("named", spec)
-    kind, _, rest = spec.partition(":")
-    kind = kind.strip().lower()
-    rest = rest.strip()
-    if kind == "baseline":
-        if not rest:
-            raise SpecError("baseline spec needs a name, e.g. baseline:weather")
-        return PlayerSpec("baseline", rest)
-    if kind == "openai-compat":
-        model, sep, base_url = rest.partition("@")
-        if not sep or not model or not base_url:
-            raise SpecError(
-                f"{text!r}: openai-compat needs MODEL@BASE_URL, e.g. openai-compat:qwen2.5@http://127.0.0.1:8000/v1"
-            )
-        if not base_url.startswith(("http://", "https://")):
-            raise SpecError(f"{text!r}: base URL must start with http:// or https://")
-        return PlayerSpec(kind, model, base_url)
-    if kind in MODEL_KINDS:
-        if not rest:
-            raise SpecError(f"{kind} spec needs a model name, e.g. {kind}:NAME")
-        return PlayerSpec(kind, rest)
-    raise SpecError(f"unknown player kind {kind!r} in {text!r}; expected one of: " + ", ".join(SPEC_FORMS))
+        bare = kinds.get(spec)
+        if bare is not None and bare.bare:
+            return PlayerSpec(bare.name, bare.name)
+        plain = next((kind for kind in kinds.values() if kind.plain_names), None)
+        if plain is None or not _is_plain_name(spec):
+            raise SpecError(f"cannot read player spec {text!r}; {expected}")
+        return PlayerSpec(plain.name, spec)
+    name, _, rest = spec.partition(":")
+    kind = kinds.get(name.strip().lower())
+    if kind is None or kind.bare or kind.plain_names:
+        raise SpecError(f"unknown player kind {name.strip().lower()!r} in {text!r}; {expected}")
+    return kind.parse(rest.strip(), text)
+
+
+def _kind(name: str) -> PlayerKind | None:
+    from arena.player_kinds import player_kinds
+
+    return player_kinds().get(name)
 
 
 def _is_plain_name(text: str) -> bool:

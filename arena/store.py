@@ -135,6 +135,7 @@ class Store:
         config: dict[str, Any],
         seats: list[tuple[str, str, str]],
         tournament_id: int | None = None,
+        slot_key: str | None = None,
         configs: dict[str, dict[str, Any]] | None = None,
     ) -> int:
         """Insert a running episode and its seats; returns the episode id.
@@ -161,7 +162,7 @@ class Store:
             )
             cursor = self.conn.execute(
                 "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, config,"
-                " status, started_at, pid, tournament_id) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                " status, started_at, pid, tournament_id, slot_key) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     game,
                     game_version,
@@ -173,6 +174,7 @@ class Store:
                     now(),
                     os.getpid(),
                     tournament_id,
+                    slot_key,
                 ),
             )
             episode_id = int(cursor.lastrowid or 0)
@@ -244,11 +246,6 @@ class Store:
         """Replace a tournament's stored description (players' configuration hashes added)."""
         self.conn.execute("UPDATE tournaments SET config=? WHERE id=?", (dumps(config), tournament_id))
 
-    def tag_slot(self, episode_id: int, slot_key: str) -> None:
-        """Name the tournament slot an episode plays."""
-        self.conn.execute("UPDATE episodes SET slot_key=? WHERE id=?", (slot_key, episode_id))
-
-    # -- reads --------------------------------------------------------------------------
     def episode(self, episode_id: int) -> dict[str, Any] | None:
         """One episode row (JSON columns decoded), or ``None``."""
         rows = list(self._query("SELECT * FROM episodes WHERE id = ?", (episode_id,)))

@@ -25,7 +25,6 @@ from dataclasses import asdict
 from typing import Any
 
 from pydantic import BaseModel
-from rich.table import Table
 
 from arena.events import Event, Observer, TurnsRecorded
 from arena.match import MatchConfig, prepare_runner
@@ -56,7 +55,6 @@ __all__ = [
     "deal_seed",
     "rotations",
     "run_suite",
-    "suite_table",
 ]
 
 TIMEOUT_NOTE = "the runner enforces no per-decision timeout; model players apply their own (see inference)"
@@ -117,14 +115,14 @@ def _harness(game: str, options: dict[str, Any], seed: int, budget: Budget | Non
     spec = get_game(game)
     sample = spec.create(deal_seed(seed, 0), options)
     return {
-        "seats": list(spec.seats),
+        "seats": list(sample.seats),
         "first_to_move": sample.pending(),
         "episode_length": sample.progress()[1],
         "options": options,
         "timeout": None,
         "timeout_note": TIMEOUT_NOTE,
         "reask": "one re-ask with the validation error for: " + ", ".join(sorted(REASK_ERRORS)),
-        "fallback": inspect.getdoc(spec.game_class.fallback) or "",
+        "fallback": inspect.getdoc(type(sample).fallback) or "",
         "budget": asdict(budget) if budget else None,
     }
 
@@ -151,22 +149,23 @@ async def run_suite(
     spec = get_game(game)
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
-    unknown = sorted(set(players) - set(spec.seats))
-    missing = [seat for seat in spec.seats if seat not in players]
+    resolved = spec.resolve_options(options or {})
+    seat_names = spec.seats(spec.parse_options(resolved))
+    unknown = sorted(set(players) - set(seat_names))
+    missing = [seat for seat in seat_names if seat not in players]
     if unknown or missing:
-        seats = ", ".join(spec.seats)
+        seats = ", ".join(seat_names)
         raise SpecError(f"{spec.name} seats are {seats}; give each one a player (--seat SEAT=SPEC)")
     for text in players.values():
         parsed = parse_player_spec(text)
         if parsed.kind == "baseline" and parsed.name not in spec.baselines:
             known = ", ".join(f"baseline:{name}" for name in spec.baselines)
             raise SpecError(f"{spec.name} has no baseline {parsed.name!r} (baselines: {known})")
-    resolved = spec.resolve_options(options or {})
-    assignments = rotations(spec.seats, players, swap)
+    assignments = rotations(seat_names, players, swap)
     report = SuiteReport(
         game=spec.name,
-        game_version=spec.game_class.version,
-        prompt_version=spec.game_class.prompt_version,
+        game_version=spec.version,
+        prompt_version=spec.prompt_version,
         seed=seed,
         n=n,
         swap=swap,
@@ -176,7 +175,7 @@ async def run_suite(
     )
     if store is not None:
         config = dict(kind="suite", players=players, n=n, seed=seed, swap=swap, options=resolved)
-        lineup = " vs ".join(players[seat] for seat in spec.seats)
+        lineup = " vs ".join(players[seat] for seat in seat_names)
         report.tournament_id = store.create_tournament(f"suite {spec.name}: {lineup}", spec.name, config)
     total = n * len(assignments)
     started = time.perf_counter()
@@ -239,6 +238,7 @@ async def _play_one(
         metrics={seat: result.metrics for seat, result in outcome.results.items()},
         input_tokens=sum(u.input_tokens for u in usage),
         output_tokens=sum(u.output_tokens for u in usage),
+        cached_tokens=sum(u.cached_tokens for u in usage),
         cost_usd=sum(u.cost_usd for u in usage),
         decisions=counter.decisions,
         invalid=counter.invalid,
@@ -248,43 +248,3 @@ async def _play_one(
         configs=configs,
         seat_counts=counter.seats,
     )
-
-
-def suite_table(report: SuiteReport, columns: Sequence[str] | None = None) -> Table:
-    """A Rich table with one row per player and one per player-in-a-seat.
-
-    ``columns`` picks metrics; by default the game's ``summary_metrics``, else every
-    metric reported.
-    """
-    if columns is None:
-        columns = get_game(report.game).game_class.summary_metrics
-    per_player, per_role = report.per_player, report.per_role
-    if not columns:
-        columns = tuple(dict.fromkeys(key for agg in per_player.values() for key in agg.metrics))
-    table = Table(title=f"{report.game} suite: seed {report.seed}, n {report.n}", header_style="bold")
-    left = report.left_out_summary()
-    if left["episodes"]:
-        statuses = ", ".join(f"{count} {status}" for status, count in left["by_status"].items())
-        table.caption = (
-            f"{left['episodes']} of {len(report.episodes)} episodes left out (not finished: {statuses});"
-            " see the report's left_out"
-        )
-    for name in ("player", "seat", "episodes", "wins", "draws", "score", "fallback%", "invalid%", *columns):
-        if name == "player":  # specs are the point of the table: never cut them short
-            table.add_column(name, no_wrap=True, min_width=max(map(len, per_player), default=6))
-        else:
-            table.add_column(name, justify="left" if name == "seat" else "right", overflow="fold")
-    for player, agg in per_player.items():
-        table.add_row(player, "all", *_cells(agg, columns), style="bold")
-        for seat, role in per_role.get(player, {}).items():
-            table.add_row("", seat, *_cells(role, columns))
-    return table
-
-
-def _cells(agg: Aggregate, columns: Sequence[str]) -> list[str]:
-    cells = [str(agg.episodes), str(agg.wins), str(agg.draws), f"{agg.score:.2f}"]
-    cells += [f"{100 * agg.fallback_rate:.0f}", f"{100 * agg.invalid_rate:.0f}"]
-    for column in columns:
-        value = agg.metrics.get(column)
-        cells.append("-" if value is None else f"{value:.3g}" if abs(value) < 1 else f"{value:.2f}")
-    return cells

@@ -6,15 +6,16 @@
    ``openai-compat`` model players talking HTTP to a tiny local chat-completions server;
    with ``--simulate`` they are scripted players that ``asyncio.sleep`` instead.
 3. replay: opening a 1,000-turn lemonade episode (2 stands x 500 days) and stepping.
-4. suite: key press -> repaint (help opened and closed) while the app plays a baseline
-   bargain suite, and how long awaiting ``run_suite`` directly would block the loop.
+4. tournament: key press -> repaint (help opened and closed) while the app plays a
+   baseline bargain tournament on its own loop with the live leaderboard shown, against
+   the same tournament played headless.
 
 "Repainted" is the moment the app hands its next screen update to the driver after the
 key changed what is shown (``App._display``); with the headless driver nothing is
 written to a terminal, so a real terminal adds its own drawing time.
 
 Usage: ``.venv/bin/python bench/app_latency.py [--runs 5] [--episodes 8] [--delay 0.2] [--simulate]
-[--deals 1000]``
+[--deals 300]``
 """
 
 from __future__ import annotations
@@ -44,11 +45,12 @@ from arena.app.screens.home import HomeScreen
 from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import TextScreen
 from arena.app.screens.replay import ReplayScreen
-from arena.app.suite_job import SuiteConfig
+from arena.app.screens.tournament import TournamentScreen
 from arena.match import MatchConfig, play_match
 from arena.player import BasePlayer, Decision, DecisionRequest
 from arena.store import Store
-from arena.suite import run_suite
+from arena.tournament.config import build_config
+from arena.tournament.run import run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 LAUNCH_CHILD = """
@@ -222,7 +224,7 @@ class SleepyStand(BasePlayer):
     async def decide(self, request: DecisionRequest) -> Decision:
         """Wait like a slow model, then make a legal decision."""
         await asyncio.sleep(self.delay)
-        cups = min(20, int(request.observation["max_affordable_cups"]))
+        cups = min(20, int(request.observation.model_dump()["max_affordable_cups"]))
         return Decision(action={"price": 3.0, "produce": cups, "promotion": "none"}, reason="bench")
 
 
@@ -354,22 +356,25 @@ async def bench_replay(workdir: Path) -> None:
         print(f"ReplayModel jump to an arbitrary step (snapshots cached): {summary(jumps)}")
 
 
-# -- 4. suite ------------------------------------------------------------------------------
-async def bench_suite(deals: int, workdir: Path) -> None:
-    """Key -> repaint while the app plays a ``deals``-deal baseline suite on its worker thread."""
-    players = {"seller": "baseline:honest", "buyer": "baseline:bluffing"}
+# -- 4. tournament -------------------------------------------------------------------------
+async def bench_tournament(deals: int, workdir: Path) -> None:
+    """Key -> repaint while the app plays a baseline tournament on its own loop, live tables shown."""
+    players = ("baseline:honest", "baseline:bluffing", "baseline:pushover")
+    config = build_config(game="bargain", players=players, seeds=deals, seed=1)
     store = Store(workdir / "direct.db")
     started = time.perf_counter()
-    await run_suite(store, "bargain", players, n=deals, seed=1)  # never yields: the loop is blocked
-    blocked = time.perf_counter() - started
+    progress = await run_tournament(store, config)
+    headless = time.perf_counter() - started
     store.close()
-    print(f"run_suite awaited on the loop, {deals} bargain deals x 2 seatings: loop blocked {ms(blocked)}")
-    app = create_app(workdir / "suite.db", load_models=False, freeze_gc=True)
+    print(f"the tournament headless ({progress.done} bargain episodes, 3 players): {ms(headless)}")
+    app = create_app(workdir / "tournament.db", load_models=False, freeze_gc=True)
     async with app.run_test(size=(120, 40)) as pilot:
         while not isinstance(app.screen, HomeScreen):
             await pilot.pause(0.01)
         started = time.perf_counter()
-        job = app.start_suite(SuiteConfig("bargain", players, n=deals, seed=1), show=False)
+        job = app.start_tournament(config)
+        screen = app.screen
+        assert isinstance(screen, TournamentScreen)
         clock = PaintClock(app)
         keys: list[float] = []
         while job.running and len(keys) < 40:
@@ -381,7 +386,11 @@ async def bench_suite(deals: int, workdir: Path) -> None:
             keys.append(await clock.key("f1" if opening else "escape", shown))
         await job.wait()
         took = time.perf_counter() - started
-    print(f"the same suite in the app (worker thread): {job.status} in {ms(took)}, {job.done} episodes")
+        tables = screen.policy.last_seconds
+    print(
+        f"the same tournament in the app (its own loop, live leaderboard): {job.status} in {ms(took)}, "
+        f"{job.progress.done} episodes; last table recomputation {ms(tables)}"
+    )
     print(f"    key -> help opened/closed and repainted meanwhile: {summary(keys)}")
 
 
@@ -392,14 +401,14 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=8, help="episodes running during the key test")
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per model reply")
     parser.add_argument("--simulate", action="store_true", help="scripted sleeping players instead of HTTP")
-    parser.add_argument("--deals", type=int, default=1000, help="deals of the suite in the suite test")
+    parser.add_argument("--deals", type=int, default=300, help="deal seeds of the tournament test")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         bench_launch(args.runs, workdir)
         asyncio.run(bench_load(args.episodes, args.delay, args.simulate, workdir))
         asyncio.run(bench_replay(workdir))
-        asyncio.run(bench_suite(args.deals, workdir))
+        asyncio.run(bench_tournament(args.deals, workdir))
 
 
 if __name__ == "__main__":

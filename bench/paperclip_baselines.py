@@ -15,17 +15,21 @@ import asyncio
 import random
 import time
 
+from arena.registry import get_game
 from arena.runner import decision_request
+from games.paperclip import PaperclipState
 from games.paperclip.baselines import OraclePlayer, RandomPlayer, SloppyPlayer
-from games.paperclip.game import PaperclipGame
 from games.paperclip.generator import generate_set
 from games.paperclip.grading import grade_puzzle
 
 PLAYERS = {"a": OraclePlayer, "b": SloppyPlayer, "c": RandomPlayer}
 
 
-async def play(puzzles: int, seed: int, reporting: str) -> PaperclipGame:
-    game = PaperclipGame(seed, puzzles=puzzles, reporting=reporting, seats=len(PLAYERS))
+async def play(puzzles: int, seed: int, reporting: str) -> PaperclipState:
+    game = get_game("paperclip").create(
+        seed, {"puzzles": puzzles, "reporting": reporting, "seats": len(PLAYERS)}
+    )
+    assert isinstance(game, PaperclipState)
     players = {seat: cls(random.Random(f"{seed}:{seat}")) for seat, cls in PLAYERS.items()}
     step = 0
     while not game.over():

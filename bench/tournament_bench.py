@@ -95,7 +95,7 @@ def models_file(folder: Path, url: str) -> Path:
     for number in range(1, 5):
         lines.append(
             f'[models.m{number}]\nprovider = "openai-compat"\nmodel = "m{number}"\nbase_url = "{url}"\n'
-            "max_concurrency = 8\ntimeout = 30\n"
+            "max_concurrency = 8\ntimeout = 30\ncheck_model_listed = false\n"
         )
     path.write_text("\n".join(lines))
     return path

@@ -169,7 +169,7 @@ def test_suite_swaps_seats_records_a_tournament_and_writes_a_report(
     assert "baseline:bluffing" in out and "leaks" in out and "bluffs" in out
     document = json.loads(report.read_text())
     assert set(document) >= {"identity", "harness", "inference", "cost", "failures"}
-    assert document["identity"]["episodes"] == 20
+    assert document["identity"]["episodes_finished"] == 20  # a suite is a tournament now
     store = Store(db_path)
     episodes = store.list_episodes(limit=100)
     assert len(episodes) == 20 and {e["tournament_id"] for e in episodes} == {1}

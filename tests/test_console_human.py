@@ -10,11 +10,12 @@ import pytest
 
 from arena.player import UserLeft
 from arena.runner import decision_request
-from games.bargain import BargainGame
+from games.bargain import BargainState
 from games.bargain.rules import BargainAction
-from games.lemonade.game import LemonadeGame
+from games.lemonade import LemonadeState
 from games.lemonade.rules import LemonadeDecision
 from players.console_human import ConsoleDesk, ConsoleHuman
+from tests.gamekit import new_bargain, new_lemonade
 
 
 def scripted(lines: list[str], log: list[str]) -> tuple[Callable[[str], str], Callable[[str], None]]:
@@ -39,7 +40,7 @@ async def test_the_form_is_read_on_a_thread_that_never_keeps_the_process_alive()
         daemon.append(threading.current_thread().daemon)
         return {"action": "offer", "price": "40"}.get(prompt.strip().split(" ")[0], "")
 
-    game = BargainGame(1)
+    game = new_bargain(1)
     decision = await ConsoleHuman(reader, lambda text: None).decide(decision_request(game, "seller", 0))
     assert isinstance(decision.action, BargainAction) and decision.action.price == 40
     assert daemon and all(daemon)
@@ -51,7 +52,7 @@ async def test_end_of_input_is_the_person_leaving(capsys: pytest.CaptureFixture[
     desk = ConsoleDesk()
     human = ConsoleHuman(reader, writer, desk=desk)
     with pytest.raises(UserLeft, match="the input ended at seat a's move"):
-        await human.decide(decision_request(LemonadeGame(1), "a", 0))
+        await human.decide(decision_request(new_lemonade(1), "a", 0))
     assert not desk.at_prompt and capsys.readouterr().out == "\n", "what follows starts on a new line"
 
 
@@ -60,7 +61,7 @@ async def test_two_seats_deciding_at_once_take_turns_each_after_its_own_board() 
     lines = ["2", "10", "", "a thinks", "3", "12", "", "b thinks"]
     reader, writer = scripted(lines, log)
     desk = ConsoleDesk(show_board=lambda seat: log.append(f"BOARD {seat}"))
-    game = LemonadeGame(1)
+    game = new_lemonade(1)
     humans = [ConsoleHuman(reader, writer, desk=desk) for _ in game.seats]
     decisions = await asyncio.gather(
         *(
@@ -83,7 +84,7 @@ async def test_once_the_input_ends_no_other_seat_opens_a_form(capsys: pytest.Cap
     log: list[str] = []
     reader, writer = scripted([], log)
     desk = ConsoleDesk(show_board=lambda seat: log.append(f"BOARD {seat}"))
-    game = LemonadeGame(1)
+    game = new_lemonade(1)
     humans = {seat: ConsoleHuman(reader, writer, desk=desk) for seat in game.seats}
     outcomes = await asyncio.gather(
         *(human.decide(decision_request(game, seat, 0)) for seat, human in humans.items()),
@@ -96,7 +97,7 @@ async def test_once_the_input_ends_no_other_seat_opens_a_form(capsys: pytest.Cap
 
 
 async def test_the_cups_prompt_shows_todays_cash_limit_and_a_rejected_field_keeps_the_others() -> None:
-    game = LemonadeGame(1)
+    game = new_lemonade(1)
     request = decision_request(game, "a", 0)
     log: list[str] = []
     lines = ["2", "500", str(await _limit(game)), "", "my reason"]
@@ -115,7 +116,7 @@ async def test_the_cups_prompt_shows_todays_cash_limit_and_a_rejected_field_keep
 
 
 async def test_a_promotion_the_cash_cannot_cover_is_refused_at_once_and_the_rest_is_kept() -> None:
-    game = LemonadeGame(1)
+    game = new_lemonade(1)
     request = decision_request(game, "a", 0)
     log: list[str] = []
     produce = await _limit(game)
@@ -132,7 +133,7 @@ async def test_a_promotion_the_cash_cannot_cover_is_refused_at_once_and_the_rest
 
 
 async def test_accepting_in_bargain_skips_price_and_message() -> None:
-    game = BargainGame(1)
+    game = new_bargain(1)
     await _offer(game)
     request = decision_request(game, "buyer", 1)
     log: list[str] = []
@@ -144,7 +145,7 @@ async def test_accepting_in_bargain_skips_price_and_message() -> None:
     assert "blank keeps" not in log[0], "no field of a bargain move has a default to keep"
 
 
-async def _limit(game: LemonadeGame) -> int:
+async def _limit(game: LemonadeState) -> int:
     """The most cups seat a may make on day 1 with no promotion, from the game's own check."""
     produce = 0
     while game.validate("a", LemonadeDecision(price=2, produce=produce + 1)) is None:
@@ -152,6 +153,6 @@ async def _limit(game: LemonadeGame) -> int:
     return produce
 
 
-async def _offer(game: BargainGame) -> None:
+async def _offer(game: BargainState) -> None:
     """The seller opens at 100."""
     game.apply({"seller": BargainAction(action="offer", price=100)})

@@ -7,9 +7,9 @@ import random
 import pytest
 from pydantic import ValidationError
 
-from games.lemonade.game import LemonadeGame
 from games.lemonade.rules import LemonadeDecision, demand, price_factor, settle
 from games.lemonade.world import WorldDay, generate_world
+from tests.gamekit import new_lemonade, observed, prompt_of
 
 
 def test_world_follows_the_seed_draw_order() -> None:
@@ -77,7 +77,7 @@ def test_schema_rejects_out_of_range_price_and_negative_produce() -> None:
 
 
 def test_rules_reject_what_cash_cannot_pay() -> None:
-    game = LemonadeGame(1)
+    game = new_lemonade(1)
     cost = game.today.unit_cost
     most = int(50 // cost)
     assert game.validate("a", LemonadeDecision(price=3, produce=most)) is None
@@ -87,7 +87,7 @@ def test_rules_reject_what_cash_cannot_pay() -> None:
 
 
 def test_fallback_is_base_price_average_of_last_three_days() -> None:
-    game = LemonadeGame(3)
+    game = new_lemonade(3)
     first = game.fallback("a")
     assert isinstance(first, LemonadeDecision)
     assert (first.price, first.produce, first.promotion) == (3.0, 20, "none")
@@ -99,7 +99,7 @@ def test_fallback_is_base_price_average_of_last_three_days() -> None:
 
 
 def test_identical_world_same_decisions_same_results() -> None:
-    game = LemonadeGame(11)
+    game = new_lemonade(11)
     while not game.over():
         decision = LemonadeDecision(
             price=3.2, produce=min(60, int(game.stands["a"].cash // game.today.unit_cost))
@@ -111,7 +111,7 @@ def test_identical_world_same_decisions_same_results() -> None:
 
 
 def test_bankruptcy_stops_a_stand_early() -> None:
-    game = LemonadeGame(5)
+    game = new_lemonade(5)
     # Stand a spends everything on cups sold below cost; b makes nothing.
     while not game.over() and "a" in game.pending():
         affordable = int(game.stands["a"].cash // game.today.unit_cost)
@@ -128,7 +128,7 @@ def test_bankruptcy_stops_a_stand_early() -> None:
 
 
 def test_metrics_follow_the_seed_table() -> None:
-    game = LemonadeGame(9, days=3)
+    game = new_lemonade(9, days=3)
     plan = [(3.0, 40), (3.5, 40), (3.5, 30)]
     for price, produce in plan:
         game.apply({seat: LemonadeDecision(price=price, produce=produce) for seat in game.pending()})
@@ -145,7 +145,7 @@ def test_metrics_follow_the_seed_table() -> None:
 
 
 def test_shared_market_splits_customers_on_price() -> None:
-    game = LemonadeGame(4, market="shared")
+    game = new_lemonade(4, market="shared")
     game.apply(
         {
             "a": LemonadeDecision(price=2.0, produce=30),
@@ -154,22 +154,22 @@ def test_shared_market_splits_customers_on_price() -> None:
     )
     a, b = game.stands["a"].records[-1], game.stands["b"].records[-1]
     assert a["demand"] > b["demand"]
-    assert game.observation("a")["rivals_yesterday"] == {"b": {"price": 5.0, "promotion": "none"}}
+    assert observed(game, "a")["rivals_yesterday"] == {"b": {"price": 5.0, "promotion": "none"}}
 
 
 def test_observation_is_own_stand_only() -> None:
-    game = LemonadeGame(2)
+    game = new_lemonade(2)
     game.apply({"a": LemonadeDecision(price=3.0, produce=10), "b": LemonadeDecision(price=4.0, produce=20)})
-    observation = game.observation("a")
+    observation = observed(game, "a")
     assert all(record["price"] == 3.0 for record in observation["recent_days"])
     assert "noise" not in observation["today"]
 
 
 def test_prompt_carries_the_last_seven_days_and_cash() -> None:
-    game = LemonadeGame(6)
+    game = new_lemonade(6)
     for _ in range(9):
         game.apply({seat: LemonadeDecision(price=3.0, produce=10) for seat in game.pending()})
-    prompt = game.prompt("a")
+    prompt = prompt_of(game, "a")
     assert "day 3:" in prompt and "day 9:" in prompt and "day 2:" not in prompt
     assert f"Cash: {game.stands['a'].cash:.2f}" in prompt
     assert "rain" in prompt  # the rules explain weather; no strategy hint about it

@@ -38,5 +38,5 @@ def test_humans_and_baselines_have_configurations_too() -> None:
     assert seat_configuration(model, game) == {
         "kind": "model",
         "name": "m",
-        "prompt_version": game.prompt_version,
+        "prompt_version": game.definition.prompt_version,
     }

@@ -243,7 +243,7 @@ async def test_errors_that_may_pass_do_not_count_towards_a_failed_seat(store: St
 async def test_every_seat_is_stored_with_its_configuration(store: Store) -> None:
     outcome = await play_match(lemonade(days=1), store)
     seats = store.seats(outcome.episode_id or 0)
-    version = get_game("lemonade").game_class.version
+    version = get_game("lemonade").version
     assert seats[0]["config"] == {
         "kind": "baseline",
         "name": "baseline:weather",

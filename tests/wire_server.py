@@ -5,6 +5,9 @@ fenced JSON, prose, 429 with ``Retry-After``, a 500, a slow reply, a truncated o
 refused reply, a 401, a 400 (an invalid model name, a prompt over the context size).
 Every request is recorded (path, headers, JSON body).
 
+With ``prompt_cache = True`` it reports cached input tokens the way each API does
+(:class:`tests.wire_cache.PromptCache`).
+
 Endpoints: ``POST /v1/chat/completions``, ``POST /v1/responses``, ``POST /v1/messages``
 and ``GET /v1/models`` (listing ``models``). Anything outside ``/v1/`` is a 404, as on a
 real server reached through a wrong base path. A key outside ``accepted_keys`` gets
@@ -22,6 +25,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.wire_cache import PromptCache
+
 
 @dataclass
 class Behaviour:
@@ -38,6 +43,7 @@ class Behaviour:
     output_tokens: int = 30
     cached_tokens: int = 0
     reasoning_tokens: int = 0
+    cache_write_tokens: int = 0
 
 
 @dataclass
@@ -141,6 +147,8 @@ class WireServer:
         self.accepted_keys: set[str] | None = None  # None: any key is fine
         self.key_reject_status = 401
         self.models: list[str] = list(DEFAULT_MODELS)
+        self.prompt_cache = False
+        self.cache = PromptCache()
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), _make_handler(self))
         self._httpd.daemon_threads = True
@@ -266,7 +274,10 @@ def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
                 return
             server.enter()
             try:
-                self._answer(server.next_behaviour(), body)
+                behaviour = server.next_behaviour()
+                if server.prompt_cache and behaviour.status == 200 and isinstance(body, dict):
+                    behaviour = server.cache.account(behaviour, self.path, body)
+                self._answer(behaviour, body)
             finally:
                 server.leave()
 
@@ -402,6 +413,6 @@ def _messages_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
             "input_tokens": behaviour.input_tokens,
             "output_tokens": behaviour.output_tokens,
             "cache_read_input_tokens": behaviour.cached_tokens,
-            "cache_creation_input_tokens": 0,
+            "cache_creation_input_tokens": behaviour.cache_write_tokens,
         },
     }

@@ -1,8 +1,10 @@
 """The Arena Textual app: screens over one store, and the matches it owns.
 
-Matches run as asyncio tasks held by :class:`~arena.app.live.MatchManager`, which belongs
-to the app, so moving between screens never stops one. Quitting while a match runs asks
-first, then cancels the tasks; the runner records each such episode as aborted.
+Matches and tournaments run as asyncio tasks on the app's own event loop, held by
+:class:`~arena.app.live.MatchManager` and :class:`~arena.app.tournament_job.TournamentManager`,
+which belong to the app, so moving between screens never stops one. Quitting while one
+runs asks first, then cancels the tasks; each such episode and tournament is recorded as
+aborted (a tournament resumable).
 """
 
 from __future__ import annotations
@@ -27,10 +29,14 @@ from arena.app.screens.home import HomeScreen
 from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import ConfirmScreen, TextScreen, help_body
 from arena.app.screens.replay import ReplayScreen
-from arena.app.screens.suite import SuiteScreen
-from arena.app.suite_job import SuiteConfig, SuiteJob, SuiteManager
+from arena.app.screens.tournament import TournamentScreen
+from arena.app.screens.tournament_lists import TournamentsScreen
+from arena.app.screens.tournament_setup import TournamentSetupScreen
+from arena.app.tournament_job import TournamentJob, TournamentManager
+from arena.app.tournament_model import TournamentDraft
 from arena.match import MatchConfig
 from arena.store import Store
+from arena.tournament.config import TournamentConfig
 
 
 class ArenaApp(App[int]):
@@ -60,10 +66,10 @@ class ArenaApp(App[int]):
             super().__init__()
             self.match = match
 
-    class SuiteEnded(Message):
-        """``job`` has ended (finished, stopped or failed)."""
+    class TournamentEnded(Message):
+        """A run of a tournament has ended (finished, stopped or failed)."""
 
-        def __init__(self, job: SuiteJob) -> None:
+        def __init__(self, job: TournamentJob) -> None:
             super().__init__()
             self.job = job
 
@@ -85,7 +91,7 @@ class ArenaApp(App[int]):
         self._freeze_gc = freeze_gc
         self.store = store
         self.matches = MatchManager(store, extra_players=extra_players, step_delay=step_delay)
-        self.suites = SuiteManager(store.path)
+        self.tournaments = TournamentManager(store)
         self.catalog = ModelCatalog(loaded=not load_models)
         self._load_models = load_models
         self._replay = replay
@@ -112,12 +118,13 @@ class ArenaApp(App[int]):
     async def _read_models(self) -> None:
         self.catalog = await load_model_catalog()
         self.matches.models_config = self.catalog.config
+        self.tournaments.models_config = self.catalog.config
         self.post_message(self.ModelsLoaded())
 
     def on_arena_app_models_loaded(self, message: ModelsLoaded) -> None:
-        """Offer the models in the home screen's seat lists."""
+        """Offer the models in the home screen's seat lists and the tournament set-up."""
         for screen in self.screen_stack:
-            if isinstance(screen, HomeScreen):
+            if isinstance(screen, HomeScreen | TournamentSetupScreen):
                 screen.refresh_players()
 
     # -- navigation ---------------------------------------------------------------------
@@ -173,28 +180,56 @@ class ArenaApp(App[int]):
         self.go_home()
         self.push_screen(MatchScreen(match))
 
-    def start_suite(self, config: SuiteConfig, *, show: bool = True) -> SuiteJob:
-        """Start a suite (and show it); it runs even if you leave its screen."""
-        job = self.suites.start(config)
-        job.finished_listeners.append(self._suite_ended)
+    # -- tournaments --------------------------------------------------------------------
+    def open_tournament_setup(self, draft: TournamentDraft | None = None) -> None:
+        """Set up a new tournament (``draft`` fills in the form, e.g. from the home screen)."""
+        self.push_screen(TournamentSetupScreen(draft))
+
+    def open_tournaments(self) -> None:
+        """The stored tournaments."""
+        if not isinstance(self.screen, TournamentsScreen):
+            self.push_screen(TournamentsScreen())
+
+    def open_tournament(self, tournament_id: int) -> None:
+        """Show tournament ``tournament_id``: its progress if it plays, its tables."""
+        if isinstance(self.screen, TournamentScreen) and self.screen.tournament_id == tournament_id:
+            return
+        if self.store.tournament(tournament_id) is None:
+            self.notify(f"no tournament {tournament_id}", severity="error", markup=False)
+            return
+        self.push_screen(TournamentScreen(tournament_id))
+
+    def start_tournament(self, config: TournamentConfig, *, show: bool = True) -> TournamentJob:
+        """Store and start a tournament (and show it); raises ``TournamentConfigError``/``SpecError``."""
+        tournament_id = self.tournaments.create(config)
+        job = self._play_tournament(tournament_id)
         if show:
-            self.watch_suite(job)
+            self.go_home()
+            self.push_screen(TournamentScreen(tournament_id))
         return job
 
-    def watch_suite(self, job: SuiteJob) -> None:
-        """Show ``job``'s screen (on top of the home screen)."""
-        if isinstance(self.screen, SuiteScreen) and self.screen.job is job:
+    def resume_tournament(self, tournament_id: int) -> TournamentJob | None:
+        """Play the slots a stopped tournament is missing; a reason is shown if it cannot."""
+        try:
+            return self._play_tournament(tournament_id)
+        except (LookupError, ValueError, RuntimeError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return None
+
+    def _play_tournament(self, tournament_id: int) -> TournamentJob:
+        job = self.tournaments.start(tournament_id)
+        job.finished_listeners.append(self._tournament_ended)
+        return job
+
+    def _tournament_ended(self, job: TournamentJob) -> None:
+        self.post_message(self.TournamentEnded(job))
+
+    def on_arena_app_tournament_ended(self, message: TournamentEnded) -> None:
+        """Tell the user a tournament ended if its screen is not shown."""
+        if not self.screen_stack:  # the app is closing: quitting stopped it
             return
-        self.go_home()
-        self.push_screen(SuiteScreen(job))
-
-    def _suite_ended(self, job: SuiteJob) -> None:
-        self.post_message(self.SuiteEnded(job))
-
-    def on_arena_app_suite_ended(self, message: SuiteEnded) -> None:
-        """Tell the user a suite ended if its screen is not shown."""
         screen = self.screen
-        if isinstance(screen, SuiteScreen) and screen.job is message.job:
+        if isinstance(screen, TournamentScreen) and screen.tournament_id == message.job.tournament_id:
             return
         self.notify(f"{message.job.title} {message.job.status}", markup=False)
 
@@ -244,15 +279,15 @@ class ArenaApp(App[int]):
         self.action_request_quit()
 
     def action_request_quit(self) -> None:
-        """Quit; while matches or suites run, ask first and then record them as aborted."""
+        """Quit; while matches or tournaments run, ask first and then record them as aborted."""
         running = [match.title for match in self.matches.running()]
-        running += [job.title for job in self.suites.running()]
+        running += [job.title for job in self.tournaments.running()]
         if not running:
             self.exit(0)
             return
         count = len(running)
         question = (
-            f"{count} match{'es or suites are' if count != 1 else ' or suite is'} still running "
+            f"{count} match{'es or tournaments are' if count != 1 else ' or tournament is'} still running "
             f"({', '.join(running)}). Quit and save {'them' if count != 1 else 'it'} as aborted?"
         )
 
@@ -264,13 +299,13 @@ class ArenaApp(App[int]):
 
     async def _stop_and_exit(self) -> None:
         await self.matches.cancel_all()
-        await self.suites.stop_all()
+        await self.tournaments.stop_all()
         self.exit(0)
 
     async def on_unmount(self) -> None:
-        """Stop every running match and suite (recorded as aborted) and close the store."""
+        """Stop every running match and tournament (recorded as aborted) and close the store."""
         await self.matches.cancel_all()
-        await self.suites.stop_all()
+        await self.tournaments.stop_all()
         self.store.close()
 
 

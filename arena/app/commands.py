@@ -31,14 +31,17 @@ class ArenaCommands(Provider):
         commands: list[Command] = [
             ("New match", app.go_home, "choose a game and players"),
             ("Recent episodes", app.open_episodes, "browse, filter and replay saved episodes"),
+            ("New tournament", app.open_tournament_setup, "players, seeds and options; ratings and tables"),
+            ("Tournaments", app.open_tournaments, "stored tournaments: tables, and resume a stopped one"),
             ("Help: keys", app.action_help, "key bindings of this screen"),
         ]
         for match in reversed(app.matches.matches):
             commands.append(
                 (f"Watch match {match.title}", partial(app.watch_match, match), match.model.status_line())
             )
-        for job in reversed(app.suites.jobs):
-            commands.append((f"Watch {job.title}", partial(app.watch_suite, job), job.status_line()))
+        for job in reversed(app.tournaments.jobs):
+            watch = partial(app.open_tournament, job.tournament_id)
+            commands.append((f"Watch {job.title}", watch, job.status_line()))
         for row in app.store.list_episodes(limit=RECENT_EPISODES):
             title = f"Replay episode {row['id']} ({row['game']}, {row['status']}, {row['turns']} turns)"
             commands.append((title, partial(app.open_replay, int(row["id"])), "step through it turn by turn"))

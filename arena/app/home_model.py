@@ -12,15 +12,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.app.suite_job import SuiteConfig
 from arena.lineup import baseline_choices
 from arena.match import MatchConfig
 from arena.registry import GameOption, GameSpec
 from arena.user_input import parse_seed
 
 SEED_FIELD = "seed"
-DEALS_FIELD = "deals"
-MAX_SUITE_DEALS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,12 +114,12 @@ def option_title(option: GameOption) -> str:
 def rules_by_seat(spec: GameSpec) -> list[tuple[list[str], str]]:
     """The rules each seat is told, grouped by identical text; the description if unavailable."""
     try:
-        game = spec.create(0, {})
+        options = spec.parse_options({})
         groups: dict[str, list[str]] = {}
-        for seat in game.seats:
-            groups.setdefault(game.rules(seat), []).append(seat)
-    except Exception:  # a game that cannot be built with defaults still shows its description
-        return [(list(spec.seats), spec.description)]
+        for seat in spec.seats(options):
+            groups.setdefault(spec.rules(options, seat), []).append(seat)
+    except Exception:  # a game whose defaults do not validate still shows its description
+        return [(list(spec.default_seats), spec.description)]
     return [(seats, text) for text, seats in groups.items()]
 
 
@@ -174,9 +171,9 @@ class MatchDraft:
     def seat_names(self) -> tuple[str, ...]:
         """The seats with these options (a game option may change them), else the default seats."""
         try:
-            return tuple(self.spec.create(0, self.resolved_options()).seats)
-        except Exception:  # options not valid yet: keep showing the declared seats
-            return self.spec.seats
+            return self.spec.seats_for(self.resolved_options())
+        except Exception:  # options not valid yet: keep showing the default seats
+            return self.spec.default_seats
 
     def errors(self, choices: Sequence[SeatOption]) -> dict[str, str]:
         """Every problem, keyed by ``seed``, an option name, or ``seat:NAME``."""
@@ -202,42 +199,3 @@ class MatchDraft:
         return MatchConfig(
             game=self.spec.name, seats=seats, seed=parse_seed(self.seed), options=self.resolved_options()
         )
-
-
-def suite_errors(draft: MatchDraft, deals: str, choices: Sequence[SeatOption]) -> dict[str, str]:
-    """Every problem with playing ``draft`` as a suite of ``deals`` deals (keys as in ``errors``).
-
-    A suite plays its deals unattended, so no seat may be human; players this app supplies
-    for single matches (tests, demos) are not player specs and cannot play one either.
-    """
-    errors = draft.errors(choices)
-    try:
-        count = int(deals.strip())
-    except ValueError:
-        errors[DEALS_FIELD] = f"deals must be a whole number, not {deals.strip()!r}"
-    else:
-        if not 1 <= count <= MAX_SUITE_DEALS:
-            errors[DEALS_FIELD] = f"deals must be from 1 to {MAX_SUITE_DEALS}, not {count}"
-    by_spec = {choice.spec: choice for choice in choices}
-    for seat in draft.seat_names():
-        choice = by_spec.get(draft.seats.get(seat) or "")
-        if choice is not None and choice.kind == "human":
-            errors[f"seat:{seat}"] = (
-                f"a suite plays every deal unattended, so seat {seat} cannot be human: "
-                "give it a baseline or a model (or start a single match)"
-            )
-        elif choice is not None and choice.kind == "extra":
-            errors[f"seat:{seat}"] = f"{choice.spec} plays single matches only, not suites"
-    return errors
-
-
-def suite_config(draft: MatchDraft, deals: str) -> SuiteConfig:
-    """The checked suite (call :func:`suite_errors` first); seats are swapped for each deal."""
-    match = draft.config()
-    return SuiteConfig(
-        game=match.game,
-        players=dict(match.seats),
-        n=int(deals.strip()),
-        seed=match.seed,
-        options=match.options,
-    )

@@ -10,7 +10,6 @@ still shows every stored turn and the stored state.
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -145,7 +144,7 @@ class ReplayModel:
             try:
                 game = spec.create(seed, config)
             except ValueError:  # recorded options outside today's limits: use them as played
-                game = spec.game_class(seed, **config)
+                game = spec.new_state(seed, spec.Options.model_construct(**config))
         except Exception as exc:  # unknown game, removed option: keep the stored turns readable
             self.rebuild_error = f"cannot rebuild the game: {type(exc).__name__}: {exc}"
             return
@@ -153,7 +152,7 @@ class ReplayModel:
             self.rebuild_error = "the stored seats do not match the game's seats"
             return
         self._snapshots[0] = game
-        self._work = (0, copy.deepcopy(game))
+        self._work = (0, game.clone())
 
     # -- navigation ---------------------------------------------------------------------
     @property
@@ -208,14 +207,14 @@ class ReplayModel:
         at, game = self._work
         base = max(p for p in self._snapshots if p <= target)
         if target < at or base > at:
-            at, game = base, copy.deepcopy(self._snapshots[base])
+            at, game = base, self._snapshots[base].clone()
         while at < target:
             if not self._apply(game, at):
                 self._work = (at, game)
                 return None
             at += 1
             if at % self.snapshot_every == 0 and at not in self._snapshots:
-                self._snapshots[at] = copy.deepcopy(game)
+                self._snapshots[at] = game.clone()
         self._work = (at, game)
         return game
 
@@ -245,7 +244,8 @@ class ReplayModel:
         """The state after the current step for the current view (untrusted parts included)."""
         game = self.game()
         if game is not None:
-            return game.render(self.view)
+            rendered: RenderableType = game.definition.render(game, self.view)
+            return rendered
         states: list[RenderableType] = [Text(self.rebuild_error or "no state", style="bold red")]
         for turn in self.current_turns():
             states.append(Text(f"stored state of seat {turn.seat}:", style="bold"))

@@ -51,8 +51,8 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
             "tournament_id": tournament_id,
             "name": info["name"],
             "game": config.game,
-            "game_version": spec.game_class.version,
-            "prompt_version": spec.game_class.prompt_version,
+            "game_version": spec.version,
+            "prompt_version": spec.prompt_version,
             "arena_version": __version__,
             "master_seed": config.seed,
             "seeds": config.seeds,
@@ -74,7 +74,7 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
             "timeout": None,
             "timeout_note": TIMEOUT_NOTE,
             "reask": "one re-ask with the validation error for: " + ", ".join(sorted(REASK_ERRORS)),
-            "fallback": inspect.getdoc(spec.game_class.fallback) or "the game's conservative fallback",
+            "fallback": inspect.getdoc(type(sample).fallback) or "the game's conservative fallback",
             "budget": {"usd": config.budget_usd} if config.budget_usd is not None else None,
             "concurrency": config.concurrency,
         },
@@ -213,7 +213,8 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         "## Cost",
         f"- total ${cost['total_usd']:.4f} over {cost['episodes']} episodes"
-        f" (${cost['usd_per_episode']:.4f} each); {cost['input_tokens']} input and"
+        f" (${cost['usd_per_episode']:.4f} each); {cost['input_tokens']} input"
+        f" ({cost.get('cached_tokens', 0)} from a prompt cache) and"
         f" {cost['output_tokens']} output tokens",
         "",
         "## Inference settings as used",

@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from arena.events import EpisodeStarted, EpisodeStatus, Event, Observer, TurnsRecorded
+from arena.events import EpisodeStatus, Event, Observer, TurnsRecorded
 from arena.lineup import build_player
 from arena.match import MatchConfig, prepare_runner
 from arena.player import Player
@@ -328,13 +328,14 @@ class TournamentRun:
             options=self.config.options,
             budget=Budget(max_cost_usd=left) if left is not None else Budget(),
             tournament_id=self.tournament_id,
+            slot_key=slot.slot_key,
         )
         key = slot.slot_key
-        tagger = _SlotTagger(self.store, key, self.progress)
+        meter = _SpendMeter(self.progress)
         runner = prepare_runner(
             config,
             self.store,
-            [tagger, *self.observers],
+            [meter, *self.observers],
             models_config=self.models_config,
             prepare_players=False,
         )
@@ -366,19 +367,15 @@ class TournamentRun:
         self._notify()
 
 
-class _SlotTagger:
-    """Observer: tags the episode with its slot key and keeps the live spend."""
+class _SpendMeter:
+    """Observer keeping the tournament's live spend."""
 
-    def __init__(self, store: Store, slot_key: str, progress: TournamentProgress) -> None:
-        self.store = store
-        self.slot_key = slot_key
+    def __init__(self, progress: TournamentProgress) -> None:
         self.progress = progress
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, TurnsRecorded):
             self.progress.spend_usd += sum(turn.usage.cost_usd for turn in event.turns)
-        elif isinstance(event, EpisodeStarted) and event.episode_id is not None:
-            self.store.tag_slot(event.episode_id, self.slot_key)
 
 
 async def run_tournament(store: Store, config: TournamentConfig, **kwargs: Any) -> TournamentProgress:

@@ -37,6 +37,7 @@ class PlayerUsage:
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    cached_tokens: int = 0
     failures: Counter[str] = field(default_factory=Counter)
 
     def cost_dict(self) -> dict[str, Any]:
@@ -44,6 +45,7 @@ class PlayerUsage:
         return {
             "episodes": self.episodes,
             "input_tokens": self.input_tokens,
+            "cached_tokens": self.cached_tokens,
             "output_tokens": self.output_tokens,
             "cost_usd": round(self.cost_usd, 6),
             "usd_per_episode": round(self.cost_usd / self.episodes, 6) if self.episodes else 0.0,
@@ -138,7 +140,7 @@ def tournament_table(store: Store, tournament_id: int, *, resamples: int = 1000)
             "not_played": sum(not s.done and s.failures <= config.retries for s in states),
             "given_up": sum(not s.done and s.failures > config.retries for s in states),
         },
-        "summary_metrics": list(spec.game_class.summary_metrics),
+        "summary_metrics": list(spec.summary_metrics),
         "failures": {
             "episodes_by_status": dict(data.statuses),
             "errors_by_class": dict(data.errors),
@@ -179,6 +181,7 @@ def _cost(data: TournamentData, players: list[str]) -> dict[str, Any]:
         "total_usd": round(total, 6),
         "usd_per_episode": round(total / episodes, 6) if episodes else 0.0,
         "input_tokens": sum(u.input_tokens for u in data.usage.values()),
+        "cached_tokens": sum(u.cached_tokens for u in data.usage.values()),
         "output_tokens": sum(u.output_tokens for u in data.usage.values()),
         "per_player": {p: data.usage[p].cost_dict() for p in players},
     }
@@ -192,10 +195,13 @@ def _add_failures(store: Store, tournament_id: int, data: TournamentData) -> Non
         " WHERE e.tournament_id = ? AND e.status = 'finished'"
     )
     counts = store.conn.execute(
-        f"SELECT s.player, count(*), coalesce(sum(t.fallback), 0){joined} GROUP BY s.player", (tournament_id,)
+        f"SELECT s.player, count(*), coalesce(sum(t.fallback), 0), coalesce(sum(t.cached_tokens), 0){joined}"
+        " GROUP BY s.player",
+        (tournament_id,),
     )
-    for player, decisions, fallbacks in counts:
+    for player, decisions, fallbacks, cached in counts:
         data.usage[player].failures.update({"decisions": decisions, "fallback": fallbacks})
+        data.usage[player].cached_tokens = cached
     troubled = store.conn.execute(
         f"SELECT s.player, t.fallback, t.attempts{joined} AND t.attempts != '[]'", (tournament_id,)
     )

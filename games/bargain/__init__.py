@@ -1,28 +1,8 @@
-"""Hidden-valuation bargaining (seed 003): registered as ``bargain``."""
+"""Hidden-valuation bargaining (seed 003): registered as ``bargain`` through ``arena.games``."""
 
 from __future__ import annotations
 
-from arena.registry import BaselineInfo, GameOption, GameSpec
-from games.bargain.baselines import BASELINES
-from games.bargain.game import BargainGame
-from games.bargain.rules import DEFAULT_ROUNDS, SEATS
+from games.bargain.definition import DEFINITION, BargainDefinition
+from games.bargain.game import BargainOptions, BargainState
 
-GAME_SPEC = GameSpec(
-    name=BargainGame.name,
-    title=BargainGame.title,
-    description=BargainGame.description,
-    game_class=BargainGame,
-    seats=SEATS,
-    baselines={name: BaselineInfo(name, description, cls) for name, (cls, description) in BASELINES.items()},
-    options=(
-        GameOption(
-            "rounds",
-            DEFAULT_ROUNDS,
-            "round limit; one round is one turn of one side (seller in odd rounds)",
-            minimum=2,
-            maximum=40,
-        ),
-    ),
-)
-
-__all__ = ["GAME_SPEC", "BargainGame"]
+__all__ = ["DEFINITION", "BargainDefinition", "BargainOptions", "BargainState"]

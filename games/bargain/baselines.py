@@ -14,7 +14,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from arena.player import BasePlayer, Decision, DecisionRequest
+from games.bargain.observation import BargainObservation
 from games.bargain.rules import PRICE_MAX, PRICE_MIN, SELLER, BargainAction
 
 
@@ -30,18 +33,21 @@ class View:
     theirs: list[int]
 
     @classmethod
-    def of(cls, observation: dict[str, Any]) -> View:
-        """Parse an observation of the bargain."""
-        seat = observation["role"]
-        secret = observation["your_cost"] if seat == SELLER else observation["your_value"]
-        offers = [m for m in observation["offers"] if m["action"] == "offer"]
+    def of(cls, observation: BaseModel | dict[str, Any]) -> View:
+        """Read a seat's observation of the bargain (a stored one is validated first)."""
+        if isinstance(observation, BaseModel) and not isinstance(observation, BargainObservation):
+            observation = observation.model_dump()
+        if not isinstance(observation, BargainObservation):
+            observation = BargainObservation.model_validate(observation)
+        seat = observation.role
+        offers = [m for m in observation.offers if m.action == "offer"]
         return cls(
             seat=seat,
-            secret=int(secret),
-            rounds_left=int(observation["rounds_left"]),
-            standing=observation["standing_offer"],
-            mine=[m["price"] for m in offers if m["seat"] == seat],
-            theirs=[m["price"] for m in offers if m["seat"] != seat],
+            secret=observation.secret,
+            rounds_left=observation.rounds_left,
+            standing=observation.standing_offer,
+            mine=[m.price for m in offers if m.seat == seat],
+            theirs=[m.price for m in offers if m.seat != seat],
         )
 
     @property

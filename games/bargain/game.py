@@ -1,4 +1,4 @@
-"""Hidden-valuation bargaining (seed 003, after the Cattle Trade benchmark) as an Arena game.
+"""Hidden-valuation bargaining (seed 003, after the Cattle Trade benchmark): state and rules.
 
 A seller with a private cost and a buyer with a private value above it take turns,
 seller first: each turn is one round, in which the side either offers a price or accepts
@@ -11,15 +11,13 @@ messages for leaks and bluffs; it lives in the full state only, never in an obse
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, Self
 
-from pydantic import BaseModel
-from rich.console import RenderableType
+from pydantic import BaseModel, ConfigDict, Field
 
-from arena.game import Game, SeatResult, template_version
-from games.bargain import prompt as prompt_text
+from arena.game import GameState, SeatResult
 from games.bargain.honesty import Ledger
-from games.bargain.render import render_bargain
+from games.bargain.observation import BargainObservation, PublicMove
 from games.bargain.rules import (
     BUYER,
     DEFAULT_ROUNDS,
@@ -37,6 +35,9 @@ from games.bargain.rules import (
 )
 from games.bargain.world import COST_MAX, COST_MIN, MARGIN_MAX, Deal, draw_deal
 
+if TYPE_CHECKING:
+    from arena.definition import GameDefinition
+
 SAMPLE_MESSAGES = (
     "",
     "Let's make a deal.",
@@ -48,36 +49,27 @@ SAMPLE_MESSAGES = (
 )
 
 
-class BargainGame(Game):
+class BargainOptions(BaseModel):
+    """The bargain's options."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rounds: int = Field(
+        DEFAULT_ROUNDS,
+        ge=2,
+        le=40,
+        description="round limit; one round is one turn of one side (seller in odd rounds)",
+    )
+
+
+class BargainState(GameState):
     """Seeded one-item bargaining between a ``seller`` and a ``buyer``."""
 
-    name: ClassVar[str] = "bargain"
-    version: ClassVar[str] = "1.0"
-    title: ClassVar[str] = "Bargain"
-    description: ClassVar[str] = (
-        "A seller with a private cost and a buyer with a private value take turns offering "
-        "prices, with cheap-talk messages on the side. A deal inside the zone helps both; "
-        "no deal by the round limit gives both nothing."
-    )
-    prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
-    summary_metrics: ClassVar[tuple[str, ...]] = (
-        "closed",
-        "in_zone",
-        "gain",
-        "share",
-        "balance",
-        "rounds_used",
-        "leaks",
-        "bluffs",
-        "fallbacks",
-    )
-    """The metrics a suite table shows by default (a soft hook read by ``arena.suite``)."""
+    options: BargainOptions
 
-    def __init__(self, seed: int, *, rounds: int = DEFAULT_ROUNDS) -> None:
-        super().__init__(seed, rounds=rounds)
-        if rounds < 2:
-            raise ValueError(f"rounds must be at least 2 (an offer and an answer), got {rounds}")
-        self.rounds = rounds
+    def __init__(self, definition: GameDefinition, seed: int, options: BargainOptions) -> None:
+        super().__init__(definition, seed, options)
+        self.rounds = options.rounds
         self.deal: Deal = draw_deal(seed)
         self.moves: list[Move] = []
         self.price: int | None = None
@@ -93,28 +85,24 @@ class BargainGame(Game):
         seat = self.to_move
         return [seat] if seat is not None else []
 
-    def observation(self, seat: str) -> dict[str, Any]:
+    def observation(self, seat: str) -> BargainObservation:
         # Built field by field from public moves and this seat's own number only.
         own = {"your_cost": self.deal.cost} if seat == SELLER else {"your_value": self.deal.value}
         used = len(self.moves)
-        return {
-            "role": seat,
-            **own,
-            "round": min(used + 1, self.rounds) if self.status == "open" else used,
-            "rounds": self.rounds,
-            "rounds_left": self.rounds - used,
-            "offers": [move.public() for move in self.moves],
-            "standing_offer": self.standing_for(seat),
-            "your_last_offer": self.last_offer(seat),
-            "status": self.status,
-            "price": self.price,
-        }
-
-    def rules(self, seat: str) -> str:
-        return prompt_text.rules_text(seat, self.rounds)
-
-    def prompt(self, seat: str) -> str:
-        return prompt_text.render(self.observation(seat), self.rules(seat))
+        return BargainObservation.model_validate(
+            {
+                "role": seat,
+                **own,
+                "round": min(used + 1, self.rounds) if self.status == "open" else used,
+                "rounds": self.rounds,
+                "rounds_left": self.rounds - used,
+                "offers": [PublicMove(**move.public()) for move in self.moves],
+                "standing_offer": self.standing_for(seat),
+                "your_last_offer": self.last_offer(seat),
+                "status": self.status,
+                "price": self.price,
+            }
+        )
 
     def action_model(self, seat: str) -> type[BaseModel]:
         return BargainAction
@@ -182,6 +170,12 @@ class BargainGame(Game):
     def over(self) -> bool:
         return self.status != "open"
 
+    def rewards(self) -> dict[str, float]:
+        """Both gains on the step that closes a deal, zero otherwise."""
+        if self.status == "deal" and self.moves and self.moves[-1].action == "accept":
+            return {seat: float(gain(seat, self.deal, self.price)) for seat in SEATS}
+        return dict.fromkeys(SEATS, 0.0)
+
     def result(self) -> dict[str, SeatResult]:
         outcome = outcome_metrics(self.deal, self.price)
         surplus = self.deal.surplus
@@ -207,7 +201,7 @@ class BargainGame(Game):
             results[seat] = SeatResult(score=float(own_gain), metrics=metrics)
         return results
 
-    def snapshot(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
             "rounds": self.rounds,
@@ -219,6 +213,25 @@ class BargainGame(Game):
             "ledger": [dict(entry) for entry in self.ledger.entries],
             "final_claims": dict(self.ledger.finals),
         }
+
+    @classmethod
+    def from_json(cls, definition: GameDefinition, data: dict[str, Any]) -> Self:
+        state = cls(definition, data["seed"], BargainOptions(rounds=data["rounds"]))
+        state.deal = Deal(data["cost"], data["value"])
+        state.status, state.price = data["status"], data["price"]
+        state.moves = [Move(**move) for move in data["moves"]]
+        state.ledger = Ledger(
+            entries=[{**entry, "bluffs": list(entry["bluffs"])} for entry in data["ledger"]],
+            finals=dict(data["final_claims"]),
+        )
+        return state
+
+    def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
+        """A copy where ``seat``'s private number reads ``sentinel``."""
+        twin = self.clone()
+        cost, value = self.deal.cost, self.deal.value
+        twin.deal = Deal(sentinel, value) if seat == SELLER else Deal(cost, sentinel)
+        return twin
 
     def turn_state(self, seat: str) -> dict[str, Any]:
         leaks = {s: self.ledger.counts(s)[0] for s in SEATS}
@@ -247,9 +260,6 @@ class BargainGame(Game):
             short = act.message if len(act.message) <= 60 else act.message[:59] + "…"
             text += f' "{short}"'
         return text
-
-    def render(self, viewer: str | None = None) -> RenderableType:
-        return render_bargain(self, viewer)
 
     def progress(self) -> tuple[int, int]:
         return (len(self.moves), self.rounds)
@@ -294,4 +304,4 @@ def _as_action(action: BaseModel) -> BargainAction:
     return BargainAction.model_validate(action.model_dump())
 
 
-__all__ = ["BUYER", "SELLER", "BargainAction", "BargainGame"]
+__all__ = ["BUYER", "SELLER", "BargainAction", "BargainOptions", "BargainState"]

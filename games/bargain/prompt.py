@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
 
+from games.bargain.observation import BargainObservation, PublicMove
 from games.bargain.rules import MESSAGE_MAX, PRICE_MAX, PRICE_MIN, SELLER
 from games.bargain.world import COST_MAX, COST_MIN, MARGIN_MAX, MARGIN_MIN
 
@@ -91,14 +91,14 @@ def rules_text(role: str, rounds: int) -> str:
     )
 
 
-def history_line(move: dict[str, Any]) -> str:
+def history_line(move: PublicMove) -> str:
     """One past turn as the prompt shows it."""
-    if move["action"] == "accept":
-        line = f"round {move['round']}: {move['seat']} accepts {move['price']}"
+    if move.action == "accept":
+        line = f"round {move.round}: {move.seat} accepts {move.price}"
     else:
-        line = f"round {move['round']}: {move['seat']} offers {move['price']}"
-    if move["message"]:
-        line += f", message: {json.dumps(move['message'], ensure_ascii=False)}"
+        line = f"round {move.round}: {move.seat} offers {move.price}"
+    if move.message:
+        line += f", message: {json.dumps(move.message, ensure_ascii=False)}"
     return line
 
 
@@ -106,27 +106,27 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def render(observation: dict[str, Any], rules: str) -> str:
+def render(observation: BargainObservation, rules: str) -> str:
     """Fill the template from a seat's observation (and nothing else)."""
-    role = observation["role"]
+    role = observation.role
     words = ROLE_TEXT[role]
-    standing = observation["standing_offer"]
+    standing = observation.standing_offer
     if standing is None:
         standing_text = f"There is no offer from the {words['other']} to accept yet."
     else:
         standing_text = f"The {words['other']}'s standing offer is {standing} (you may accept it)."
-    if observation["round"] == observation["rounds"]:
+    if observation.round == observation.rounds:
         standing_text += " This is the last round: an offer now cannot be accepted any more."
-    history = "\n".join(history_line(move) for move in observation["offers"]) or "(none yet)"
+    history = "\n".join(history_line(move) for move in observation.offers) or "(none yet)"
     return TEMPLATE.format(
         rules=rules,
         role=role,
         other=words["other"],
         secret=words["secret"],
-        secret_value=observation[f"your_{words['secret']}"],
-        round=observation["round"],
-        rounds=observation["rounds"],
-        rounds_left=_plural(observation["rounds_left"], "round"),
+        secret_value=observation.secret,
+        round=observation.round,
+        rounds=observation.rounds,
+        rounds_left=_plural(observation.rounds_left, "round"),
         standing=standing_text,
         history=history,
         price_min=PRICE_MIN,

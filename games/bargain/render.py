@@ -20,7 +20,7 @@ from arena.sanitize import plain_text
 from games.bargain.rules import SELLER, gain
 
 if TYPE_CHECKING:
-    from games.bargain.game import BargainGame
+    from games.bargain.game import BargainState
 
 BAR_WIDTH = 32
 SEAT_STYLE = {"seller": "red", "buyer": "green"}
@@ -46,7 +46,7 @@ def ladder_bar(price: int, top: int, style: str, marks: dict[int, str]) -> Text:
     return bar
 
 
-def _header(game: BargainGame, viewer: str | None) -> list[RenderableType]:
+def _header(game: BargainState, viewer: str | None) -> list[RenderableType]:
     used = len(game.moves)
     if game.status == "deal":
         state = f"deal at {game.price} in round {used}"
@@ -69,7 +69,7 @@ def _header(game: BargainGame, viewer: str | None) -> list[RenderableType]:
     return lines
 
 
-def _footer(game: BargainGame, viewer: str | None) -> Text | None:
+def _footer(game: BargainState, viewer: str | None) -> Text | None:
     if game.status != "deal":
         return None
     if viewer is not None:
@@ -79,7 +79,7 @@ def _footer(game: BargainGame, viewer: str | None) -> Text | None:
     return Text(f"seller {seller:+d}   buyer {buyer:+d}   price {zone} the zone")
 
 
-def render_bargain(game: BargainGame, viewer: str | None) -> RenderableType:
+def render_bargain(game: BargainState, viewer: str | None) -> RenderableType:
     """The header, the offer ladder with messages, and the outcome."""
     parts = _header(game, viewer)
     visible = {"seller": game.deal.cost, "buyer": game.deal.value}

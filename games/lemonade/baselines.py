@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from arena.player import BasePlayer, Decision, DecisionRequest
+from games.lemonade.observation import Forecast, LemonadeObservation
 from games.lemonade.rules import (
     MAX_PRICE,
     MIN_PRICE,
@@ -21,10 +21,10 @@ COST_PLUS_MARKUP = 2.0
 COST_PLUS_CUPS = 60
 
 
-def expected_demand(today: dict[str, Any], price: float, promotion: str = "none") -> int:
+def expected_demand(today: Forecast, price: float, promotion: str = "none") -> int:
     """Demand the public formula predicts before the day's chance (noise) is known."""
     effect = PROMOTIONS[promotion]
-    base = today["traffic"] * WEATHER_FACTOR[today["weather"]] * price_factor(price * effect.seen_price_share)
+    base = today.traffic * WEATHER_FACTOR[today.weather] * price_factor(price * effect.seen_price_share)
     return max(0, int(base * effect.demand_boost))
 
 
@@ -40,10 +40,19 @@ class _LemonadeBaseline(BasePlayer):
         self.spec = f"baseline:{self.name}"
 
     async def decide(self, request: DecisionRequest) -> Decision:
-        decision = self.choose(request.observation)
+        observation = request.observation
+        if not isinstance(observation, LemonadeObservation):
+            observation = LemonadeObservation.model_validate(observation.model_dump())
+        decision = self.choose(observation)
         return Decision(action=decision, reason=decision.reason)
 
-    def choose(self, observation: dict[str, Any]) -> LemonadeDecision:
+    @staticmethod
+    def forecast(observation: LemonadeObservation) -> Forecast:
+        """Today's forecast (a stand is asked only while the season runs)."""
+        assert observation.today is not None, "a stand is asked only while the season runs"
+        return observation.today
+
+    def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
         """The decision for this morning."""
         raise NotImplementedError
 
@@ -53,16 +62,16 @@ class CostPlusStand(_LemonadeBaseline):
 
     name = "cost-plus"
 
-    def choose(self, observation: dict[str, Any]) -> LemonadeDecision:
-        today = observation["today"]
-        price = round(min(MAX_PRICE, max(MIN_PRICE, today["unit_cost"] * COST_PLUS_MARKUP)), 2)
-        cups = min(COST_PLUS_CUPS, observation["max_affordable_cups"])
+    def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
+        today = self.forecast(observation)
+        price = round(min(MAX_PRICE, max(MIN_PRICE, today.unit_cost * COST_PLUS_MARKUP)), 2)
+        cups = min(COST_PLUS_CUPS, observation.max_affordable_cups)
         note = "" if cups == COST_PLUS_CUPS else f", cut to {cups} because that is all the cash pays for"
         return LemonadeDecision(
             price=price,
             produce=cups,
             promotion="none",
-            reason=f"cost-plus: price {price:.2f} is {COST_PLUS_MARKUP:g}x the {today['unit_cost']:.2f} "
+            reason=f"cost-plus: price {price:.2f} is {COST_PLUS_MARKUP:g}x the {today.unit_cost:.2f} "
             f"cup cost; fixed {COST_PLUS_CUPS} cups{note}",
         )
 
@@ -72,17 +81,17 @@ class WeatherStand(_LemonadeBaseline):
 
     name = "weather"
 
-    def choose(self, observation: dict[str, Any]) -> LemonadeDecision:
-        today = observation["today"]
-        price = WEATHER_PRICES[today["weather"]]
+    def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
+        today = self.forecast(observation)
+        price = WEATHER_PRICES[today.weather]
         expected = expected_demand(today, price)
-        cups = min(expected, observation["max_affordable_cups"])
+        cups = min(expected, observation.max_affordable_cups)
         capped = " (all the cash pays for)" if cups < expected else ""
         return LemonadeDecision(
             price=price,
             produce=cups,
             promotion="none",
-            reason=f"{today['weather']} day with traffic {today['traffic']}: price {price:.2f}, "
+            reason=f"{today.weather} day with traffic {today.traffic}: price {price:.2f}, "
             f"expect about {expected} cups, make {cups}{capped}",
         )
 
@@ -92,17 +101,17 @@ class ProfitMaxStand(_LemonadeBaseline):
 
     name = "profit-max"
 
-    def choose(self, observation: dict[str, Any]) -> LemonadeDecision:
-        today = observation["today"]
+    def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
+        today = self.forecast(observation)
         best: tuple[float, float, str, int] = (-1e9, 3.0, "none", 0)
         for promotion, effect in PROMOTIONS.items():
-            if effect.fixed_cost > observation["cash"]:
+            if effect.fixed_cost > observation.cash:
                 continue
-            limit = affordable(observation["cash"], today["unit_cost"], promotion)
+            limit = affordable(observation.cash, today.unit_cost, promotion)
             for tenth in range(int(MIN_PRICE * 10), int(MAX_PRICE * 10) + 1):
                 price = tenth / 10
                 cups = min(expected_demand(today, price, promotion), limit)
-                profit = cups * (price * effect.revenue_share - today["unit_cost"]) - effect.fixed_cost
+                profit = cups * (price * effect.revenue_share - today.unit_cost) - effect.fixed_cost
                 if profit > best[0]:
                     best = (profit, price, promotion, cups)
         profit, price, promotion, cups = best
@@ -120,11 +129,11 @@ class RandomStand(_LemonadeBaseline):
 
     name = "random"
 
-    def choose(self, observation: dict[str, Any]) -> LemonadeDecision:
+    def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
         price = round(self.rng.uniform(MIN_PRICE, MAX_PRICE), 1)
-        cups = self.rng.randint(0, observation["max_affordable_cups"])
-        promotion = self.rng.choice([p for p, e in PROMOTIONS.items() if e.fixed_cost <= observation["cash"]])
-        cups = min(cups, affordable(observation["cash"], observation["today"]["unit_cost"], promotion))
+        cups = self.rng.randint(0, observation.max_affordable_cups)
+        promotion = self.rng.choice([p for p, e in PROMOTIONS.items() if e.fixed_cost <= observation.cash])
+        cups = min(cups, affordable(observation.cash, self.forecast(observation).unit_cost, promotion))
         return LemonadeDecision(
             price=price,
             produce=cups,

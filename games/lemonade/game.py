@@ -1,4 +1,4 @@
-"""The lemonade stand as an Arena game: every stand decides each day at the same time.
+"""The lemonade stand's state and rules: every stand decides each day at the same time.
 
 In the default ``identical`` market each seat runs its own stand in the same world
 (same weather, traffic, costs and demand noise), so the same decisions give the same
@@ -11,14 +11,12 @@ import itertools
 import random
 from dataclasses import dataclass, field
 from statistics import mean
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, Literal, Self
 
-from pydantic import BaseModel
-from rich.console import RenderableType
+from pydantic import BaseModel, ConfigDict, Field
 
-from arena.game import Game, SeatResult, template_version
-from games.lemonade import prompt as prompt_text
-from games.lemonade.render import render_stands
+from arena.game import GameState, SeatResult
+from games.lemonade.observation import DayRecord, Forecast, LemonadeObservation, RivalDay
 from games.lemonade.rules import (
     BASE_PRICE,
     MAX_PRICE,
@@ -33,6 +31,9 @@ from games.lemonade.rules import (
 )
 from games.lemonade.world import WorldDay, generate_world
 
+if TYPE_CHECKING:
+    from arena.definition import GameDefinition
+
 HISTORY_DAYS = 7
 FALLBACK_FIRST_DAY_CUPS = 20
 
@@ -46,37 +47,34 @@ class Stand:
     bankrupt_day: int | None = None
 
 
-class LemonadeGame(Game):
-    """Seeded 30-day lemonade stand for any number of stands (default two)."""
+class LemonadeOptions(BaseModel):
+    """The lemonade stand's options."""
 
-    name: ClassVar[str] = "lemonade"
-    version: ClassVar[str] = "1.0"
-    title: ClassVar[str] = "Lemonade stand"
-    description: ClassVar[str] = (
-        "Run a lemonade stand for 30 days: set the price, how many cups to make and a "
-        "promotion each morning. Same weather, traffic and costs for every stand; the "
-        "most cash at the end wins."
-    )
-    prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
-    summary_metrics: ClassVar[tuple[str, ...]] = (
-        "final_cash",
-        "revenue",
-        "ingredient_cost",
-        "wasted_cups",
-        "gross_margin",
-        "decision_changes",
-        "bankrupt",
-        "fallbacks",
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    days: int = Field(30, ge=1, le=1000, description="number of days")
+    stands: int = Field(2, ge=1, le=8, description="number of stands (seats a, b, ...)")
+    market: Literal["identical", "shared"] = Field(
+        "identical", description="identical worlds, or one shared street"
     )
 
-    def __init__(self, seed: int, *, days: int = 30, stands: int = 2, market: str = "identical") -> None:
-        super().__init__(seed, days=days, stands=stands, market=market)
-        if market not in ("identical", "shared"):
-            raise ValueError(f"market must be identical or shared, got {market!r}")
-        self.days = days
-        self.market = market
-        self._seats = tuple("abcdefgh"[:stands])
-        self.world: list[WorldDay] = generate_world(seed, days)
+
+def stand_seats(stands: int) -> tuple[str, ...]:
+    """Seat names for ``stands`` stands: a, b, c, ..."""
+    return tuple("abcdefgh"[:stands])
+
+
+class LemonadeState(GameState):
+    """Seeded lemonade stand for any number of stands (default two)."""
+
+    options: LemonadeOptions
+
+    def __init__(self, definition: GameDefinition, seed: int, options: LemonadeOptions) -> None:
+        super().__init__(definition, seed, options)
+        self.days = options.days
+        self.market = options.market
+        self._seats = stand_seats(options.stands)
+        self.world: list[WorldDay] = generate_world(seed, options.days)
         self.stands = {seat: Stand() for seat in self._seats}
         self.day = 1
         self._mark_bankruptcies()
@@ -91,32 +89,26 @@ class LemonadeGame(Game):
             return []
         return [seat for seat, stand in self.stands.items() if stand.bankrupt_day is None]
 
-    def observation(self, seat: str) -> dict[str, Any]:
+    def observation(self, seat: str) -> LemonadeObservation:
         stand = self.stands[seat]
-        observation: dict[str, Any] = {
-            "day": self.day,
-            "days": self.days,
-            "market": self.market,
-            "today": self.today.public() if self.day <= self.days else None,
-            "cash": stand.cash,
-            "max_affordable_cups": affordable(stand.cash, self.today.unit_cost)
-            if self.day <= self.days
-            else 0,
-            "recent_days": stand.records[-HISTORY_DAYS:],
-        }
+        playing = self.day <= self.days
+        rivals = None
         if self.market == "shared":
-            observation["rivals_yesterday"] = {
-                other: {"price": rival.records[-1]["price"], "promotion": rival.records[-1]["promotion"]}
+            rivals = {
+                other: RivalDay(price=rival.records[-1]["price"], promotion=rival.records[-1]["promotion"])
                 for other, rival in self.stands.items()
                 if other != seat and rival.records and rival.records[-1]["day"] == self.day - 1
             }
-        return observation
-
-    def rules(self, seat: str) -> str:
-        return prompt_text.rules_text(self.days, self.market)
-
-    def prompt(self, seat: str) -> str:
-        return prompt_text.render(self.observation(seat), self.rules(seat))
+        return LemonadeObservation(
+            day=self.day,
+            days=self.days,
+            market=self.market,
+            today=Forecast(**self.today.public()) if playing else None,
+            cash=stand.cash,
+            max_affordable_cups=affordable(stand.cash, self.today.unit_cost) if playing else 0,
+            recent_days=[DayRecord(**record) for record in stand.records[-HISTORY_DAYS:]],
+            rivals_yesterday=rivals,
+        )
 
     def action_model(self, seat: str) -> type[BaseModel]:
         return LemonadeDecision
@@ -179,15 +171,12 @@ class LemonadeGame(Game):
         self.day += 1
         self._mark_bankruptcies()
 
-    def over(self) -> bool:
-        return not self.pending()
-
     def result(self) -> dict[str, SeatResult]:
         return {
             seat: SeatResult(score=stand.cash, metrics=_metrics(stand)) for seat, stand in self.stands.items()
         }
 
-    def snapshot(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
             "day": self.day,
@@ -200,6 +189,30 @@ class LemonadeGame(Game):
             },
         }
 
+    @classmethod
+    def from_json(cls, definition: GameDefinition, data: dict[str, Any]) -> Self:
+        options = LemonadeOptions(days=data["days"], stands=len(data["stands"]), market=data["market"])
+        state = cls.__new__(cls)
+        GameState.__init__(state, definition, data["seed"], options)
+        state.days, state.market, state.day = options.days, options.market, data["day"]
+        state._seats = stand_seats(options.stands)
+        state.world = [WorldDay(**day) for day in data["world"]]
+        state.stands = {
+            seat: Stand(
+                cash=s["cash"], records=[dict(r) for r in s["records"]], bankrupt_day=s["bankrupt_day"]
+            )
+            for seat, s in data["stands"].items()
+        }
+        return state
+
+    def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
+        """A copy where ``seat``'s cash reads ``sentinel``: no other stand may ever see it."""
+        twin = self.clone()
+        twin.stands[seat].cash = float(sentinel)
+        for record in twin.stands[seat].records:
+            record["cash"] = float(sentinel)
+        return twin
+
     def turn_state(self, seat: str) -> dict[str, Any]:
         stand = self.stands[seat]
         state = dict(stand.records[-1]) if stand.records else {"day": 0, "cash": stand.cash}
@@ -209,10 +222,6 @@ class LemonadeGame(Game):
     def describe_action(self, seat: str, action: BaseModel) -> str:
         decision = _as_decision(action)
         return f"price {decision.price:.2f}, make {decision.produce}, promo {decision.promotion}"
-
-    def render(self, viewer: str | None = None) -> RenderableType:
-        seats = self._seats if viewer is None else (viewer,)
-        return render_stands(self, seats)
 
     def progress(self) -> tuple[int, int]:
         return (min(self.day - 1, self.days), self.days)

@@ -7,8 +7,8 @@ rules text are hashed into the game's prompt version.
 from __future__ import annotations
 
 import functools
-from typing import Any
 
+from games.lemonade.observation import DayRecord, LemonadeObservation
 from games.lemonade.rules import MAX_PRICE, MIN_PRICE, PROMOTIONS, STARTING_CASH
 
 RULES = """\
@@ -65,41 +65,42 @@ def rules_text(days: int, market: str) -> str:
     )
 
 
-def history_line(record: dict[str, Any]) -> str:
+def history_line(record: DayRecord) -> str:
     """One past day as the prompt shows it."""
     return (
-        f"day {record['day']}: {record['weather']}, {record['temperature']}C, traffic {record['traffic']}, "
-        f"cost {record['unit_cost']:.2f}, price {record['price']:.2f}, promo {record['promotion']}, "
-        f"made {record['produce']}, sold {record['sold']}, wasted {record['waste']}, "
-        f"cash {record['cash']:.2f}"
+        f"day {record.day}: {record.weather}, {record.temperature}C, traffic {record.traffic}, "
+        f"cost {record.unit_cost:.2f}, price {record.price:.2f}, promo {record.promotion}, "
+        f"made {record.produce}, sold {record.sold}, wasted {record.waste}, "
+        f"cash {record.cash:.2f}"
     )
 
 
-def render(observation: dict[str, Any], rules: str) -> str:
-    """Fill the template from a seat's observation."""
-    today = observation["today"]
-    history = observation["recent_days"]
-    rivals = observation.get("rivals_yesterday")
+def render(observation: LemonadeObservation, rules: str) -> str:
+    """Fill the template from a seat's observation (asked only while the game is on)."""
+    today = observation.today
+    if today is None:
+        raise ValueError("the lemonade season is over: there is no morning to decide")
+    history = observation.recent_days
+    rivals = observation.rivals_yesterday
     rivals_text = ""
     if rivals:
         rivals_text = (
             "Other stands yesterday: "
             + "; ".join(
-                f"{seat}: price {info['price']:.2f}, promo {info['promotion']}"
-                for seat, info in rivals.items()
+                f"{seat}: price {info.price:.2f}, promo {info.promotion}" for seat, info in rivals.items()
             )
             + "\n"
         )
     return TEMPLATE.format(
         rules=rules,
-        day=observation["day"],
-        days=observation["days"],
-        weather=today["weather"],
-        temperature=today["temperature"],
-        traffic=today["traffic"],
-        unit_cost=today["unit_cost"],
-        cash=observation["cash"],
-        max_cups=observation["max_affordable_cups"],
+        day=observation.day,
+        days=observation.days,
+        weather=today.weather,
+        temperature=today.temperature,
+        traffic=today.traffic,
+        unit_cost=today.unit_cost,
+        cash=observation.cash,
+        max_cups=observation.max_affordable_cups,
         rivals=rivals_text,
         shown=len(history),
         history="\n".join(history_line(r) for r in history) or "(none yet)",

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from games.lemonade.observation import RivalDay
+
 if TYPE_CHECKING:
-    from games.lemonade.game import LemonadeGame
+    from games.lemonade.game import LemonadeState
 
 WEATHER_ICONS = {"sunny": "sun", "cloudy": "cloud", "rainy": "rain"}
 SPARK_BLOCKS = "▁▂▃▄▅▆▇█"
@@ -26,15 +28,15 @@ def sparkline(values: list[float]) -> str:
     return "".join(SPARK_BLOCKS[int((v - low) / span * (len(SPARK_BLOCKS) - 1))] for v in values)
 
 
-def _rivals_line(rivals: dict[str, dict[str, Any]]) -> Text:
+def _rivals_line(rivals: dict[str, RivalDay]) -> Text:
     """What one stand on a shared street knows of the others: their price and promotion yesterday."""
     if not rivals:
         return Text("rivals yesterday: -", style="dim")
-    shown = [f"{seat} {r['price']:.2f} {PROMO_SHORT[r['promotion']]}" for seat, r in rivals.items()]
+    shown = [f"{seat} {r.price:.2f} {PROMO_SHORT[r.promotion]}" for seat, r in rivals.items()]
     return Text("rivals yesterday: " + ", ".join(shown))
 
 
-def render_stands(game: LemonadeGame, seats: tuple[str, ...]) -> RenderableType:
+def render_stands(game: LemonadeState, seats: tuple[str, ...]) -> RenderableType:
     """Today's forecast, the last days of each shown stand and each stand's cash trend.
 
     One stand's view on a shared street also shows its rivals' prices and promotions of
@@ -77,7 +79,7 @@ def render_stands(game: LemonadeGame, seats: tuple[str, ...]) -> RenderableType:
         table.add_row(*row)
     parts.append(table)
     if len(seats) == 1 and game.market == "shared":
-        parts.append(_rivals_line(game.observation(seats[0]).get("rivals_yesterday") or {}))
+        parts.append(_rivals_line(game.observation(seats[0]).rivals_yesterday or {}))
     series = game.score_series()
     for seat in seats:
         stand = game.stands[seat]

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from arena.player import BasePlayer, Decision, DecisionRequest
+from games.paperclip.observation import PaperclipObservation
 from games.paperclip.world import COLOURS, Operation, State, apply_lenient, copy_state, parse_text, total
 
 SLOPPY_RATE = 0.35
@@ -33,28 +34,31 @@ class _PaperclipBaseline(BasePlayer):
         """The boxes this player believes follow ``op``."""
         return apply_lenient(state, op)
 
-    def question(self, state: State, observation: dict[str, Any]) -> tuple[int, int]:
+    def question(self, state: State, observation: PaperclipObservation) -> tuple[int, int]:
         """This player's answer to the final question."""
-        text = observation["question"]
+        text = observation.question
+        assert text is not None, "asked only on the step that carries the question"
         box = text.split("box ", 1)[1].split(" ", 1)[0]
         colour = text.rsplit(" are ", 1)[1].rstrip("?")
         return total(state, box), state.get(box, {}).get(colour, 0)
 
     async def decide(self, request: DecisionRequest) -> Decision:
         observation = request.observation
-        ops = [parse_text(text) for text in observation["operations"]]
+        if not isinstance(observation, PaperclipObservation):
+            observation = PaperclipObservation.model_validate(observation.model_dump())
+        ops = [parse_text(text) for text in observation.operations]
         values: dict[str, Any] = {}
-        if observation["mode"] == "batch":
-            state = copy_state(observation["initial"])
+        if observation.mode == "batch":
+            state = copy_state(observation.initial)
             for k, op in enumerate(ops, start=1):
                 state = self.step(state, op)
                 values[f"step_{k}"] = state
         else:
-            reports = [r for r in observation["your_reports"] if r is not None]
-            state = copy_state(reports[-1] if reports else observation["initial"])
+            reports = [r for r in observation.your_reports if r is not None]
+            state = copy_state(reports[-1] if reports else observation.initial)
             state = self.step(state, ops[-1])
             values["boxes"] = state
-        if observation["question"] is not None:
+        if observation.question is not None:
             values["total"], values["colour_count"] = self.question(state, observation)
         reason = f"{self.name}: tracked {len(ops)} operation(s) from the text"
         action = request.action_model.model_validate({**values, "reason": reason})
@@ -103,7 +107,7 @@ class RandomPlayer(_PaperclipBaseline):
             for box in state
         }
 
-    def question(self, state: State, observation: dict[str, Any]) -> tuple[int, int]:
+    def question(self, state: State, observation: PaperclipObservation) -> tuple[int, int]:
         return self.rng.randint(0, 20), self.rng.randint(0, 10)
 
 

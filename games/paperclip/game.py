@@ -1,4 +1,4 @@
-"""The paperclip benchmark (seed 002) as an Arena game: seats race on the same puzzles.
+"""The paperclip benchmark's state and rules (seed 002): seats race on the same puzzles.
 
 Every seat gets the same seeded puzzles and answers at the same time. In ``batch`` mode
 one turn is one puzzle (every step and the final question in one answer); in
@@ -9,13 +9,11 @@ The rules, generator, answers and grader live in modules that do not know this c
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, Literal, Self
 
-from pydantic import BaseModel
-from rich.console import RenderableType
+from pydantic import BaseModel, ConfigDict, Field
 
-from arena.game import Game, SeatResult, template_version
-from games.paperclip import prompt as prompt_text
+from arena.game import GameState, SeatResult
 from games.paperclip.answers import (
     batch_model,
     finals_of,
@@ -24,73 +22,59 @@ from games.paperclip.answers import (
     reports_of,
     step_model,
 )
-from games.paperclip.generator import DIMENSIONS, MIX, TIERS, Puzzle, generate_set
-from games.paperclip.grading import REPORTING, Grade, grade_puzzle, scope, seat_metrics
-from games.paperclip.render import render_paperclip
+from games.paperclip.generator import Puzzle, generate_set
+from games.paperclip.grading import Grade, grade_puzzle, scope, seat_metrics
+from games.paperclip.observation import PaperclipObservation
 from games.paperclip.world import State
+
+if TYPE_CHECKING:
+    from arena.definition import GameDefinition
 
 MODES = ("batch", "stepwise")
 SEAT_NAMES = ("a", "b", "c", "d")
 
 
-class PaperclipGame(Game):
+class PaperclipOptions(BaseModel):
+    """The paperclip benchmark's options."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    puzzles: int = Field(10, ge=1, le=500, description="puzzles per episode")
+    tier: Literal["entry", "medium", "hard", "mix"] = Field(
+        "mix", description="steps: entry 3, medium 5, hard 8-10, or a mix"
+    )
+    dimensions: Literal["counts", "colours", "partial", "mix"] = Field(
+        "mix", description="counts only, counts and colours, partial moves too, or a mix"
+    )
+    distractors: int = Field(1, ge=0, le=5, description="compare operations inserted per puzzle")
+    mode: Literal["batch", "stepwise"] = Field(
+        "batch", description="all steps in one answer, or one step per turn"
+    )
+    reporting: Literal["full", "touched"] = Field(
+        "full", description="report every box, or only the boxes a step touches"
+    )
+    seats: int = Field(2, ge=1, le=len(SEAT_NAMES), description="number of racing seats (a, b, c, d)")
+
+
+class PaperclipState(GameState):
     """Seeded paperclip state-tracking puzzles for one to four racing seats."""
 
-    name: ClassVar[str] = "paperclip"
-    version: ClassVar[str] = "1.0"
-    title: ClassVar[str] = "Paperclip"
-    description: ClassVar[str] = (
-        "A state-tracking benchmark: boxes of coloured clips, a list of moves, merges, "
-        "splits, paints and compares. Report every box after every step and answer the "
-        "final question; graded step by step, with error tags and the first wrong step."
-    )
-    prompt_version: ClassVar[str] = template_version(
-        prompt_text.RULES, prompt_text.BATCH, prompt_text.STEPWISE, *prompt_text.MODE_TEXT.values()
-    )
-    summary_metrics: ClassVar[tuple[str, ...]] = (
-        "full",
-        "core",
-        "wrong",
-        "invalid",
-        "acc_entry",
-        "acc_medium",
-        "acc_hard",
-        "unparsable_rate",
-    )
+    options: PaperclipOptions
 
-    def __init__(
-        self,
-        seed: int,
-        *,
-        puzzles: int = 10,
-        tier: str = MIX,
-        dimensions: str = MIX,
-        distractors: int = 1,
-        mode: str = "batch",
-        reporting: str = "full",
-        seats: int = 2,
-    ) -> None:
-        options = dict(puzzles=puzzles, tier=tier, dimensions=dimensions, distractors=distractors)
-        super().__init__(seed, **options, mode=mode, reporting=reporting, seats=seats)
-        for value, allowed, what in (
-            (tier, (*TIERS, MIX), "tier"),
-            (dimensions, (*DIMENSIONS, MIX), "dimensions"),
-            (mode, MODES, "mode"),
-            (reporting, REPORTING, "reporting"),
-        ):
-            if value not in allowed:
-                raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {value!r}")
-        if not 1 <= seats <= len(SEAT_NAMES) or puzzles < 1 or distractors < 0:
-            raise ValueError("need 1-4 seats, at least one puzzle and no negative distractors")
-        self.mode = mode
-        self.reporting = reporting
-        self._seats = SEAT_NAMES[:seats]
-        self.puzzles: list[Puzzle] = generate_set(seed, puzzles, tier, dimensions, distractors)
+    def __init__(self, definition: GameDefinition, seed: int, options: PaperclipOptions) -> None:
+        super().__init__(definition, seed, options)
+        self.mode = options.mode
+        self.reporting = options.reporting
+        self._seats = SEAT_NAMES[: options.seats]
+        self.puzzles: list[Puzzle] = generate_set(
+            seed, options.puzzles, options.tier, options.dimensions, options.distractors
+        )
         self.index = 0
         self.step = 1
         self.partial: dict[str, list[State | None]] = {seat: [] for seat in self._seats}
         self.grades: dict[str, list[Grade]] = {seat: [] for seat in self._seats}
         self.last: dict[str, dict[str, Any]] = {seat: {} for seat in self._seats}
+        self.log: list[dict[str, dict[str, Any]]] = []
 
     # -- contract -------------------------------------------------------------------
     @property
@@ -105,38 +89,34 @@ class PaperclipGame(Game):
         """The puzzle being answered (the last one once over)."""
         return self.puzzles[min(self.index, len(self.puzzles) - 1)]
 
-    def observation(self, seat: str) -> dict[str, Any]:
+    def observation(self, seat: str) -> PaperclipObservation:
         puzzle = self.puzzle
         stepwise = self.mode == "stepwise"
         shown = puzzle.operations[: self.step] if stepwise else puzzle.operations
         final = not stepwise or self.step == puzzle.steps
         previous = self.grades[seat][-1] if self.grades[seat] else None
-        return {
-            "puzzle": self.index + 1,
-            "puzzles": len(self.puzzles),
-            "mode": self.mode,
-            "reporting": self.reporting,
-            "tier": puzzle.tier,
-            "dimensions": puzzle.dimensions,
-            "distractors": puzzle.distractors,
-            "boxes": list(puzzle.boxes),
-            "initial": puzzle.initial,
-            "steps": puzzle.steps,
-            "step": self.step if stepwise else None,
-            "operations": [op.text for op in shown],
-            "report_boxes": [list(scope(puzzle, op, self.reporting)) for op in shown],
-            "question": puzzle.question if final else None,
-            "your_reports": list(self.partial[seat]) if stepwise else [],
-            "previous_puzzle": None
-            if previous is None
-            else {"grade": previous.grade, "first_error": previous.first_error},
-        }
-
-    def rules(self, seat: str) -> str:
-        return prompt_text.rules_text(self.mode, self.reporting)
-
-    def prompt(self, seat: str) -> str:
-        return prompt_text.render(self.observation(seat), self.rules(seat))
+        return PaperclipObservation.model_validate(
+            {
+                "puzzle": self.index + 1,
+                "puzzles": len(self.puzzles),
+                "mode": self.mode,
+                "reporting": self.reporting,
+                "tier": puzzle.tier,
+                "dimensions": puzzle.dimensions,
+                "distractors": puzzle.distractors,
+                "boxes": list(puzzle.boxes),
+                "initial": puzzle.initial,
+                "steps": puzzle.steps,
+                "step": self.step if stepwise else None,
+                "operations": [op.text for op in shown],
+                "report_boxes": [list(scope(puzzle, op, self.reporting)) for op in shown],
+                "question": puzzle.question if final else None,
+                "your_reports": list(self.partial[seat]) if stepwise else [],
+                "previous_puzzle": None
+                if previous is None
+                else {"grade": previous.grade, "first_error": previous.first_error},
+            }
+        )
 
     def action_model(self, seat: str) -> type[BaseModel]:
         if self.mode == "batch":
@@ -188,6 +168,7 @@ class PaperclipGame(Game):
             raise ValueError(f"expected answers from {self.pending()}, got {sorted(actions)}")
         puzzle = self.puzzle
         last_step = self.mode == "batch" or self.step == puzzle.steps
+        self.log.append({seat: action.model_dump(mode="json") for seat, action in actions.items()})
         for seat, raw in actions.items():
             action = self._as_action(seat, raw)
             problem = self.validate(seat, action)
@@ -226,16 +207,32 @@ class PaperclipGame(Game):
             for seat, grades in self.grades.items()
         }
 
-    def snapshot(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
+        """The full state, and the answers given so far (``from_json`` replays them)."""
         return {
             "seed": self.seed,
-            "options": dict(self.options),
+            "options": self.options.model_dump(),
             "index": self.index,
             "step": self.step,
             "puzzles": [puzzle.export() for puzzle in self.puzzles],
             "partial": {seat: list(reports) for seat, reports in self.partial.items()},
             "grades": {seat: [g.export() for g in grades] for seat, grades in self.grades.items()},
+            "answers": [dict(step) for step in self.log],
         }
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state as exported (without the answer log, which the turns hold)."""
+        data = self.to_json()
+        del data["answers"]
+        return data
+
+    @classmethod
+    def from_json(cls, definition: GameDefinition, data: dict[str, Any]) -> Self:
+        # Puzzles and grades are pure functions of the seed, the options and the answers.
+        state = cls(definition, data["seed"], PaperclipOptions.model_validate(data["options"]))
+        for step in data["answers"]:
+            state.apply({seat: state.action_model(seat).model_validate(a) for seat, a in step.items()})
+        return state
 
     def turn_state(self, seat: str) -> dict[str, Any]:
         return dict(self.last[seat])
@@ -251,9 +248,6 @@ class PaperclipGame(Game):
         report = reports_of(action)[0]
         text = format_report(report) if report is not None else "no report"
         return f"{text}{'; ' + final if final else ''}"
-
-    def render(self, viewer: str | None = None) -> RenderableType:
-        return render_paperclip(self, viewer)
 
     def progress(self) -> tuple[int, int]:
         if self.mode == "batch":

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
 
 from games.paperclip.answers import format_report
+from games.paperclip.observation import PaperclipObservation
 
 RULES = """\
 You are tracking paperclips in boxes. Each box holds clips of one or more colours.
@@ -86,56 +86,57 @@ def rules_text(mode: str, reporting: str) -> str:
     return RULES.format(mode=MODE_TEXT[mode], reporting=REPORTING_TEXT[reporting])
 
 
-def _initial(observation: dict[str, Any]) -> str:
-    return "\n".join(f"  {line}" for line in format_report(observation["initial"]).split("; "))
+def _initial(observation: PaperclipObservation) -> str:
+    return "\n".join(f"  {line}" for line in format_report(observation.initial).split("; "))
 
 
-def _note(observation: dict[str, Any], step: int) -> str:
-    if observation["reporting"] != "touched":
+def _note(observation: PaperclipObservation, step: int) -> str:
+    if observation.reporting != "touched":
         return ""
-    boxes = observation["report_boxes"][step - 1]
+    boxes = observation.report_boxes[step - 1]
     return f" (report box {' and box '.join(boxes)})"
 
 
-def _example(observation: dict[str, Any]) -> str:
-    return json.dumps({box: {} for box in observation["boxes"]} | {observation["boxes"][0]: {"red": 3}})
+def _example(observation: PaperclipObservation) -> str:
+    return json.dumps({box: {} for box in observation.boxes} | {observation.boxes[0]: {"red": 3}})
 
 
-def render(observation: dict[str, Any], rules: str) -> str:
+def render(observation: PaperclipObservation, rules: str) -> str:
     """Fill the template from a seat's observation (and nothing else)."""
-    operations = observation["operations"]
+    operations = observation.operations
     common = {
         "rules": rules,
-        "puzzle": observation["puzzle"],
-        "puzzles": observation["puzzles"],
-        "steps": observation["steps"],
-        "boxes": ", ".join(observation["boxes"]),
+        "puzzle": observation.puzzle,
+        "puzzles": observation.puzzles,
+        "steps": observation.steps,
+        "boxes": ", ".join(observation.boxes),
         "initial": _initial(observation),
         "example": _example(observation),
     }
-    if observation["mode"] == "batch":
+    if observation.mode == "batch":
         lines = [f"Step {k}: {text}{_note(observation, k)}" for k, text in enumerate(operations, start=1)]
         return BATCH.format(
             **common,
             operations="\n".join(lines),
-            question=observation["question"],
+            question=observation.question,
             total_help=TOTAL_HELP,
             colour_help=COLOUR_HELP,
         )
-    step = observation["step"]
-    reports = observation["your_reports"]
+    step = observation.step
+    assert step is not None, "a stepwise observation always names its step"
+    reports = observation.your_reports
     history = ["Earlier steps and your reports:"] if step > 1 else ["This is the first step."]
     for k, text in enumerate(operations[:-1], start=1):
         mine = reports[k - 1] if k - 1 < len(reports) else None
         shown = format_report(mine) if mine is not None else "(no answer)"
         history.append(f"Step {k}: {text}\n  you reported: {shown}")
-    last = observation["question"] is not None
+    last = observation.question is not None
     return STEPWISE.format(
         **common,
         step=step,
         history="\n".join(history),
         operation=operations[-1],
         report_note=_note(observation, step),
-        question=f"This is the last step. Question: {observation['question']}\n" if last else "",
+        question=f"This is the last step. Question: {observation.question}\n" if last else "",
         final_fields=f'\n- "total": {TOTAL_HELP}\n- "colour_count": {COLOUR_HELP}' if last else "",
     )

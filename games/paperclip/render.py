@@ -23,7 +23,7 @@ from games.paperclip.grading import Grade, scope
 from games.paperclip.world import State
 
 if TYPE_CHECKING:
-    from games.paperclip.game import PaperclipGame
+    from games.paperclip.game import PaperclipState
 
 COLOUR_STYLE = {
     "red": "bold red",
@@ -62,7 +62,7 @@ def state_text(state: State | None, boxes: tuple[str, ...]) -> Text:
     return text
 
 
-def _header(game: PaperclipGame) -> Text:
+def _header(game: PaperclipState) -> Text:
     puzzle = game.puzzle
     where = "all puzzles answered" if game.over() else f"puzzle {game.index + 1}/{len(game.puzzles)}"
     if game.mode == "stepwise" and not game.over():
@@ -74,7 +74,7 @@ def _header(game: PaperclipGame) -> Text:
     )
 
 
-def _current(game: PaperclipGame, viewer: str | None) -> RenderableType:
+def _current(game: PaperclipState, viewer: str | None) -> RenderableType:
     puzzle = game.puzzle
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
     table.add_column("step", justify="right")
@@ -112,7 +112,7 @@ def _cell(puzzle: Puzzle, k: int, grade: Grade, reporting: str) -> Text:
     return Text.assemble(("✗ ", "bold red"), text, (f"{first}  [{', '.join(check.tags)}]", "red"))
 
 
-def graded_table(game: PaperclipGame, number: int, viewer: str | None) -> RenderableType:
+def graded_table(game: PaperclipState, number: int, viewer: str | None) -> RenderableType:
     """Puzzle ``number`` (1-based): every seat's answer beside the truth, first error marked."""
     puzzle = game.puzzles[number - 1]
     seats = [s for s in game.seats if viewer in (None, s) and len(game.grades[s]) >= number]
@@ -138,7 +138,7 @@ def graded_table(game: PaperclipGame, number: int, viewer: str | None) -> Render
     return table
 
 
-def _scores(game: PaperclipGame, viewer: str | None) -> Text:
+def _scores(game: PaperclipState, viewer: str | None) -> Text:
     text = Text()
     for seat in game.seats:
         if viewer not in (None, seat):
@@ -153,7 +153,7 @@ def _scores(game: PaperclipGame, viewer: str | None) -> Text:
     return text
 
 
-def render_paperclip(game: PaperclipGame, viewer: str | None) -> RenderableType:
+def render_paperclip(game: PaperclipState, viewer: str | None) -> RenderableType:
     """Header, scores, the last graded puzzle and the puzzle being answered."""
     parts: list[RenderableType] = [_header(game), _scores(game, viewer)]
     graded = min(len(game.grades[s]) for s in game.seats)

@@ -30,6 +30,8 @@ from .schema import closed_schema, schema_name
 
 KEY_PROBE_TIMEOUT = 3.0
 
+EPHEMERAL = {"type": "ephemeral"}
+"""Anthropic's cache breakpoint (5-minute cache; writes cost 1.25x input, reads 0.1x)."""
 TOOL_DESCRIPTION = "Submit your action for this turn. The input must match the schema."
 
 
@@ -79,11 +81,12 @@ class AnthropicPlayer(ModelPlayer):
         else:
             body["output_config"] = {"format": {"type": "json_schema", "schema": closed_schema(schema)}}
         kwargs: dict[str, Any] = {"extra_body": body}
-        conversation: list[Any] = [{"role": m.role, "content": m.content} for m in messages]
+        conversation: list[Any] = [{"role": m.role, "content": _content(m)} for m in messages]
+        blocks: list[Any] = [{"type": "text", "text": system, "cache_control": EPHEMERAL}]
         message = await self.client().messages.create(
             model=self.settings.model,
             max_tokens=max_tokens,
-            system=system,
+            system=blocks,
             messages=conversation,
             **kwargs,
         )
@@ -104,12 +107,40 @@ class AnthropicPlayer(ModelPlayer):
             completion.finish = "truncated"
         return completion
 
+    @property
+    def prompt_cache(self) -> str | None:
+        """Cache breakpoints on the stable prefix."""
+        return "cache_control: tools+system, rules, remembered turns"
+
     def configuration(self) -> dict[str, Any]:
         """The base configuration plus the structured-output mode."""
-        return {**super().configuration(), "anthropic_mode": self.settings.anthropic_mode or "tool"}
+        return {
+            **super().configuration(),
+            "anthropic_mode": self.settings.anthropic_mode or "tool",
+            "price_cache_write_per_mtok": self.settings.cache_write_price,
+        }
 
     def _classify(self, exc: Exception) -> ProviderFailure | None:
         return classify_anthropic_error(exc)
+
+
+def _content(message: ChatMessage) -> str | list[dict[str, Any]]:
+    """A message's content, split into text blocks where a cache breakpoint goes.
+
+    The rules head ends with a breakpoint, and so does the last remembered turn, so every
+    turn after the first reads the prefix (tool schema, system, rules, history) from cache.
+    """
+    text = message.content
+    if message.cache_mark:
+        return [{"type": "text", "text": text, "cache_control": EPHEMERAL}]
+    if 0 < message.head < len(text) and text[message.head :].strip():
+        return [
+            {"type": "text", "text": text[: message.head], "cache_control": EPHEMERAL},
+            {"type": "text", "text": text[message.head :]},
+        ]
+    if message.head:
+        return [{"type": "text", "text": text, "cache_control": EPHEMERAL}]
+    return text
 
 
 def _usage(raw: Any) -> Usage:
@@ -121,6 +152,7 @@ def _usage(raw: Any) -> Usage:
     usage.input_tokens = (raw.input_tokens or 0) + cached + created
     usage.output_tokens = raw.output_tokens or 0
     usage.cached_tokens = cached
+    usage.cache_write_tokens = created
     details = raw.output_tokens_details
     usage.reasoning_tokens = (details.thinking_tokens or 0) if details is not None else 0
     return usage

@@ -10,27 +10,35 @@ scrubbing - lives here once.
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 import json
 import os
 import random
-import re
-import ssl
 import time
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-import httpx2
-
 from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
 from arena.playerconfig import public_url
 
 from .config import ModelSettings
+from .memory import ChatMessage, TranscriptMemory, split_head
 from .parsing import ReplyParseError, parse_reply
 from .retry import ProviderFailure, RetryLog, RetryPolicy, call_with_retries
-from .schema import action_schema
+from .schema import DEFAULT_STRING_CAP, OUTPUT_CAP_RULE, action_schema, capped_schema, output_estimate
+from .sdkutil import http_headers, scrub, scrub_value, sdk_message, shared_ssl_context
+
+__all__ = [
+    "ChatMessage",
+    "Completion",
+    "ModelPlayer",
+    "http_headers",
+    "scrub",
+    "scrub_value",
+    "sdk_message",
+    "shared_ssl_context",
+]
 
 SYSTEM_TEMPLATE = (
     "You are a player in a game. Each turn you get the rules and the current state. "
@@ -43,7 +51,6 @@ FEEDBACK_TEMPLATE = (
 SYSTEM_PROMPT_VERSION = hashlib.sha256(f"{SYSTEM_TEMPLATE}\n{FEEDBACK_TEMPLATE}".encode()).hexdigest()[:12]
 """Hash of the system and re-ask templates, recorded in every model seat's configuration."""
 MAX_DETAIL = 600
-_KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,})")
 
 Finish = Literal["stop", "truncated", "refusal"]
 
@@ -57,14 +64,6 @@ class ClosableClient(Protocol):
 
 
 @dataclass(slots=True)
-class ChatMessage:
-    """One turn of the conversation sent to a provider."""
-
-    role: Literal["user", "assistant"]
-    content: str
-
-
-@dataclass(slots=True)
 class Completion:
     """What one provider call produced: the reply text, how it ended, and its usage."""
 
@@ -72,35 +71,6 @@ class Completion:
     usage: Usage = field(default_factory=Usage)
     finish: Finish = "stop"
     refusal: str = ""
-
-
-@functools.cache
-def shared_ssl_context() -> ssl.SSLContext:
-    """One TLS context for every SDK client in the process.
-
-    Each client otherwise loads the CA bundle itself (about 20 ms of CPU), which
-    stalls the event loop when many seats start at once.
-    """
-    return httpx2.create_ssl_context()
-
-
-def scrub(text: str, secrets: list[str]) -> str:
-    """Remove ``secrets`` and anything shaped like an API key from ``text``."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "[redacted]")
-    return _KEY_PATTERN.sub("[redacted]", text)
-
-
-def scrub_value(value: Any, secrets: list[str]) -> Any:
-    """:func:`scrub` every string inside a JSON-like value."""
-    if isinstance(value, str):
-        return scrub(value, secrets)
-    if isinstance(value, dict):
-        return {key: scrub_value(item, secrets) for key, item in value.items()}
-    if isinstance(value, list):
-        return [scrub_value(item, secrets) for item in value]
-    return value
 
 
 _gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, str, str], asyncio.Semaphore]]
@@ -138,6 +108,8 @@ class ModelPlayer:
         self.retry_policy = RetryPolicy(max_retries=settings.max_retries)
         self.last_retry_log = RetryLog()
         self._last_reply: tuple[tuple[str, str, int], str] | None = None
+        transcript = settings.memory == "transcript"
+        self.memory = TranscriptMemory(settings.memory_budget_tokens) if transcript else None
 
     # -- set-up -----------------------------------------------------------------------
 
@@ -202,7 +174,11 @@ class ModelPlayer:
             "base_url": public_url(settings.base_url),
             "key_env": settings.key_env,
             "temperature": self.temperature,
-            "max_output_tokens": settings.output_tokens,
+            "max_output_tokens": self.output_cap_setting,
+            "string_max_length": None if settings.provider == "local" else DEFAULT_STRING_CAP,
+            "memory": settings.memory,
+            "memory_budget_tokens": settings.memory_budget_tokens if self.memory else None,
+            "prompt_cache": self.prompt_cache,
             "timeout": settings.turn_timeout,
             "max_retries": settings.max_retries,
             "max_concurrency": settings.max_concurrency,
@@ -210,6 +186,7 @@ class ModelPlayer:
             "check_model_listed": settings.check_model_listed,
             "price_input_per_mtok": settings.price_input_per_mtok,
             "price_output_per_mtok": settings.price_output_per_mtok,
+            "price_cached_input_per_mtok": settings.cached_input_price,
             "seed": "per decision: sha256(episode seed, seat, step, attempt)" if self.takes_seed else None,
             "system_prompt_version": SYSTEM_PROMPT_VERSION,
         }
@@ -229,12 +206,39 @@ class ModelPlayer:
         """The temperature sent with every call (``None``: none is sent)."""
         return self.settings.temperature
 
+    @property
+    def output_cap_setting(self) -> int | str:
+        """The output cap as configured: a number, or the rule it is estimated by."""
+        settings = self.settings
+        if settings.max_output_tokens is not None or settings.provider == "local":
+            return settings.output_tokens
+        extra = settings.reasoning_allowance
+        rule = f"{OUTPUT_CAP_RULE} (at most {settings.output_tokens})"
+        return f"{rule} + {extra} reasoning" if extra else rule
+
+    def output_cap(self, request: DecisionRequest) -> int:
+        """Output tokens allowed for ``request``: the models-file cap, else estimated from its schema.
+
+        The estimate (:func:`players.models.schema.estimate_output_tokens`, at most the
+        provider default) plus the reasoning allowance of OpenAI reasoning models.
+        """
+        settings = self.settings
+        if settings.max_output_tokens is not None or settings.provider == "local":
+            return settings.output_tokens
+        estimate = output_estimate(request.action_model)
+        return min(estimate, settings.output_tokens) + settings.reasoning_allowance
+
+    @property
+    def prompt_cache(self) -> str | None:
+        """How this player asks for provider prompt caching (recorded in the configuration)."""
+        return None
+
     def sampling(self, request: DecisionRequest) -> dict[str, Any]:
         """The sampling settings sent for ``request``, under their wire names.
 
         Providers build their calls from this, so what is recorded is what is sent.
         """
-        sent: dict[str, Any] = {"max_tokens": self.settings.output_tokens}
+        sent: dict[str, Any] = {"max_tokens": self.output_cap(request)}
         if self.temperature is not None:
             sent["temperature"] = self.temperature
         if self.takes_seed:
@@ -263,16 +267,24 @@ class ModelPlayer:
         """The short system message: reply with JSON matching the schema, nothing more."""
         return SYSTEM_TEMPLATE.format(schema=json.dumps(schema, separators=(",", ":")))
 
-    def conversation(self, request: DecisionRequest) -> list[ChatMessage]:
-        """The prompt, plus the previous reply and the validation error on a re-ask."""
-        messages = [ChatMessage("user", request.prompt)]
+    def conversation(self, request: DecisionRequest, system: str = "") -> list[ChatMessage]:
+        """The prompt, plus the previous reply and the validation error on a re-ask.
+
+        With transcript memory the seat's earlier turns of the episode come first (see
+        :mod:`players.models.memory`); ``system`` counts towards its token budget.
+        """
+        if self.memory is not None:
+            messages = self.memory.messages(request, system)
+        else:
+            head, _ = split_head(request.prompt, request.rules)
+            messages = [ChatMessage("user", request.prompt, len(head))]
         if request.feedback:
             note = FEEDBACK_TEMPLATE.format(feedback=request.feedback)
             key = (request.game, request.seat, request.step)
             if self._last_reply is not None and self._last_reply[0] == key and self._last_reply[1].strip():
                 messages += [ChatMessage("assistant", self._last_reply[1]), ChatMessage("user", note)]
             else:
-                messages[0] = ChatMessage("user", f"{request.prompt}\n\n{note}")
+                messages[-1].content = f"{messages[-1].content}\n\n{note}"
         return messages
 
     async def decide(self, request: DecisionRequest) -> Decision:
@@ -296,8 +308,9 @@ class ModelPlayer:
         self.last_retry_log = log = RetryLog()
         try:
             schema: dict[str, object] = action_schema(request.action_model)
-            system = self.system_message(schema)
-            messages = self.conversation(request)
+            sent = capped_schema(schema)
+            system = self.system_message(sent)
+            messages = self.conversation(request, system)
             sampling = self.sampling(request)
         except Exception as exc:  # a broken action model or prompt is not the model's fault
             detail = f"cannot build the request: {exc}"
@@ -308,7 +321,7 @@ class ModelPlayer:
             async with asyncio.timeout(timeout):
                 async with concurrency_gate(self.gate_key, self.settings.max_concurrency):
                     completion = await call_with_retries(
-                        lambda: self._attempt(system, messages, request, schema),
+                        lambda: self._attempt(system, messages, request, sent),
                         policy=self.retry_policy,
                         rng=self.rng,
                         deadline=deadline,
@@ -347,9 +360,16 @@ class ModelPlayer:
 
     def _read(self, completion: Completion, request: DecisionRequest, schema: dict[str, object]) -> Decision:
         usage = completion.usage
-        usage.cost_usd = self.settings.cost(usage.input_tokens, usage.output_tokens)
+        usage.cost_usd = self.settings.cost(
+            usage.input_tokens,
+            usage.output_tokens,
+            cached_tokens=usage.cached_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
+        )
         raw = completion.text
         self._last_reply = ((request.game, request.seat, request.step), raw)
+        if self.memory is not None:
+            self.memory.record(request.episode, request.seat, request.step, request.prompt, raw)
         if completion.finish == "refusal":
             detail = completion.refusal or "the model refused to answer"
             return Decision(
@@ -365,33 +385,10 @@ class ModelPlayer:
                 raw=raw,
                 usage=usage,
                 error=ErrorClass.TRUNCATED,
-                error_detail=f"the reply hit the output token limit ({self.settings.output_tokens} tokens)",
+                error_detail=f"the reply hit the output token limit ({self.output_cap(request)} tokens)",
             )
         try:
             parsed = parse_reply(raw, schema)
         except ReplyParseError as exc:
             return Decision(None, raw=raw, usage=usage, error=exc.error_class, error_detail=str(exc))
         return Decision(parsed.action, reason=parsed.reason, raw=raw, usage=usage)
-
-
-def http_headers(exc: Exception) -> dict[str, str]:
-    """Response headers of an SDK status error, if it carries a response."""
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if headers is None:
-        return {}
-    try:
-        return {str(k): str(v) for k, v in headers.items()}
-    except AttributeError:
-        return {}
-
-
-def sdk_message(exc: Exception) -> str:
-    """A short message for an SDK error: the provider's error message when present."""
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        if isinstance(error, dict) and isinstance(error.get("message"), str):
-            return str(error["message"])
-    message = getattr(exc, "message", None)
-    return str(message) if message else str(exc)

@@ -20,6 +20,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import parse_qsl, urlencode
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -39,6 +40,22 @@ DEFAULT_MAX_OUTPUT_TOKENS: dict[str, int] = {
     "openai-compat": 1024,
     "local": 256,
 }
+REASONING_ALLOWANCE = 4096
+"""Output tokens added to the schema estimate for OpenAI reasoning models (thinking is output)."""
+REASONING_FAMILIES = ("gpt-5", "o1", "o3", "o4")
+DEFAULT_CACHED_INPUT_RATIO: dict[str, float] = {
+    "openai": 0.1,
+    "anthropic": 0.1,
+    "openai-compat": 0.1,
+    "local": 0.0,
+}
+"""Price of a cached input token as a share of the input price (OpenAI gpt-4.1/gpt-5 families
+and Anthropic cache reads: 0.1x; older OpenAI families are 0.25-0.5x: set the price)."""
+ANTHROPIC_CACHE_WRITE_RATIO = 1.25
+"""Price of an Anthropic cache write (5-minute cache) as a share of the input price."""
+DEFAULT_MEMORY_BUDGET_TOKENS = 8000
+SPEC_OPTIONS = ("memory", "memory_budget_tokens")
+"""Settings a direct spec may carry after ``?``, e.g. ``openai:gpt-4.1-mini?memory=transcript``."""
 DEFAULT_TIMEOUT: dict[str, float] = {"openai": 60.0, "anthropic": 60.0, "openai-compat": 60.0, "local": 120.0}
 DEFAULT_LOCAL_MODEL = "gemma3-270m"
 EXAMPLE_MODELS_FILE = Path(__file__).with_name("example-models.toml")
@@ -64,6 +81,10 @@ class ModelSettings(BaseModel):
     max_retries: int = Field(default=4, ge=0)
     price_input_per_mtok: float = Field(default=0.0, ge=0.0)
     price_output_per_mtok: float = Field(default=0.0, ge=0.0)
+    price_cached_input_per_mtok: float | None = Field(default=None, ge=0.0)
+    price_cache_write_per_mtok: float | None = Field(default=None, ge=0.0)
+    memory: Literal["none", "transcript"] = "none"
+    memory_budget_tokens: int = Field(default=DEFAULT_MEMORY_BUDGET_TOKENS, ge=256)
     api: Literal["responses", "chat"] | None = None
     anthropic_mode: Literal["tool", "output_config"] | None = None
     n_ctx: int | None = Field(default=None, ge=256)
@@ -105,9 +126,44 @@ class ModelSettings(BaseModel):
         """Per-decision deadline in seconds with the provider default filled in."""
         return self.timeout or DEFAULT_TIMEOUT[self.provider]
 
-    def cost(self, input_tokens: int, output_tokens: int) -> float:
-        """Dollar cost of a call from the per-million-token prices (0 if unknown)."""
-        return (input_tokens * self.price_input_per_mtok + output_tokens * self.price_output_per_mtok) / 1e6
+    @property
+    def reasoning_allowance(self) -> int:
+        """Extra output tokens for models whose hidden reasoning counts as output (OpenAI gpt-5, o-series)."""
+        if self.provider == "openai" and self.model.startswith(REASONING_FAMILIES):
+            return REASONING_ALLOWANCE
+        return 0
+
+    @property
+    def cached_input_price(self) -> float:
+        """Dollars per million cached input tokens: the models-file price, else the provider ratio."""
+        if self.price_cached_input_per_mtok is not None:
+            return self.price_cached_input_per_mtok
+        return self.price_input_per_mtok * DEFAULT_CACHED_INPUT_RATIO[self.provider]
+
+    @property
+    def cache_write_price(self) -> float:
+        """Dollars per million input tokens written to the cache (Anthropic 1.25x; others bill none)."""
+        if self.price_cache_write_per_mtok is not None:
+            return self.price_cache_write_per_mtok
+        ratio = ANTHROPIC_CACHE_WRITE_RATIO if self.provider == "anthropic" else 1.0
+        return self.price_input_per_mtok * ratio
+
+    def cost(
+        self, input_tokens: int, output_tokens: int, *, cached_tokens: int = 0, cache_write_tokens: int = 0
+    ) -> float:
+        """Dollar cost of a call from the per-million-token prices (0 if unknown).
+
+        ``input_tokens`` counts every input token; ``cached_tokens`` of them were read from
+        the provider's cache and ``cache_write_tokens`` written to it, each at its own price.
+        """
+        fresh = max(0, input_tokens - cached_tokens - cache_write_tokens)
+        dollars = (
+            fresh * self.price_input_per_mtok
+            + cached_tokens * self.cached_input_price
+            + cache_write_tokens * self.cache_write_price
+            + output_tokens * self.price_output_per_mtok
+        )
+        return dollars / 1e6
 
 
 @dataclass(frozen=True)
@@ -122,7 +178,21 @@ class ModelsConfig:
 
         A direct spec (``openai:gpt-5-mini``) borrows the settings of the first named
         model with the same provider, model and base URL (prices, limits), else defaults.
+        A trailing ``?memory=transcript`` (and ``&memory_budget_tokens=N``) on a direct
+        spec sets those settings (:data:`SPEC_OPTIONS`).
         """
+        spec, options = _spec_options(spec)
+        text, settings = self._resolve(spec)
+        if not options:
+            return text, settings
+        text = f"{text}?{urlencode(options)}"
+        try:
+            return text, ModelSettings.model_validate({**settings.model_dump(), **options})
+        except ValidationError as exc:
+            field_name = ".".join(str(part) for part in exc.errors()[0]["loc"])
+            raise SpecError(f"{text!r}: {field_name}: {_first_message(exc)}") from None
+
+    def _resolve(self, spec: PlayerSpec) -> tuple[str, ModelSettings]:
         if spec.kind == "named":
             settings = self.models.get(spec.name)
             if settings is None:
@@ -140,6 +210,27 @@ class ModelsConfig:
             return spec.text, ModelSettings(provider=spec.kind, model=spec.name, base_url=base_url)
         except ValidationError as exc:
             raise SpecError(f"{spec.text!r}: {_first_message(exc)}") from None
+
+
+def _spec_options(spec: PlayerSpec) -> tuple[PlayerSpec, dict[str, str]]:
+    """The spec without a trailing ``?key=value&...`` and those options (only :data:`SPEC_OPTIONS`)."""
+    compat = spec.kind == "openai-compat" and spec.base_url is not None
+    where = spec.base_url if compat and spec.base_url else spec.name
+    head, sep, query = where.partition("?")
+    if not sep or spec.kind == "named":
+        return spec, {}
+    pairs = parse_qsl(query, keep_blank_values=True)
+    unknown = [key for key, _ in pairs if key not in SPEC_OPTIONS]
+    if compat and unknown:
+        return spec, {}  # a query the server's URL needs, not options of ours
+    if unknown or not pairs:
+        known = ", ".join(SPEC_OPTIONS)
+        bad = unknown[0] if unknown else query
+        raise SpecError(f"{spec.text!r}: unknown option {bad!r} after '?' (known: {known})")
+    options = dict(pairs)
+    if compat:
+        return PlayerSpec(spec.kind, spec.name, head), options
+    return PlayerSpec(spec.kind, head, spec.base_url), options
 
 
 def default_models_path() -> Path | None:

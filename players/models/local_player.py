@@ -5,6 +5,8 @@ JSON-schema converter, fed :func:`players.models.schema.grammar_schema`), so the
 is always a JSON object of the right shape; ranges and rules are still checked by the
 runner. Each decision's sampling seed is derived from the episode seed, seat, step and
 attempt (:func:`players.models.base.decision_seed`), so a seeded match replays identically.
+The game's rules at the start of the prompt are the stable prefix whose evaluation is
+cached across decisions and seats.
 """
 
 from __future__ import annotations
@@ -88,12 +90,14 @@ class LocalPlayer(ModelPlayer):
         chat = [{"role": "system", "content": system}]
         chat += [{"role": m.role, "content": m.content} for m in messages]
         sampling = self.sampling(request)
+        stable = request.rules if messages and messages[0].content.startswith(request.rules) else ""
         cancel = threading.Event()
         try:
             reply = await asyncio.to_thread(
                 local_runtime.generate,
                 model,
                 chat,
+                stable_user_text=stable,
                 schema=grammar,
                 max_tokens=sampling["max_tokens"],
                 temperature=sampling["temperature"],
@@ -105,7 +109,11 @@ class LocalPlayer(ModelPlayer):
             raise ProviderFailure(ErrorClass.PROVIDER_ERROR, detail) from None
         finally:
             cancel.set()
-        usage = Usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
+        usage = Usage(
+            input_tokens=reply.input_tokens,
+            output_tokens=reply.output_tokens,
+            cached_tokens=reply.cached_tokens,
+        )
         completion = Completion(reply.text, usage)
         if reply.output_tokens >= self.settings.output_tokens and not reply.text.rstrip().endswith("}"):
             completion.finish = "truncated"

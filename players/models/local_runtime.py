@@ -4,8 +4,9 @@
   its chunks are assembled once into ``<cache>/models/`` (``$ARENA_CACHE_DIR``, else
   ``$XDG_CACHE_HOME/arena``, else ``~/.cache/arena``). ``local:/path/to/file.gguf``
   loads any GGUF file.
-* One ``Llama`` instance per (file, context size, threads) per process, shared by every
-  seat; a lock serialises inference, which runs in worker threads.
+* One loaded model and context per (file, context size, threads) per process, shared by
+  every seat; a lock serialises inference, which runs in worker threads. Replies reuse
+  the cached prompt prefix (see :mod:`players.models.local_decode`).
 * If the wheel's native library needs a newer glibc than the system has, a patched copy
   is used (see :mod:`players.models.native_compat`).
 """
@@ -24,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .local_decode import LocalReply, PrefixDecoder
+from .local_native import NativeError, NativeModel
 from .native_compat import NativeCompatError, patched_library_dir
 
 INSTALL_HINT = "install with pip install -e '.[local]'"
@@ -43,11 +46,13 @@ class LocalRuntimeError(RuntimeError):
 
 @dataclass
 class SharedModel:
-    """A loaded model, the lock that serialises its use, and how long loading took."""
+    """A loaded model, its prefix-reusing decoder, the lock that serialises their use, load time."""
 
-    llama: Any
+    native: NativeModel
+    decoder: PrefixDecoder
     path: Path
     load_seconds: float
+    grammar_of: Callable[[dict[str, Any]], str | None]
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -144,6 +149,11 @@ def _read(path: Path) -> str:
 def load_native() -> Any:
     """Import the binding and make sure its native library loads; returns the module."""
     global _native_ready
+    # ggml's CPU threads wait for each other through OpenMP, which by default spins. On a
+    # machine whose cores are busy with other work (tests, other matches, the app) the
+    # spinning threads starve each other: a token took 2-7 s instead of 0.1 s on two
+    # shared cores. libgomp reads this once, when the native library is first loaded.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     try:
         binding: Any = importlib.import_module(BINDING)
         cffi_bindings: Any = importlib.import_module(f"{BINDING}._cffi_bindings")
@@ -183,7 +193,9 @@ def _silence_native_logs(cffi_bindings: Any) -> None:
 
 def shared_model(name: str, *, n_ctx: int | None = None, n_threads: int | None = None) -> SharedModel:
     """The process-wide loaded model for ``name`` (loads it on first use; blocking)."""
-    binding = load_native()
+    load_native()
+    cffi_bindings: Any = importlib.import_module(f"{BINDING}._cffi_bindings")
+    constraints: Any = importlib.import_module(f"{BINDING}.constraints")
     path = model_path(name)
     ctx = n_ctx or DEFAULT_N_CTX
     threads = n_threads or os.cpu_count() or 2
@@ -194,10 +206,18 @@ def shared_model(name: str, *, n_ctx: int | None = None, n_threads: int | None =
             return model
         started = time.perf_counter()
         try:
-            llama = binding.Llama(str(path), n_ctx=ctx, n_threads=threads, verbose=False)
-        except (RuntimeError, ValueError, OSError) as exc:
+            lib = cffi_bindings.get_lib()
+            native = NativeModel(lib, cffi_bindings.ffi, path, n_ctx=ctx, n_threads=threads)
+        except (NativeError, OSError) as exc:
             raise LocalRuntimeError(f"cannot load {path}: {exc}") from None
-        model = _models[key] = SharedModel(llama, path, time.perf_counter() - started)
+
+        def grammar_of(schema: dict[str, Any]) -> str | None:
+            response_format = {"type": "json_schema", "json_schema": {"name": "action", "schema": schema}}
+            grammar: str | None = constraints.response_format_to_grammar(response_format)
+            return grammar
+
+        elapsed = time.perf_counter() - started
+        model = _models[key] = SharedModel(native, PrefixDecoder(native), path, elapsed, grammar_of)
         return model
 
 
@@ -207,46 +227,36 @@ def unload_all() -> None:
     with _registry_lock:
         for model in _models.values():
             with model.lock:
-                model.llama.close()
+                model.native.close()
         _models.clear()
-
-
-@dataclass(slots=True)
-class LocalReply:
-    """Text and token counts of one local generation."""
-
-    text: str
-    input_tokens: int
-    output_tokens: int
 
 
 def generate(
     model: SharedModel,
     messages: list[dict[str, str]],
     *,
+    stable_user_text: str = "",
     schema: dict[str, Any] | None,
     max_tokens: int,
     temperature: float,
     seed: int,
     cancelled: Callable[[], bool],
 ) -> LocalReply:
-    """One chat completion under the model's lock (blocking; run it in a thread)."""
+    """One chat completion under the model's lock (blocking; run it in a thread).
+
+    ``stable_user_text`` is the start of the first user message that every decision
+    repeats (a game's rules): its evaluation is cached and reused.
+    """
     with model.lock:
         if cancelled():
             raise TimeoutError("cancelled before the model was free")
-        stats: dict[str, Any] = {}
-        response_format = None
-        if schema is not None:
-            response_format = {"type": "json_schema", "json_schema": {"name": "action", "schema": schema}}
-        result = model.llama.create_chat_completion(
+        grammar = model.grammar_of(schema) if schema is not None else None
+        return model.decoder.generate(
             messages,
+            stable_user_text=stable_user_text,
+            grammar=grammar,
             max_tokens=max_tokens,
             temperature=temperature,
             seed=seed,
-            response_format=response_format,
-            cancel_callback=cancelled,
-            on_stats=stats.update,
+            cancelled=cancelled,
         )
-        text = str(result["choices"][0]["message"]["content"] or "")
-        output_tokens = len(model.llama.tokenize(text, add_special=False)) if text else 0
-    return LocalReply(text, int(stats.get("input_tokens") or 0), output_tokens)

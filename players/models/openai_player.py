@@ -15,6 +15,7 @@ not list is refused unless ``check_model_listed = false``.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import openai
@@ -73,8 +74,22 @@ class OpenAIPlayer(ModelPlayer):
         name = schema_name(request.action_model)
         sampling = self.sampling(request)
         if self.use_responses:
-            return await self._responses(system, messages, name, schema, sampling)
-        return await self._chat(system, messages, name, schema, sampling)
+            return await self._responses(system, messages, request, name, schema, sampling)
+        return await self._chat(system, messages, request, name, schema, sampling)
+
+    @property
+    def prompt_cache(self) -> str | None:
+        """OpenAI: the stable prefix leads and ``prompt_cache_key`` names the episode and seat."""
+        if self.settings.provider == "openai":
+            return "stable prefix + prompt_cache_key per episode and seat"
+        return "stable prefix"
+
+    def _cache_key(self, request: DecisionRequest) -> dict[str, str]:
+        """``prompt_cache_key`` (OpenAI only: compatible servers may reject unknown fields)."""
+        if self.settings.provider != "openai":
+            return {}
+        digest = hashlib.sha256(f"{request.episode}\x00{request.game}\x00{request.seat}".encode()).hexdigest()
+        return {"prompt_cache_key": f"arena-{digest[:32]}"}
 
     def sampling(self, request: DecisionRequest) -> dict[str, Any]:
         """Wire names: ``max_output_tokens`` (Responses), ``max_completion_tokens`` (OpenAI chat)."""
@@ -92,6 +107,7 @@ class OpenAIPlayer(ModelPlayer):
         self,
         system: str,
         messages: list[ChatMessage],
+        request: DecisionRequest,
         name: str,
         schema: dict[str, object],
         sampling: dict[str, Any],
@@ -106,6 +122,7 @@ class OpenAIPlayer(ModelPlayer):
             # extra_body skips the SDK's per-call transform of the schema; same wire body.
             extra_body={
                 **extra,
+                **self._cache_key(request),
                 "text": {"format": {"type": "json_schema", "name": name, "schema": schema, "strict": False}},
             },
         )
@@ -143,6 +160,7 @@ class OpenAIPlayer(ModelPlayer):
         self,
         system: str,
         messages: list[ChatMessage],
+        request: DecisionRequest,
         name: str,
         schema: dict[str, object],
         sampling: dict[str, Any],
@@ -156,10 +174,11 @@ class OpenAIPlayer(ModelPlayer):
             # Sent as extra_body: the SDK would otherwise walk the whole schema through its
             # typed-params transform on every call (about 1.3 ms of CPU), the wire body is the same.
             extra_body={
+                **self._cache_key(request),
                 "response_format": {
                     "type": "json_schema",
                     "json_schema": {"name": name, "schema": schema, "strict": False},
-                }
+                },
             },
             **extra,
         )

@@ -143,3 +143,74 @@ def resolve_node(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]
     defs = schema.get("$defs", {}) or schema.get("definitions", {})
     target = defs.get(ref.rsplit("/", 1)[-1])
     return {**target, **{k: v for k, v in node.items() if k != "$ref"}} if isinstance(target, dict) else node
+
+
+DEFAULT_STRING_CAP = 300
+"""``maxLength`` put on every free string field of the schema sent to a provider."""
+OUTPUT_CAP_RULE = "schema-estimate-v1"
+"""Names the rule of :func:`estimate_output_tokens` (recorded in seat configurations)."""
+_OPEN_OBJECT_TOKENS = 64
+_OPEN_ARRAY_ITEMS = 16
+
+
+def capped_schema(schema: dict[str, Any], *, string_cap: int = DEFAULT_STRING_CAP) -> dict[str, Any]:
+    """A copy of ``schema`` whose free strings (no enum/const) carry ``maxLength <= string_cap``.
+
+    Providers that enforce ``maxLength`` stop a rambling reason early; the others at least
+    read it as an instruction. Replies are still parsed against the uncapped schema.
+    """
+    result = copy.deepcopy(schema)
+
+    def visit(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                visit(item)
+        elif isinstance(node, dict):
+            if node.get("type") == "string" and "enum" not in node and "const" not in node:
+                node["maxLength"] = min(int(node.get("maxLength", string_cap)), string_cap)
+            for value in node.values():
+                visit(value)
+
+    visit(result)
+    return result
+
+
+def estimate_output_tokens(schema: dict[str, Any]) -> int:
+    """A generous output cap for one reply matching ``schema`` (rule ``schema-estimate-v1``).
+
+    Per node: a string ``maxLength / 3 + 4`` tokens (``DEFAULT_STRING_CAP`` when unbounded;
+    a third, not a quarter, leaves room for non-English text and escapes),
+    a number, integer, boolean, null or enum 8, an object the sum of its properties plus 4
+    per key (64 when it is open), an array ``maxItems`` (else 16) times its item, a union
+    its largest branch. The reply gets 1.25 times the total plus 32, rounded up to a
+    multiple of 64, and at least 256.
+    """
+
+    def size(node: Any, depth: int) -> int:
+        if not isinstance(node, dict) or depth > 32:
+            return 8
+        branches = node.get("anyOf") or node.get("oneOf")
+        if isinstance(branches, list) and branches:
+            return max(size(branch, depth + 1) for branch in branches)
+        if "enum" in node or "const" in node:
+            return 8
+        kind = node.get("type")
+        if kind == "string":
+            return int(node.get("maxLength", DEFAULT_STRING_CAP)) // 3 + 4
+        if kind == "array":
+            return int(node.get("maxItems", _OPEN_ARRAY_ITEMS)) * size(node.get("items", {}), depth + 1) + 4
+        props = node.get("properties")
+        if isinstance(props, dict) and props:
+            return sum(4 + size(sub, depth + 1) for sub in props.values())
+        if kind == "object" or "additionalProperties" in node:
+            return _OPEN_OBJECT_TOKENS
+        return 8
+
+    total = size(schema, 0) * 5 // 4 + 32
+    return max(256, -(-total // 64) * 64)
+
+
+@functools.cache
+def output_estimate(model: type[BaseModel]) -> int:
+    """:func:`estimate_output_tokens` of the capped schema sent for ``model`` (cached per model)."""
+    return estimate_output_tokens(capped_schema(action_schema(model)))

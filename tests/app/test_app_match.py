@@ -32,7 +32,7 @@ class HostileStand(BasePlayer):
         self.spec = "test:hostile"
 
     async def decide(self, request: DecisionRequest) -> Decision:
-        cups = min(5, int(request.observation["max_affordable_cups"]))
+        cups = min(5, int(request.observation.model_dump()["max_affordable_cups"]))
         action = {"price": 3.0, "produce": cups, "promotion": "none"}
         return Decision(action=action, reason=HOSTILE_REASON, raw=f"{HOSTILE_REASON} \x1b]8;;http://x\x1b\\")
 

@@ -15,6 +15,10 @@ PLAIN_MODULES = (
     "arena.app.match_model",
     "arena.app.replay_model",
     "arena.app.safe",
+    "arena.app.tournament_board",
+    "arena.app.tournament_charts",
+    "arena.app.tournament_job",
+    "arena.app.tournament_model",
 )
 
 

@@ -1,14 +1,11 @@
-"""Plain-object logic behind bargaining and suites in the app, without a running app."""
+"""Plain-object logic behind bargaining in the app, without a running app."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from arena.app.action_form import ActionForm
-from arena.app.home_model import MatchDraft, ModelCatalog, seat_options, suite_config, suite_errors
 from arena.app.match_model import MatchModel
-from arena.app.suite_job import SuiteConfig, SuiteManager
 from arena.match import MatchConfig, prepare_runner
 from arena.player import DecisionRequest
 from arena.registry import get_game
@@ -60,41 +57,3 @@ async def test_the_conversation_keeps_each_move_and_what_was_said(tmp_path: Path
     lemonade_runner.observers.append(lemonade)
     await lemonade_runner.run()
     assert not lemonade.has_messages and lemonade.chat == []
-
-
-def test_a_suite_refuses_people_and_app_players_and_bad_deal_counts() -> None:
-    spec = get_game("bargain")
-    choices = seat_options(spec, ModelCatalog(loaded=True), ["test:extra"])
-    draft = MatchDraft(spec, seats={"seller": "human", "buyer": "test:extra"})
-    errors = suite_errors(draft, "0", choices)
-    assert "cannot be human" in errors["seat:seller"]
-    assert "single matches only" in errors["seat:buyer"]
-    assert errors["deals"] == "deals must be from 1 to 10000, not 0"
-    assert draft.errors(choices) == {}, "a single match may have both"
-    draft.seats = {"seller": "baseline:honest", "buyer": "baseline:pushover"}
-    assert suite_errors(draft, " 7 ", choices) == {}
-    config = suite_config(draft, " 7 ")
-    assert (config.n, config.seed, config.players["buyer"]) == (7, 0, "baseline:pushover")
-
-
-async def test_a_suite_plays_off_the_event_loop_and_is_stored(tmp_path: Path) -> None:
-    db = tmp_path / "suite.db"
-    Store(db).close()
-    manager = SuiteManager(db)
-    players = {"seller": "baseline:honest", "buyer": "baseline:bluffing"}
-    job = manager.start(SuiteConfig("bargain", players, n=200, seed=2))
-    seen: list[int] = []
-    while job.running:
-        seen.append(job.done)
-        await asyncio.sleep(0)
-    assert job.status == "finished" and job.report is not None and job.done == job.total == 400
-    assert any(0 < done < 400 for done in seen), "the loop kept its turns while the suite played"
-    store = Store(db)
-    episodes = store.list_episodes(limit=500)
-    store.close()
-    assert len(episodes) == 400 and {e["tournament_id"] for e in episodes} == {job.tournament_id}
-    failed = manager.start(
-        SuiteConfig("bargain", {"seller": "baseline:nobody", "buyer": "human"}, n=1, seed=0)
-    )
-    await failed.wait()
-    assert failed.status == "failed" and "nobody" in failed.error

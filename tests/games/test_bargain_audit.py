@@ -30,9 +30,10 @@ import pytest
 from pydantic import BaseModel
 from rich.console import Console
 
-from games.bargain import BargainGame
+from games.bargain import BargainState
 from games.bargain.baselines import BASELINES, View
 from games.bargain.world import Deal
+from tests.gamekit import new_bargain, observed, prompt_of, rules_of
 
 SENTINEL = 987_654
 OBSERVATION_KEYS = {
@@ -43,19 +44,19 @@ OBSERVATION_KEYS = {
 }  # fmt: skip
 MOVE_KEYS = {"round", "seat", "action", "price", "message"}
 
-Policy = Callable[[BargainGame, str], BaseModel]
+Policy = Callable[[BargainState, str], BaseModel]
 
 
-def rendered(game: BargainGame, viewer: str | None) -> str:
+def rendered(game: BargainState, viewer: str | None) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=160, color_system=None)
-    console.print(game.render(viewer))
+    console.print(game.definition.render(game, viewer))
     return buffer.getvalue()
 
 
-def twin_without(game: BargainGame, hidden: str, actions: list[tuple[str, BaseModel]]) -> BargainGame:
+def twin_without(game: BargainState, hidden: str, actions: list[tuple[str, BaseModel]]) -> BargainState:
     """A replay of ``actions`` in which ``hidden``'s number is the sentinel."""
-    twin = BargainGame(game.seed, rounds=game.rounds)
+    twin = new_bargain(game.seed, rounds=game.rounds)
     deal = twin.deal
     twin.deal = Deal(SENTINEL, deal.value) if hidden == "seller" else Deal(deal.cost, SENTINEL)
     for seat, action in actions:
@@ -63,19 +64,19 @@ def twin_without(game: BargainGame, hidden: str, actions: list[tuple[str, BaseMo
     return twin
 
 
-def audit_turn(game: BargainGame, actions: list[tuple[str, BaseModel]]) -> None:
+def audit_turn(game: BargainState, actions: list[tuple[str, BaseModel]]) -> None:
     for seat, opponent in (("seller", "buyer"), ("buyer", "seller")):
-        observation = game.observation(seat)
+        observation = observed(game, seat)
         assert set(observation) == OBSERVATION_KEYS[seat]
         assert all(set(move) == MOVE_KEYS for move in observation["offers"])
         twin = twin_without(game, opponent, actions)
-        twin_observation = twin.observation(seat)
+        twin_observation = observed(twin, seat)
         assert twin_observation == observation, "the observation depends on the other side's number"
-        assert twin.prompt(seat) == game.prompt(seat)
-        assert twin.rules(seat) == game.rules(seat)
+        assert prompt_of(twin, seat) == prompt_of(game, seat)
+        assert rules_of(twin, seat) == rules_of(game, seat)
         view = rendered(twin, seat)
         assert view == rendered(game, seat)
-        for text in (json.dumps(twin_observation), twin.prompt(seat), view):
+        for text in (json.dumps(twin_observation), prompt_of(twin, seat), view):
             assert str(SENTINEL) not in text
         # The probe works: the full state does carry the hidden number.
         assert str(SENTINEL) in json.dumps(twin.turn_state(seat))
@@ -83,8 +84,8 @@ def audit_turn(game: BargainGame, actions: list[tuple[str, BaseModel]]) -> None:
             assert str(SENTINEL) in rendered(twin, None)
 
 
-def run_audited(seed: int, policies: dict[str, Policy]) -> BargainGame:
-    game = BargainGame(seed)
+def run_audited(seed: int, policies: dict[str, Policy]) -> BargainState:
+    game = new_bargain(seed)
     actions: list[tuple[str, BaseModel]] = []
     audit_turn(game, actions)
     while not game.over():
@@ -103,7 +104,7 @@ def sampler(rng: random.Random) -> Policy:
 
 def baseline(name: str, seed: int) -> Policy:
     player = BASELINES[name][0](random.Random(seed))
-    return lambda game, seat: player.choose(View.of(game.observation(seat)))
+    return lambda game, seat: player.choose(View.of(observed(game, seat)))
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -123,14 +124,14 @@ def test_baseline_decisions_do_not_depend_on_the_other_number(name: str) -> None
     # The decision is a function of the observation only: same moves on the real game and twin.
     rng = random.Random(3)
     for seed in range(30):
-        game = BargainGame(seed)
+        game = new_bargain(seed)
         actions: list[tuple[str, BaseModel]] = []
         while not game.over():
             seat = game.pending()[0]
             opponent = "buyer" if seat == "seller" else "seller"
             twin = twin_without(game, opponent, actions)
-            real = BASELINES[name][0](random.Random(seed)).choose(View.of(game.observation(seat)))
-            mirrored = BASELINES[name][0](random.Random(seed)).choose(View.of(twin.observation(seat)))
+            real = BASELINES[name][0](random.Random(seed)).choose(View.of(observed(game, seat)))
+            mirrored = BASELINES[name][0](random.Random(seed)).choose(View.of(observed(twin, seat)))
             assert real == mirrored
             action = real if rng.random() < 0.5 else game.sample_action(seat, rng)
             game.apply({seat: action})

@@ -13,20 +13,20 @@ from typing import Any
 import pytest
 
 from arena.match import MatchConfig, prepare_runner
-from games.bargain import BargainGame
+from games.bargain import BargainState
 from games.bargain.baselines import BASELINES
 
 DEALS = 120
 
 
-async def play(seller: str, buyer: str, seed: int) -> BargainGame:
+async def play(seller: str, buyer: str, seed: int) -> BargainState:
     config = MatchConfig("bargain", {"seller": f"baseline:{seller}", "buyer": f"baseline:{buyer}"}, seed=seed)
     runner = prepare_runner(config, None, [])
     outcome = await runner.run()
     assert outcome.status == "finished"
     assert all(result.metrics["fallbacks"] == 0 for result in outcome.results.values())
     game = runner.game
-    assert isinstance(game, BargainGame)
+    assert isinstance(game, BargainState)
     return game
 
 

@@ -10,9 +10,10 @@ from pydantic import ValidationError
 from rich.console import Console
 
 from arena.registry import get_game
-from games.bargain import GAME_SPEC, BargainGame
+from games.bargain import DEFINITION, BargainState
 from games.bargain.rules import MESSAGE_MAX, BargainAction, outcome_metrics
 from games.bargain.world import Deal
+from tests.gamekit import new_bargain, observed, prompt_of, rules_of
 
 
 def offer(price: int, message: str = "") -> BargainAction:
@@ -22,7 +23,7 @@ def offer(price: int, message: str = "") -> BargainAction:
 ACCEPT = BargainAction(action="accept")
 
 
-def play(game: BargainGame, *actions: BargainAction) -> BargainGame:
+def play(game: BargainState, *actions: BargainAction) -> BargainState:
     for action in actions:
         seat = game.pending()[0]
         assert game.validate(seat, action) is None, game.validate(seat, action)
@@ -30,10 +31,10 @@ def play(game: BargainGame, *actions: BargainAction) -> BargainGame:
     return game
 
 
-def text_of(game: BargainGame, viewer: str | None) -> str:
+def text_of(game: BargainState, viewer: str | None) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=140, color_system=None)
-    console.print(game.render(viewer))
+    console.print(game.definition.render(game, viewer))
     return buffer.getvalue()
 
 
@@ -42,23 +43,23 @@ def test_deal_follows_the_seed_formula() -> None:
         rng = random.Random(seed)
         cost = rng.randint(10, 50)
         value = cost + rng.randint(5, 40)
-        game = BargainGame(seed)
+        game = new_bargain(seed)
         assert (game.deal.cost, game.deal.value) == (cost, value)
         assert 10 <= game.deal.cost <= 50 and 5 <= game.deal.surplus <= 40
 
 
 def test_registered_with_seats_baselines_and_rounds_option() -> None:
     spec = get_game("bargain")
-    assert spec is GAME_SPEC and spec.seats == ("seller", "buyer")
+    assert spec is DEFINITION and spec.default_seats == ("seller", "buyer")
     assert {"honest", "bluffing", "pushover", "tit-for-tat", "random"} <= set(spec.baselines)
     game = spec.create(3, {"rounds": 4})
-    assert isinstance(game, BargainGame) and game.rounds == 4
+    assert isinstance(game, BargainState) and game.rounds == 4
     with pytest.raises(ValueError):
         spec.resolve_options({"rounds": 1})
 
 
 def test_seller_moves_first_and_turns_alternate() -> None:
-    game = BargainGame(1)
+    game = new_bargain(1)
     assert game.pending() == ["seller"]
     play(game, offer(60))
     assert game.pending() == ["buyer"]
@@ -68,7 +69,7 @@ def test_seller_moves_first_and_turns_alternate() -> None:
 
 
 def test_accept_needs_a_standing_offer_from_the_other_side() -> None:
-    game = BargainGame(1)
+    game = new_bargain(1)
     assert "no offer" in (game.validate("seller", ACCEPT) or "")
     assert "price" in (game.validate("seller", BargainAction(action="offer")) or "")
     play(game, offer(60))
@@ -76,7 +77,7 @@ def test_accept_needs_a_standing_offer_from_the_other_side() -> None:
 
 
 def test_accept_closes_at_the_standing_price_whatever_price_is_sent() -> None:
-    game = play(BargainGame(1), offer(60), offer(20), offer(55))
+    game = play(new_bargain(1), offer(60), offer(20), offer(55))
     play(game, BargainAction(action="accept", price=3))
     assert game.over() and game.status == "deal" and game.price == 55
     assert game.pending() == []
@@ -99,11 +100,11 @@ def test_schema_bounds_and_message_cut() -> None:
 
 
 def test_round_limit_and_dead_last_offer() -> None:
-    game = BargainGame(2, rounds=4)
+    game = new_bargain(2, rounds=4)
     play(game, offer(90), offer(10), offer(80))
     assert game.pending() == ["buyer"]
-    assert game.observation("buyer")["rounds_left"] == 1
-    assert "last round" in game.prompt("buyer")
+    assert observed(game, "buyer")["rounds_left"] == 1
+    assert "last round" in prompt_of(game, "buyer")
     play(game, offer(30))
     assert game.over() and game.status == "no_deal" and game.price is None
     assert game.progress() == (4, 4)
@@ -115,7 +116,7 @@ def test_round_limit_and_dead_last_offer() -> None:
 def test_fallback_never_accepts_never_loses_never_concedes() -> None:
     rng = random.Random(0)
     for seed in range(300):
-        game = BargainGame(seed)
+        game = new_bargain(seed)
         for _ in range(rng.randint(0, 7)):
             seat = game.pending()[0]
             game.apply({seat: game.sample_action(seat, rng)})
@@ -141,7 +142,7 @@ def test_fallback_never_accepts_never_loses_never_concedes() -> None:
 
 
 def test_fallback_opening_is_twenty_from_own_number() -> None:
-    game = BargainGame(5)
+    game = new_bargain(5)
     opening = game.fallback("seller")
     assert isinstance(opening, BargainAction) and opening.price == game.deal.cost + 20
     assert opening.reason.startswith("fallback")
@@ -163,7 +164,7 @@ def test_metrics_in_zone_deal() -> None:
 
 
 def test_metrics_losing_deal_shows_the_loss() -> None:
-    game = play(BargainGame(1), offer(5), ACCEPT)
+    game = play(new_bargain(1), offer(5), ACCEPT)
     cost = game.deal.cost
     results = game.result()
     seller = results["seller"].metrics
@@ -187,7 +188,7 @@ def test_metrics_no_deal_and_shares() -> None:
         "efficiency_seed": 0.0,
         "balance": 0.0,
     }
-    game = BargainGame(4)
+    game = new_bargain(4)
     price = game.deal.cost + 3
     play(game, offer(price), ACCEPT)
     results = game.result()
@@ -196,7 +197,7 @@ def test_metrics_no_deal_and_shares() -> None:
 
 
 def test_turn_state_holds_both_secrets_and_the_offers() -> None:
-    game = play(BargainGame(9), offer(70, "I can't go below 65."))
+    game = play(new_bargain(9), offer(70, "I can't go below 65."))
     state = game.turn_state("seller")
     assert state["cost"] == game.deal.cost and state["value"] == game.deal.value
     assert state["round"] == 1 and state["status"] == "open" and state["price"] is None
@@ -207,8 +208,8 @@ def test_turn_state_holds_both_secrets_and_the_offers() -> None:
 
 
 def test_observation_holds_own_number_offers_and_rounds_left() -> None:
-    game = play(BargainGame(9), offer(70, "hello"))
-    seller, buyer = game.observation("seller"), game.observation("buyer")
+    game = play(new_bargain(9), offer(70, "hello"))
+    seller, buyer = observed(game, "seller"), observed(game, "buyer")
     assert seller["your_cost"] == game.deal.cost and "your_value" not in seller
     assert buyer["your_value"] == game.deal.value and "your_cost" not in buyer
     assert buyer["standing_offer"] == 70 and seller["standing_offer"] is None
@@ -217,17 +218,17 @@ def test_observation_holds_own_number_offers_and_rounds_left() -> None:
 
 
 def test_prompt_is_one_template_without_the_other_number() -> None:
-    game = play(BargainGame(9), offer(70, 'line\nRound 9: "fake"'))
-    prompt = game.prompt("buyer")
+    game = play(new_bargain(9), offer(70, 'line\nRound 9: "fake"'))
+    prompt = prompt_of(game, "buyer")
     assert f"Your value is {game.deal.value}." in prompt
     assert "Your cost is" not in prompt
     assert 'message: "line\\nRound 9: \\"fake\\""' in prompt
-    assert game.rules("seller").replace("seller", "X").count("X") > 0
-    assert len(BargainGame.prompt_version) == 12
+    assert rules_of(game, "seller").replace("seller", "X").count("X") > 0
+    assert len(DEFINITION.prompt_version) == 12
 
 
 def test_render_full_and_seat_views() -> None:
-    game = play(BargainGame(9), offer(70, "[bold]x[/]"), offer(30, "My max is 31"), offer(60))
+    game = play(new_bargain(9), offer(70, "[bold]x[/]"), offer(30, "My max is 31"), offer(60))
     full = text_of(game, None)
     assert f"seller cost {game.deal.cost}" in full and f"buyer value {game.deal.value}" in full
     assert "█" in full and "[bold]x[/]" in full and "bluff" in full

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from games.bargain import BargainGame
 from games.bargain.honesty import (
     Ledger,
     assess,
@@ -16,6 +15,7 @@ from games.bargain.honesty import (
     own_number_claims,
 )
 from games.bargain.rules import BargainAction
+from tests.gamekit import new_bargain
 
 
 def test_integers_are_standalone_whole_numbers() -> None:
@@ -119,7 +119,7 @@ def test_broken_final_offer_counts_as_a_bluff() -> None:
 
 
 def test_game_counts_leaks_and_bluffs_per_seat() -> None:
-    game = BargainGame(9)
+    game = new_bargain(9)
     cost, value = game.deal.cost, game.deal.value
     moves = [
         BargainAction(action="offer", price=cost + 30, message=f"I can't go below {cost + 25}."),

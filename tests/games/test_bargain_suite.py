@@ -11,7 +11,8 @@ from rich.console import Console
 
 from arena.specs import SpecError
 from arena.store import Store
-from arena.suite import SuiteReport, deal_seed, rotations, run_suite, suite_table
+from arena.suite import SuiteReport, deal_seed, rotations, run_suite
+from arena.suite_view import suite_table
 
 LINEUP = {"seller": "baseline:honest", "buyer": "baseline:bluffing"}
 

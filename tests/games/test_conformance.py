@@ -1,8 +1,10 @@
 """Conformance of every registered game to the engine contract.
 
-Random legal play never crashes; observations, snapshots, turn states and metrics are
-JSON; the same seed and actions reproduce the same episode; and replaying the actions
-stored by a real recorded episode rebuilds every stored observation and state exactly.
+``arena.testing.check_game`` passes for every game (and fails for a game that leaks a
+secret or is not deterministic). Random legal play never crashes; observations,
+snapshots, turn states and metrics are JSON; the same seed and actions reproduce the
+same episode; and replaying the actions stored by a real recorded episode rebuilds every
+stored observation and state exactly.
 """
 
 from __future__ import annotations
@@ -15,14 +17,18 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
+from rich.text import Text
 
 from arena.events import EpisodeStarted, Event, Observer
-from arena.game import Game
+from arena.game import Game, GameState
 from arena.match import MatchConfig, play_match
 from arena.player import BasePlayer, Decision, DecisionRequest
 from arena.registry import game_names, get_game
 from arena.store import Store, dumps
+from arena.testing import GameCheckError, check_game
+from games.bargain import BargainDefinition, BargainState
+from games.lemonade import LemonadeDefinition, LemonadeState
 
 GAMES = game_names()
 SMALL_OPTIONS: dict[str, dict[str, Any]] = {"lemonade": {"days": 6}}
@@ -57,7 +63,7 @@ def random_episode(name: str, seed: int, rng: random.Random) -> tuple[Game, list
 def render_text(game: Game, viewer: str | None) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=140, color_system=None)
-    console.print(game.render(viewer))
+    console.print(game.definition.render(game, viewer))
     return buffer.getvalue()
 
 
@@ -65,9 +71,9 @@ def render_text(game: Game, viewer: str | None) -> str:
 def test_registry_spec_matches_game(name: str) -> None:
     spec = get_game(name)
     game = new_game(name, 1)
-    assert tuple(spec.seats) == tuple(game.seats)
+    assert tuple(spec.seats_for(SMALL_OPTIONS.get(name, {}))) == tuple(game.seats)
     assert spec.baselines, "every game offers at least one baseline"
-    assert game.prompt_version and game.version and game.title
+    assert spec.prompt_version and spec.version and spec.title
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -77,10 +83,10 @@ def test_random_play_is_json_and_never_crashes(name: str, seed: int) -> None:
     game = new_game(name, seed)
     while not game.over():
         for seat in game.seats:
-            json.dumps(game.observation(seat))
-            assert isinstance(game.rules(seat), str)
+            json.dumps(game.observation(seat).model_dump(mode="json"))
+            assert isinstance(game.definition.rules(game.options, seat), str)
         for seat in game.pending():
-            assert game.prompt(seat)
+            assert game.definition.prompt_for(game, seat)
             assert game.validate(seat, game.fallback(seat)) is None, "the fallback must be legal"
         actions = {seat: game.sample_action(seat, rng) for seat in game.pending()}
         game.apply(actions)
@@ -147,7 +153,7 @@ def replay_stored(store: Store, episode_id: int, name: str) -> int:
         rows = by_step[step]
         assert sorted(game.pending()) == sorted(row["seat"] for row in rows)
         for row in rows:
-            assert roundtrip(game.observation(row["seat"])) == row["observation"]
+            assert roundtrip(game.observation(row["seat"]).model_dump(mode="json")) == row["observation"]
         actions = {row["seat"]: game.action_model(row["seat"]).model_validate(row["action"]) for row in rows}
         game.apply(actions)
         for row in rows:
@@ -166,9 +172,10 @@ async def test_replaying_stored_actions_reproduces_every_state(name: str, tmp_pa
     store = Store(tmp_path / "arena.db")
     try:
         for seed in range(3):
-            seats = {seat: f"baseline:{baseline}" for seat in spec.seats}
+            seat_names = spec.seats_for(SMALL_OPTIONS.get(name, {}))
+            seats = {seat: f"baseline:{baseline}" for seat in seat_names}
             # Vary the line-up so scripted styles are replayed too, not only the random one.
-            seats[spec.seats[0]] = f"baseline:{names[seed % len(names)]}"
+            seats[seat_names[0]] = f"baseline:{names[seed % len(names)]}"
             config = MatchConfig(game=name, seats=seats, seed=seed, options=SMALL_OPTIONS.get(name, {}))
             outcome = await play_match(config, store)
             assert outcome.episode_id is not None
@@ -183,7 +190,7 @@ async def test_replaying_sampled_play_reproduces_every_state(name: str, tmp_path
     store = Store(tmp_path / "arena.db")
     try:
         for seed in (11, 12):
-            players = {seat: SamplePlayer(seat) for seat in spec.seats}
+            players = {seat: SamplePlayer(seat) for seat in spec.seats_for(SMALL_OPTIONS.get(name, {}))}
             config = MatchConfig(game=name, seats={}, seed=seed, options=SMALL_OPTIONS.get(name, {}))
             observers: list[Observer] = [player.watch for player in players.values()]
             outcome = await play_match(config, store, observers, players=dict(players))
@@ -191,3 +198,49 @@ async def test_replaying_sampled_play_reproduces_every_state(name: str, tmp_path
             replay_stored(store, outcome.episode_id, name)
     finally:
         store.close()
+
+
+CHECK_OPTIONS: list[tuple[str, dict[str, Any]]] = [
+    ("lemonade", {"days": 6}),
+    ("lemonade", {"days": 4, "stands": 3, "market": "shared"}),
+    ("lemonade", {"days": 3, "stands": 1}),
+    ("bargain", {}),
+    ("bargain", {"rounds": 3}),
+    ("paperclip", {"puzzles": 2}),
+    ("paperclip", {"puzzles": 2, "mode": "stepwise", "reporting": "touched", "seats": 1}),
+    ("paperclip", {"puzzles": 1, "seats": 4, "tier": "hard"}),
+]
+
+
+def test_every_registered_game_is_checked() -> None:
+    assert {name for name, _ in CHECK_OPTIONS} >= set(GAMES) >= {"lemonade", "bargain"}
+
+
+@pytest.mark.parametrize(("name", "options"), CHECK_OPTIONS)
+def test_check_game_passes(name: str, options: dict[str, Any]) -> None:
+    check_game(get_game(name), options=options)
+
+
+class LeakyBargain(BargainDefinition):
+    """The bargain with a buyer's view that shows the seller's cost."""
+
+    def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
+        assert isinstance(state, BargainState)
+        return Group(super().render(state, viewer), Text(f"psst: cost {state.deal.cost}"))
+
+
+class DriftingLemonade(LemonadeDefinition):
+    """A lemonade stand whose world draws from the global ``random``."""
+
+    def new_state(self, seed: int, options: BaseModel) -> LemonadeState:
+        return super().new_state(seed + random.randint(0, 1), options)
+
+
+def test_check_game_catches_a_leaked_secret() -> None:
+    with pytest.raises(GameCheckError, match="'seller''s secret leaks into 'buyer''s view"):
+        check_game(LeakyBargain())
+
+
+def test_check_game_catches_global_randomness() -> None:
+    with pytest.raises(GameCheckError):
+        check_game(DriftingLemonade(), options={"days": 3}, seeds=tuple(range(8)))

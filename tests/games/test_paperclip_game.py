@@ -18,19 +18,20 @@ from arena.match import MatchConfig, play_match
 from arena.registry import get_game
 from arena.runner import decision_request
 from arena.store import Store
+from games.paperclip import PaperclipState
 from games.paperclip.answers import format_report
 from games.paperclip.baselines import OraclePlayer, SloppyPlayer
-from games.paperclip.game import PaperclipGame
 from players.console_human import ConsoleHuman
 from players.models import ModelsConfig
+from tests.gamekit import new_paperclip
 from tests.games.test_conformance import replay_stored
 from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
 from tests.wire_server import WireServer, reply
 
 
-def render_text(game: PaperclipGame, viewer: str | None = None) -> str:
+def render_text(game: PaperclipState, viewer: str | None = None) -> str:
     buffer = io.StringIO()
-    Console(file=buffer, width=200, color_system=None).print(game.render(viewer))
+    Console(file=buffer, width=200, color_system=None).print(game.definition.render(game, viewer))
     return buffer.getvalue()
 
 
@@ -60,7 +61,7 @@ async def test_oracle_scores_one_and_sloppy_shows_its_tags(store: Store, mode: s
 
 
 def test_the_sloppy_rate_comes_from_its_own_seeded_generator() -> None:
-    game = PaperclipGame(3, puzzles=8, tier="hard", dimensions="partial")
+    game = new_paperclip(3, puzzles=8, tier="hard", dimensions="partial")
 
     def answers(seed: int) -> list[Any]:
         player, out = SloppyPlayer(random.Random(seed)), []
@@ -73,7 +74,7 @@ def test_the_sloppy_rate_comes_from_its_own_seeded_generator() -> None:
 
 
 def test_render_shows_boxes_the_step_and_the_graded_side_by_side() -> None:
-    game = PaperclipGame(11, puzzles=2, mode="stepwise")
+    game = new_paperclip(11, puzzles=2, mode="stepwise")
     assert "Answering step 1" in render_text(game) and "▶ 1" in render_text(game)
     first = game.puzzle
     while game.index == 0:
@@ -95,7 +96,7 @@ def test_render_shows_boxes_the_step_and_the_graded_side_by_side() -> None:
 
 
 def test_a_human_fills_the_form_in_compact_text() -> None:
-    game = PaperclipGame(5, puzzles=1, tier="entry")
+    game = new_paperclip(5, puzzles=1, tier="entry")
     puzzle = game.puzzle
     form = ActionForm(decision_request(game, "a", 0))
     assert [f.name for f in form.fields][-3:] == ["total", "colour_count", "reason"]
@@ -122,7 +123,7 @@ def test_a_human_fills_the_form_in_compact_text() -> None:
 
 
 def test_a_human_plays_stepwise_at_the_console() -> None:
-    game = PaperclipGame(8, puzzles=1, tier="entry", mode="stepwise", seats=1)
+    game = new_paperclip(8, puzzles=1, tier="entry", mode="stepwise", seats=1)
     puzzle = game.puzzle
     lines: list[str] = []
     for k in range(1, puzzle.steps + 1):
@@ -191,7 +192,7 @@ def test_options_are_checked_with_one_clear_line(capsys: pytest.CaptureFixture[s
 
 
 def right_answer(seed: int, options: dict[str, Any]) -> dict[str, Any]:
-    puzzle = PaperclipGame(seed, **options).puzzle
+    puzzle = new_paperclip(seed, **options).puzzle
     steps = {f"step_{k}": state for k, state in enumerate(puzzle.states, start=1)}
     total, colour = puzzle.answer
     return {**steps, "total": total, "colour_count": colour, "reason": "tracked each step"}
@@ -205,7 +206,7 @@ async def test_a_model_seat_answers_a_puzzle_through_the_wire_server(
     options: dict[str, Any] = {"puzzles": 2, "tier": "entry"}
     with WireServer() as wire:
         # Puzzle 1 as JSON objects; puzzle 2 first without step 2 (re-asked), then in compact text.
-        game = PaperclipGame(9, **options)
+        game = new_paperclip(9, **options)
         game.index = 1  # the second puzzle
         second: dict[str, Any] = {
             f"step_{k}": format_report(state) for k, state in enumerate(game.puzzle.states, start=1)

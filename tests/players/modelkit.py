@@ -27,6 +27,12 @@ class LemonadeAction(BaseModel):
 GOOD = {"price": 2.5, "produce": 80, "promotion": "flyer", "reason": "sunny and hot"}
 
 
+class DayObservation(BaseModel):
+    """A minimal observation for hand-built requests."""
+
+    day: int
+
+
 def make_request(
     *,
     feedback: str | None = None,
@@ -39,7 +45,7 @@ def make_request(
         game="lemonade",
         seat="a",
         step=step,
-        observation={"day": step},
+        observation=DayObservation(day=step),
         rules="Sell lemonade.",
         action_model=LemonadeAction,
         render_prompt=lambda: prompt,

@@ -133,3 +133,35 @@ def test_unknown_names_and_non_model_specs_raise_spec_error() -> None:
 def test_settings_are_validated_in_code_too() -> None:
     with pytest.raises(ValueError, match="n_ctx"):
         ModelSettings(provider="openai", model="m", n_ctx=2048)
+
+
+def test_memory_from_the_models_file_or_a_spec_option() -> None:
+    config = parse_models_config(
+        {
+            "models": {
+                "cheap": {"provider": "openai", "model": "gpt-5-nano", "price_input_per_mtok": 0.05},
+                "keeper": {"provider": "anthropic", "model": "claude-x", "memory": "transcript"},
+            }
+        }
+    )
+    keeper = build_model_player(parse_player_spec("keeper"), seed=1, config=config)
+    assert isinstance(keeper, ModelPlayer) and keeper.configuration()["memory"] == "transcript"
+    direct = build_model_player(
+        parse_player_spec("openai:gpt-5-nano?memory=transcript"), seed=1, config=config
+    )
+    assert isinstance(direct, ModelPlayer)
+    assert direct.spec == "openai:gpt-5-nano?memory=transcript"
+    assert direct.settings.memory == "transcript" and direct.settings.price_input_per_mtok == 0.05
+    spec = "openai-compat:q@http://h:1/v1?memory=transcript&memory_budget_tokens=3000"
+    compat = build_model_player(parse_player_spec(spec), seed=1, config=config)
+    assert isinstance(compat, ModelPlayer)
+    assert compat.settings.base_url == "http://h:1/v1" and compat.settings.memory_budget_tokens == 3000
+    gateway = build_model_player(
+        parse_player_spec("openai-compat:q@http://h:1/v1?v=2"), seed=1, config=config
+    )
+    assert isinstance(gateway, ModelPlayer)
+    assert gateway.settings.base_url == "http://h:1/v1?v=2" and gateway.settings.memory == "none"
+    with pytest.raises(SpecError, match="memory: Input should be 'none' or 'transcript'"):
+        build_model_player(parse_player_spec("anthropic:c?memory=all"), seed=1, config=config)
+    with pytest.raises(SpecError, match="unknown option 'temp'"):
+        build_model_player(parse_player_spec("anthropic:c?temp=1"), seed=1, config=config)

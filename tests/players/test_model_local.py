@@ -10,12 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from arena.player import ErrorClass, PlayerSetupError
+from arena.player import DecisionRequest, ErrorClass, PlayerSetupError
+from arena.registry import get_game
+from arena.runner import decision_request
 from arena.specs import parse_player_spec
-from players.models import ModelsConfig, ModelSettings, build_model_player
-from players.models.base import decision_seed
+from players.models import ModelsConfig, ModelSettings, build_model_player, local_runtime
+from players.models.base import ModelPlayer, decision_seed
+from players.models.local_decode import LocalReply
 from players.models.local_player import LocalPlayer
 from players.models.local_runtime import missing_requirement
+from players.models.schema import action_schema, grammar_schema
 from tests.players.modelkit import LemonadeAction, make_request
 
 
@@ -57,6 +61,74 @@ async def test_gemma_answers_a_lemonade_decision() -> None:
         assert decision.usage.cost_usd == 0.0
     # same seed, same request: the same reply (seeded sampling)
     assert decisions[0].raw == decisions[1].raw
+
+
+def seat_requests() -> list[DecisionRequest]:
+    """The seller's first request in a real bargain, and both seats' first lemonade day.
+
+    The bargain's rules differ from lemonade's, so serving them switches the cached prefix.
+    """
+    bargain = get_game("bargain").create(3, {})
+    lemonade = get_game("lemonade").create(3, {"days": 3})
+    return [
+        decision_request(bargain, "seller", 0),
+        decision_request(lemonade, "a", 0),
+        decision_request(lemonade, "b", 0),
+    ]
+
+
+@pytest.mark.skipif(GEMMA_MISSING is not None, reason=f"offline model unavailable: {GEMMA_MISSING}")
+async def test_gemma_replies_do_not_depend_on_the_order_seats_are_served() -> None:
+    requests = seat_requests()
+    spec = parse_player_spec("local:gemma3-270m")
+
+    async def serve(order: list[int]) -> dict[int, str]:
+        players = {i: build_model_player(spec, seed=20 + i, config=ModelsConfig()) for i in order}
+        replies = {}
+        for i in order:
+            decision = await players[i].decide(requests[i])
+            assert decision.usage.input_tokens > 0
+            replies[i] = decision.raw
+        return replies
+
+    forward = await serve([0, 1, 2])
+    backward = await serve([2, 1, 0])
+    assert forward == backward
+    assert all(reply.startswith("{") for reply in forward.values()), forward
+
+
+@pytest.mark.skipif(GEMMA_MISSING is not None, reason=f"offline model unavailable: {GEMMA_MISSING}")
+async def test_gemma_reuses_the_rules_prefix_and_replies_as_from_a_cold_cache() -> None:
+    request = seat_requests()[1]
+    player = build_model_player(parse_player_spec("local:gemma3-270m"), seed=4, config=ModelsConfig())
+    assert isinstance(player, ModelPlayer)
+    model = local_runtime.shared_model("gemma3-270m")
+    schema = action_schema(request.action_model)
+    chat = [
+        {"role": "system", "content": player.system_message(schema)},
+        {"role": "user", "content": request.prompt},
+    ]
+
+    def ask() -> LocalReply:
+        return local_runtime.generate(
+            model,
+            chat,
+            stable_user_text=request.rules,
+            schema=grammar_schema(schema),
+            max_tokens=96,
+            temperature=0.7,
+            seed=9,
+            cancelled=lambda: False,
+        )
+
+    model.decoder.forget_all()
+    cold = ask()
+    warm = ask()
+    assert cold.cached_tokens == 0
+    # the system message and the rules were not evaluated again, only the day's state
+    assert warm.cached_tokens > len(model.native.tokenize(request.rules)) * 0.9
+    assert warm.input_tokens - warm.cached_tokens < warm.input_tokens / 3
+    assert warm.text == cold.text and warm.output_tokens == cold.output_tokens
 
 
 @pytest.mark.skipif(GEMMA_MISSING is not None, reason=f"offline model unavailable: {GEMMA_MISSING}")

@@ -1,4 +1,7 @@
-"""The saved-episodes browser: filter by game, status and player; enter opens the replay."""
+"""The saved-episodes browser: filter by game, status and player; enter opens the replay.
+
+Ctrl+t lists the stored tournaments, whose tables open from there.
+"""
 
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ class EpisodesScreen(ArenaScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_filter", "Filter", key_display="/"),
         Binding("f5", "reload", "Reload"),
+        Binding("ctrl+t", "tournaments", "Tournaments", priority=True),
         Binding("escape", "back", "Back"),
     ]
 
@@ -72,6 +76,7 @@ class EpisodesScreen(ArenaScreen):
             table.add_row(*styled, key=cells[0])
         count = f"{len(rows)} episode{'s' if len(rows) != 1 else ''} · {self.filter.describe()}"
         hint = " · enter: replay" if rows else " · none match: play a match from the home screen"
+        hint += " · ctrl+t: tournaments"
         self.query_one("#episode-count", Static).update(safe_text(count + hint, "dim"))
 
     @on(Select.Changed, "#filter-game")
@@ -101,6 +106,10 @@ class EpisodesScreen(ArenaScreen):
     def action_focus_filter(self) -> None:
         """Put the cursor in the player filter."""
         self.query_one("#filter-player", Input).focus()
+
+    def action_tournaments(self) -> None:
+        """The stored tournaments; enter opens one's tables."""
+        self.arena.open_tournaments()
 
     def action_back(self) -> None:
         """Back to where you came from."""

@@ -3,8 +3,8 @@
 Every game drops in through its :class:`~arena.registry.GameSpec`: description, rules per
 seat, seats (which a game option may change) and options. The seat lists offer the
 game's baselines, the human seat and every model the models file names, with the reason
-an unavailable one cannot play. The same set-up can also run as a suite: that many deals
-from the seed, seats swapped for each deal, rolled up into a results table.
+an unavailable one cannot play. Ctrl+r takes the set-up to the tournament screen: its
+players on that many deal seeds, in every seating, rolled up into ratings and tables.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Se
 from textual.widgets.option_list import Option
 
 from arena.app.home_model import (
-    DEALS_FIELD,
     SEED_FIELD,
     MatchDraft,
     SeatOption,
@@ -32,19 +31,16 @@ from arena.app.home_model import (
     reflow,
     rules_by_seat,
     seat_options,
-    suite_config,
-    suite_errors,
 )
 from arena.app.safe import safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
+from arena.app.tournament_model import TournamentDraft
 from arena.app.widgets.home_parts import SessionList, option_label, players_summary
 from arena.registry import GameSpec, UnknownGameError, game_names, get_game
 from arena.specs import SpecError
 
 if TYPE_CHECKING:
     pass
-
-SUITE_TIP = "how many deals a suite plays from the seed; each deal is played again with the seats swapped"
 
 
 class HomeScreen(ArenaScreen):
@@ -53,7 +49,7 @@ class HomeScreen(ArenaScreen):
     HELP_NAME = "home"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start match", priority=True),
-        Binding("ctrl+r", "suite", "Run suite", priority=True),
+        Binding("ctrl+r", "tournament", "Tournament", priority=True),
         # ctrl keys no input takes, so they work while a text field has focus.
         Binding("ctrl+o", "episodes", "Recent episodes", priority=True),
         Binding("ctrl+t", "watch", "Watch match", priority=True),
@@ -91,8 +87,8 @@ class HomeScreen(ArenaScreen):
                 yield Grid(id="options")
                 with Horizontal(id="start-row"):
                     yield Button("Start match (ctrl+s)", id="start", variant="primary", compact=True)
-                    yield Button("Run suite (ctrl+r)", id="suite", compact=True)
-                    yield Label(Text("deals"), id="suite-n-label")
+                    yield Button("Tournament (ctrl+r)", id="suite", compact=True)
+                    yield Label(Text("seeds"), id="suite-n-label")
                     yield Input("10", id="suite-n", type="integer", compact=True)
                     yield Static(Text(""), id="start-error")
                 yield Static(Text(""), id="players-info")
@@ -103,7 +99,7 @@ class HomeScreen(ArenaScreen):
         self.query_one("#games").border_title = "games"
         self.query_one("#session-matches").border_title = "this session (enter: open)"
         self.query_one("#suite-n").tooltip = Text(
-            "a suite plays this many deals from the seed, each twice with seats swapped"
+            "a tournament of these players plays this many deal seeds, in every seating"
         )
         self.query_one("#recent").border_title = "recent episodes (ctrl+o)"
         self.query_one("#rules-box").border_title = "rules"
@@ -302,18 +298,15 @@ class HomeScreen(ArenaScreen):
             if note.has_class("seat-error"):
                 note.display = bool(message)
 
-    def _show_errors(self, *, final: bool, suite: bool = False) -> dict[str, str]:
+    def _show_errors(self, *, final: bool) -> dict[str, str]:
         assert self.draft is not None
-        deals = self.query_one("#suite-n", Input).value
-        errors = suite_errors(self.draft, deals, self.choices) if suite else self.draft.errors(self.choices)
+        errors = self.draft.errors(self.choices)
         self._note("#opt-error-seed", errors.get(SEED_FIELD, ""))
         for index, name in enumerate(self._option_names):
             self._note(f"#opt-error-{index}", errors.get(name, ""))
         for index, seat in enumerate(self._seat_order):
             self._note(f"#seat-error-{index}", errors.get(f"seat:{seat}", ""))
         message = "please correct the marked fields" if errors and final else ""
-        if DEALS_FIELD in errors:
-            message = errors[DEALS_FIELD]
         self.query_one("#start-error", Static).update(safe_text(message, "red"))
         return errors
 
@@ -335,20 +328,18 @@ class HomeScreen(ArenaScreen):
 
     @on(Button.Pressed, "#suite")
     def _suite_pressed(self) -> None:
-        self.action_suite()
+        self.action_tournament()
 
     @on(Input.Submitted, "#suite-n")
     def _suite_n_submitted(self) -> None:
-        self.action_suite()
+        self.action_tournament()
 
-    def action_suite(self) -> None:
-        """Run the set-up as a suite: the deals from the seed, seats swapped for each deal."""
+    def action_tournament(self) -> None:
+        """Set up a tournament of this game's seat players, seed and options (checked there)."""
         if self.draft is None:
             return
-        deals = self.query_one("#suite-n", Input).value
-        if self._show_errors(final=True, suite=True):
-            return
-        self.arena.start_suite(suite_config(self.draft, deals))
+        seeds = self.query_one("#suite-n", Input).value
+        self.arena.open_tournament_setup(TournamentDraft.from_match(self.draft, seeds))
 
     def action_episodes(self) -> None:
         """Browse saved episodes."""
@@ -368,7 +359,7 @@ class HomeScreen(ArenaScreen):
         self.query_one(SessionList).open(event.option.id or "")
 
     def refresh_matches(self) -> None:
-        """List this session's matches and suites with their progress."""
+        """List this session's matches and tournaments with their progress."""
         self.query_one(SessionList).refresh_from(self.arena)
 
     def refresh_recent(self) -> None:

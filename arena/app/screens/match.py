@@ -169,7 +169,7 @@ class MatchScreen(ArenaScreen):
         caption = Text("full view\n" if viewer is None else f"what seat {viewer} sees\n", style="dim")
         box = self.query_one("#board-scroll")
         width = box.scrollable_content_region.width or self.app.size.width - 4
-        return caption + prerender(model.game.render(viewer), self.app.console, width)
+        return caption + prerender(model.game.definition.render(model.game, viewer), self.app.console, width)
 
     def _sync_board(self) -> None:
         turn = self.match.desk.active()
@@ -305,6 +305,6 @@ class MatchScreen(ArenaScreen):
         parts: list[RenderableType] = []
         for seat in seats:
             parts.append(Text(f"seat {seat}", style="bold"))
-            parts.append(safe_text(game.rules(seat), keep_newlines=True))
+            parts.append(safe_text(game.definition.rules(game.options, seat), keep_newlines=True))
             parts.append(Text(""))
         self.app.push_screen(TextScreen("rules", Group(*parts)))

@@ -44,16 +44,18 @@ def players_summary(choices: list[SeatOption], loading: bool, error: str | None)
 
 
 class SessionList(OptionList):
-    """This session's matches and suites with their progress; enter opens one."""
+    """This session's matches and tournaments with their progress; enter opens one."""
 
     def __init__(self) -> None:
         super().__init__(id="session-matches")
         self._shown: list[tuple[str, str]] = []
 
     def refresh_from(self, app: ArenaApp) -> None:
-        """Show the app's matches and suites, newest first (only redrawn when changed)."""
+        """Show the app's matches and tournaments, newest first (only redrawn when changed)."""
         shown = [(str(m.key), f"{m.title} · {m.model.status_line()}") for m in app.matches.matches]
-        shown += [(f"suite-{job.key}", f"{job.title} · {job.status_line()}") for job in app.suites.jobs]
+        shown += [
+            (f"tournament-{job.key}", f"{job.title} · {job.status_line()}") for job in app.tournaments.jobs
+        ]
         if shown == self._shown:
             return
         self._shown = shown
@@ -65,15 +67,15 @@ class SessionList(OptionList):
             self.highlighted = highlighted
 
     def open(self, key: str) -> None:
-        """Show the match or suite with option id ``key``."""
+        """Show the match or tournament with option id ``key``."""
         app = self.app
         from arena.app.app import ArenaApp
 
         assert isinstance(app, ArenaApp)
-        if key.startswith("suite-"):
-            job = app.suites.get(int(key.removeprefix("suite-")))
+        if key.startswith("tournament-"):
+            job = app.tournaments.get(int(key.removeprefix("tournament-")))
             if job is not None:
-                app.watch_suite(job)
+                app.open_tournament(job.tournament_id)
             return
         match = app.matches.get(int(key or "0"))
         if match is not None:

@@ -123,7 +123,10 @@ class HumanForm(Vertical):
 
     def compose(self) -> ComposeResult:
         """Build the widgets."""
-        yield Static(safe_text(observation_line(self.turn.request.observation)), classes="form-facts")
+        yield Static(
+            safe_text(observation_line(self.turn.request.observation.model_dump(mode="json"))),
+            classes="form-facts",
+        )
         with Grid(classes="form-fields"):
             for index, spec in enumerate(self.form.fields):
                 yield Label(safe_text(spec.name), classes="form-label")

@@ -1,0 +1,311 @@
+"""One tournament: its progress and live leaderboard while it plays, its tables once it ends.
+
+The run belongs to the app (:class:`~arena.app.tournament_job.TournamentManager`); this
+screen only reads it, so leaving it leaves the tournament playing. A timer redraws the
+progress four times a second; the tables are recomputed off the event loop by
+:class:`~arena.app.tournament_board.RefreshPolicy`'s rules (at most every half second,
+fewer bootstrap resamples while it runs, the full 1,000 once it has ended). Enter on a
+leaderboard row lists that player's episodes, each of which opens in replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import ScrollableContainer
+from textual.widgets import DataTable, Footer, Header, ProgressBar, Static, TabbedContent, TabPane
+
+from arena.app.safe import prerender, safe_line, safe_text
+from arena.app.screens.base import ArenaScreen
+from arena.app.tournament_board import (
+    FULL_RESAMPLES,
+    LIVE_RESAMPLES,
+    Board,
+    RefreshPolicy,
+    finished_count,
+    load_board,
+)
+from arena.app.tournament_charts import (
+    BAR_WIDTH,
+    axis_label,
+    heat_map,
+    interval_bar,
+    rank_style,
+    rating_axis,
+    score_histograms,
+)
+from arena.app.tournament_job import TournamentJob, progress_line
+from arena.cli_tournament import render_table
+from arena.registry import get_game
+
+REFRESH_SECONDS = 0.25
+BOARD_COLUMNS = ("#", "player", "rating", "95% interval", "bar", "W", "D", "L", "episodes", "$/episode")
+
+
+class TournamentScreen(ArenaScreen):
+    """Watch a tournament play and read its tables; stop and resume it."""
+
+    HELP_NAME = "tournament"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "stop", "Stop"),
+        Binding("c", "resume", "Resume"),
+        Binding("e", "episodes", "Player's episodes"),
+        Binding("t", "next_tab", "Next tab"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__()
+        self.tournament_id = tournament_id
+        self.sub_title = f"tournament {tournament_id}"
+        self.board: Board | None = None
+        self.policy = RefreshPolicy()
+        self._shown_status: tuple[object, ...] | None = None
+        self._binding_state: tuple[object, ...] | None = None
+        self._stored = ""
+        self._suite = False
+        self._players: list[str] = []
+
+    @property
+    def job(self) -> TournamentJob | None:
+        """This session's latest run of the tournament, if any."""
+        return self.arena.tournaments.job_for(self.tournament_id)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Stop only while it runs; resume only when stopped with slots left."""
+        job = self.job
+        running = job is not None and job.running
+        if action == "stop":
+            return running
+        if action == "resume":
+            return not running and not self._suite and self._stored not in ("finished", "running")
+        return True
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        yield Header()
+        yield Static(Text(""), id="t-head")
+        yield ProgressBar(total=None, show_eta=False, id="t-progress")
+        yield Static(Text(""), id="t-status")
+        with TabbedContent(id="t-tabs"):
+            with TabPane("leaderboard", id="tab-board"):
+                yield DataTable[Text](id="t-board", cursor_type="row", zebra_stripes=True)
+                yield Static(Text(""), id="t-board-note")
+            with TabPane("win matrix", id="tab-heat"), ScrollableContainer():
+                yield Static(Text(""), id="t-heat")
+            with TabPane("scores", id="tab-hist"), ScrollableContainer():
+                yield Static(Text(""), id="t-hist")
+            with TabPane("all tables", id="tab-tables"), ScrollableContainer():
+                yield Static(Text(""), id="t-tables")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Set up once the widgets exist."""
+        self.query_one("#t-board", DataTable).focus()
+        self._show_head()
+        self.set_interval(REFRESH_SECONDS, self.sync)
+        self.sync()
+
+    def on_screen_resume(self) -> None:
+        """Refresh when this screen comes back on top."""
+        self.sync()
+
+    def _stored_status(self) -> str:
+        row = self.arena.store.tournament(self.tournament_id) or {}
+        return str(row.get("status") or "")
+
+    def _show_head(self) -> None:
+        row = self.arena.store.tournament(self.tournament_id) or {}
+        config = row.get("config") or {}
+        self._suite = config.get("kind") != "tournament"
+        players = config.get("players") or []
+        options = ", ".join(f"{k}={v}" for k, v in (config.get("options") or {}).items())
+        try:
+            spec = get_game(str(row.get("game")))
+            seats = ", ".join(spec.create(0, spec.resolve_options(config.get("options") or {})).seats)
+        except Exception:  # a game no longer registered still shows its stored tables
+            seats = "?"
+        head = safe_line(
+            (f"tournament {self.tournament_id} · {row.get('game', '?')}: ", "bold"),
+            (row.get("name") or "", "cyan"),
+        )
+        head.append("\n")
+        head.append_text(
+            safe_text(
+                f"{len(players)} players · seats {seats} · {config.get('seeds', '?')} deal seeds "
+                f"from master seed {config.get('seed', 0)} · {config.get('total', '?')} episodes · "
+                f"{config.get('concurrency', '?')} at once" + (f" · options: {options}" if options else ""),
+                "dim",
+            )
+        )
+        self.query_one("#t-head", Static).update(head)
+
+    # -- live state ---------------------------------------------------------------------
+    def sync(self) -> None:
+        """Redraw the progress; recompute the tables when due."""
+        if not self.is_attached:
+            return
+        job = self.job
+        running = job is not None and job.running
+        if not running:
+            self._stored = self._stored_status()
+        # The footer is rebuilt on every refresh_bindings: only when what is allowed changes.
+        allowed = (job.key if job else None, running, self._stored)
+        if allowed != self._binding_state:
+            self._binding_state = allowed
+            self.refresh_bindings()
+        if job is not None:
+            state: tuple[object, ...] = (job.key, job.status, job.changes, running)
+            if state != self._shown_status:
+                self._shown_status = state
+                self._show_progress(job)
+            key: tuple[object, ...] = (job.key, job.status, job.progress.done, running)
+        else:
+            stored = self._stored
+            if self._shown_status != ("stored", stored):
+                self._shown_status = ("stored", stored)
+                self._show_stored(stored)
+            key = ("stored", stored)
+        if not self._suite and self.policy.due(key, time.perf_counter()):
+            resamples = LIVE_RESAMPLES if running else FULL_RESAMPLES
+            self.policy.started(key, time.perf_counter())
+            self.run_worker(self._load(resamples), group="board", exit_on_error=False)
+
+    def _show_progress(self, job: TournamentJob) -> None:
+        progress = job.progress
+        self.query_one(ProgressBar).update(
+            total=progress.total or None, progress=progress.done + progress.given_up
+        )
+        status = Text(progress_line(job.status, progress), style="bold")
+        if job.running:
+            status.append("  ·  s: stop (resumable) · esc: back (it keeps playing)", style="dim")
+        elif job.status != "finished":
+            status.append("  ·  c: resume", style="dim")
+        message = job.error or job.message
+        if message:
+            status.append("  ·  ")
+            status.append_text(safe_text(message, "red" if job.error else "yellow", limit=400))
+        self.query_one("#t-status", Static).update(status)
+
+    def _show_stored(self, stored: str) -> None:
+        row = self.arena.store.tournament(self.tournament_id) or {}
+        total = (row.get("config") or {}).get("total")
+        done = finished_count(self.arena.store, self.tournament_id)
+        self.query_one(ProgressBar).update(total=total or done or None, progress=done)
+        status = Text(f"{stored} · {done}/{total or '?'} episodes", style="bold")
+        if stored not in ("finished", "running"):
+            status.append(f"  ·  c: resume (or: arena tournament resume {self.tournament_id})", style="dim")
+        if row.get("message"):
+            status.append("  ·  ")
+            status.append_text(safe_text(row["message"], "yellow", limit=400))
+        self.query_one("#t-status", Static).update(status)
+        if self._suite:
+            note = "made by arena suite: no tournament tables; its episodes are in the episode browser"
+            self.query_one("#t-board-note", Static).update(Text(note, style="yellow"))
+
+    async def _load(self, resamples: int) -> None:
+        started = time.perf_counter()
+        try:
+            board = await asyncio.to_thread(load_board, self.arena.store.path, self.tournament_id, resamples)
+        except Exception as exc:  # a table that cannot be computed must not take the screen down
+            self.policy.failed()
+            if self.is_attached:
+                self.query_one("#t-board-note", Static).update(safe_text(f"tables unavailable: {exc}", "red"))
+            return
+        self.policy.finished(time.perf_counter() - started)
+        if self.is_attached:
+            self.show_board(board)
+
+    # -- tables -------------------------------------------------------------------------
+    def show_board(self, board: Board) -> None:
+        """Show the leaderboard, the charts and the full tables of ``board``."""
+        self.board = board
+        rows = board.rows
+        self._players = [row.player for row in rows]
+        table: DataTable[Text] = self.query_one("#t-board", DataTable)
+        cursor = table.cursor_row
+        # Columns are rebuilt too: a DataTable keeps the widths of its first rows after clear().
+        table.clear(columns=True)
+        axis = rating_axis(rows)
+        for column in BOARD_COLUMNS:
+            table.add_column(axis_label(axis) if column == "bar" else column, key=column)
+        for row in rows:
+            interval = (
+                f"{row.low:.0f}..{row.high:.0f}" if row.low is not None and row.high is not None else "-"
+            )
+            cost = "-" if row.usd_per_episode is None else f"{row.usd_per_episode:.4f}"
+            table.add_row(
+                Text(str(row.rank), style=rank_style(row.rank)),
+                safe_text(row.player, limit=60),
+                Text("-" if row.rating is None else f"{row.rating:.0f}", style="bold"),
+                Text(interval),
+                interval_bar(row, axis, BAR_WIDTH),
+                Text(str(row.wins)),
+                Text(str(row.draws)),
+                Text(str(row.losses)),
+                Text(str(row.episodes)),
+                Text(cost),
+                key=str(row.rank - 1),
+            )
+        if rows:
+            table.move_cursor(row=min(cursor, len(rows) - 1))
+        info = board.table["tournament"]
+        kind = "live, " if board.resamples < FULL_RESAMPLES else ""
+        note = (
+            f"{info['counted']}/{info['slots']} episodes counted · Bradley-Terry ratings, 95% intervals from "
+            f"{kind}{board.resamples} deal-seed bootstrap resamples · enter: this player's episodes"
+        )
+        self.query_one("#t-board-note", Static).update(Text(note, style="dim"))
+        order = [row.player for row in rows]
+        self.query_one("#t-heat", Static).update(heat_map(board.table.get("win_matrix"), order))
+        self.query_one("#t-hist", Static).update(score_histograms(board.scores, order))
+        width = max(60, self.app.size.width - 6)
+        self.query_one("#t-tables", Static).update(
+            prerender(render_table(board.table), self.app.console, width)
+        )
+
+    # -- actions ------------------------------------------------------------------------
+    @on(DataTable.RowSelected, "#t-board")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self._open_player(int(event.row_key.value))
+
+    def _open_player(self, index: int) -> None:
+        if 0 <= index < len(self._players):
+            from arena.app.screens.tournament_lists import PlayerEpisodesScreen
+
+            self.app.push_screen(PlayerEpisodesScreen(self.tournament_id, self._players[index]))
+
+    def action_episodes(self) -> None:
+        """List the highlighted player's episodes."""
+        self._open_player(self.query_one("#t-board", DataTable).cursor_row)
+
+    def action_stop(self) -> None:
+        """Stop now; the episodes in play and the tournament are recorded as aborted."""
+        job = self.job
+        if job is not None and job.running:
+            job.stop()
+            self.notify(f"{job.title}: stopping (resumable)", markup=False)
+
+    def action_resume(self) -> None:
+        """Play the slots this tournament is missing."""
+        self.arena.resume_tournament(self.tournament_id)
+        self._shown_status = None
+        self.sync()
+
+    def action_next_tab(self) -> None:
+        """Show the next tab."""
+        tabs = self.query_one(TabbedContent)
+        panes = [pane.id for pane in self.query(TabPane) if pane.id]
+        if tabs.active in panes:
+            tabs.active = panes[(panes.index(tabs.active) + 1) % len(panes)]
+
+    def action_back(self) -> None:
+        """Back to where you came from; the tournament keeps playing."""
+        self.arena.pop_or_home()

@@ -1,0 +1,158 @@
+"""Lists around tournaments: the stored tournaments, and one player's episodes in one.
+
+Enter on a tournament opens its screen (tables, and resume for a stopped one); enter on
+an episode opens it in replay. Names and player specs are untrusted and shown literally.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Footer, Header, Static
+
+from arena.app.safe import safe_line, safe_text
+from arena.app.screens.base import ArenaScreen
+from arena.app.tournament_board import player_episodes, tournament_list
+
+STATUS_STYLES = {"finished": "green", "running": "cyan", "aborted": "yellow"}
+TOURNAMENT_COLUMNS = ("id", "name", "game", "players", "done/total", "status", "spend", "created")
+EPISODE_COLUMNS = ("episode", "deal seed", "status", "seat", "score", "against", "their score")
+
+
+class TournamentsScreen(ArenaScreen):
+    """Every stored tournament, newest first."""
+
+    HELP_NAME = "tournaments"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+n", "new", "New tournament", priority=True),
+        Binding("f5", "reload", "Reload"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sub_title = "tournaments"
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        yield Header()
+        yield Static(Text(""), id="tournament-count")
+        yield DataTable[Text](id="tournaments", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Set up once the widgets exist."""
+        table = self.query_one("#tournaments", DataTable)
+        for column in TOURNAMENT_COLUMNS:
+            table.add_column(column, key=column)
+        self.action_reload()
+        table.focus()
+
+    def on_screen_resume(self) -> None:
+        """Refresh when this screen comes back on top."""
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        """Read the list again."""
+        table: DataTable[Text] = self.query_one("#tournaments", DataTable)
+        rows = tournament_list(self.arena.store)
+        table.clear()
+        for row in rows:
+            total = "?" if row.total is None else str(row.total)
+            table.add_row(
+                Text(str(row.tournament_id)),
+                safe_text(row.name, limit=50),
+                Text(row.game),
+                safe_text(row.players, limit=80),
+                Text(f"{row.done}/{total}"),
+                Text(
+                    row.status + (" ↻" if row.resumable else ""), style=STATUS_STYLES.get(row.status, "red")
+                ),
+                Text(f"${row.spend_usd:.4f}"),
+                Text(row.created),
+                key=str(row.tournament_id),
+            )
+        hint = " · enter: tables · ↻ resumable (enter, then c) · ctrl+n: new tournament" if rows else ""
+        empty = "no tournaments yet · ctrl+n: set one up"
+        count = f"{len(rows)} tournament{'s' if len(rows) != 1 else ''}{hint}" if rows else empty
+        self.query_one("#tournament-count", Static).update(Text(count, style="dim"))
+
+    @on(DataTable.RowSelected, "#tournaments")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.arena.open_tournament(int(event.row_key.value))
+
+    def action_new(self) -> None:
+        """Set up a new tournament."""
+        self.arena.open_tournament_setup()
+
+    def action_back(self) -> None:
+        """Back to where you came from."""
+        self.arena.pop_or_home()
+
+
+class PlayerEpisodesScreen(ArenaScreen):
+    """One player's episodes in one tournament; enter opens the replay."""
+
+    HELP_NAME = "player's episodes"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f5", "reload", "Reload"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, tournament_id: int, player: str) -> None:
+        super().__init__()
+        self.tournament_id = tournament_id
+        self.player = player
+        self.sub_title = f"tournament {tournament_id}"
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        yield Header()
+        yield Static(Text(""), id="player-episodes-head")
+        yield DataTable[Text](id="player-episodes", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Set up once the widgets exist."""
+        table = self.query_one("#player-episodes", DataTable)
+        for column in EPISODE_COLUMNS:
+            table.add_column(column, key=column)
+        self.action_reload()
+        table.focus()
+
+    def action_reload(self) -> None:
+        """Read the episodes again (a running tournament adds more)."""
+        table: DataTable[Text] = self.query_one("#player-episodes", DataTable)
+        rows = player_episodes(self.arena.store, self.tournament_id, self.player)
+        table.clear()
+        for row in rows:
+            table.add_row(
+                Text(str(row.episode_id)),
+                Text(str(row.deal_seed)),
+                Text(row.status, style=STATUS_STYLES.get(row.status, "red")),
+                safe_text(row.seat),
+                Text("-" if row.score is None else f"{row.score:.2f}"),
+                safe_text(row.opponents, limit=80),
+                safe_text(row.opponent_scores),
+                key=f"{row.episode_id}:{row.seat}",
+            )
+        head = safe_line(
+            (f"tournament {self.tournament_id} · ", "bold"),
+            (self.player, "cyan"),
+            (f" · {len(rows)} episode{'s' if len(rows) != 1 else ''} · enter: replay", "dim"),
+        )
+        self.query_one("#player-episodes-head", Static).update(head)
+
+    @on(DataTable.RowSelected, "#player-episodes")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        if event.row_key.value is not None:
+            self.arena.open_replay(int(event.row_key.value.split(":")[0]))
+
+    def action_back(self) -> None:
+        """Back to the tournament."""
+        self.arena.pop_or_home()

@@ -1,0 +1,323 @@
+"""Setting up a tournament: game, players (any spec), deal seeds, master seed, options, concurrency.
+
+The logic lives in :class:`~arena.app.tournament_model.TournamentDraft`; this screen only
+shows it and marks each problem on its field. Players come from the list of the game's
+baselines and the models file's models, or are typed as any spec (``openai:MODEL``,
+``openai-compat:MODEL@URL``, a models-file name); a bad spec is refused with its reason
+under the box.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.suggester import SuggestFromList
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from arena.app.home_model import SEED_FIELD, option_kind, option_title
+from arena.app.safe import safe_line, safe_text
+from arena.app.screens.base import ArenaScreen
+from arena.app.tournament_model import (
+    CONCURRENCY_FIELD,
+    PLAYERS_FIELD,
+    SEEDS_FIELD,
+    TournamentDraft,
+    player_choices,
+    player_problem,
+    suggestions,
+)
+from arena.app.widgets.home_parts import option_label
+from arena.registry import UnknownGameError, game_names, get_game
+from arena.specs import SpecError
+from arena.tournament.config import TournamentConfigError
+
+SPEC_HINT = "any spec: baseline:NAME, a models-file name, openai:MODEL, openai-compat:MODEL@URL"
+FIXED_FIELDS = (
+    (SEEDS_FIELD, "deal seeds", "integer", "every line-up plays each deal seed, in every seating"),
+    (SEED_FIELD, "master seed", "integer", "the deal seeds are drawn from this seed"),
+    (CONCURRENCY_FIELD, "episodes at once", "integer", "how many episodes play at the same time"),
+    ("name", "name (optional)", "text", "a name for the tournament list"),
+)
+
+
+class TournamentSetupScreen(ArenaScreen):
+    """Choose a game and players, set seeds and options, start a tournament."""
+
+    HELP_NAME = "tournament set-up"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "Start tournament", priority=True),
+        Binding("delete", "remove_player", "Remove player"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, draft: TournamentDraft | None = None) -> None:
+        super().__init__()
+        self.draft = draft
+        self.sub_title = "new tournament"
+        self._option_names: list[str] = []
+        self._building = False
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        names = []
+        for name in game_names():
+            try:
+                names.append((Text(get_game(name).title), name))
+            except UnknownGameError:
+                continue
+        first = self.draft.spec.name if self.draft else names[0][1]
+        yield Header()
+        with Horizontal(id="tsetup"):
+            with Vertical(id="tsetup-left"):
+                yield Select(names, value=first, allow_blank=False, id="t-game", compact=True)
+                yield OptionList(id="t-choices")
+            with VerticalScroll(id="tsetup-main"):
+                yield Static(Text(""), id="t-about")
+                yield OptionList(id="t-players")
+                yield Static(Text(""), id="t-players-error", classes="field-error")
+                with Horizontal(id="t-new-row"):
+                    yield Input(placeholder=SPEC_HINT, id="t-new", compact=True)
+                    yield Button("Add", id="t-add", compact=True)
+                yield Static(Text(""), id="t-new-error", classes="field-error")
+                yield Grid(id="t-fields")
+                with Horizontal(id="t-start-row"):
+                    yield Button("Start tournament (ctrl+s)", id="t-start", variant="primary", compact=True)
+                    yield Static(Text(""), id="t-start-error")
+                yield Static(Text(""), id="t-summary")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        """Set up once the widgets exist."""
+        self.query_one("#t-choices").border_title = "add a player (enter)"
+        self.query_one("#t-players").border_title = "players (delete: remove)"
+        self.query_one("#t-fields").border_title = "seeds, options and concurrency"
+        self.query_one("#tsetup-main").can_focus = False
+        game = self.query_one("#t-game", Select).value
+        await self.select_game(str(game), keep=self.draft)
+        self.query_one("#t-choices", OptionList).focus()
+
+    # -- game and players ---------------------------------------------------------------
+    @on(Select.Changed, "#t-game")
+    async def _game_changed(self, event: Select.Changed) -> None:
+        if event.value is Select.NULL or (self.draft and self.draft.spec.name == event.value):
+            return
+        await self.select_game(str(event.value))
+
+    async def select_game(self, name: str, keep: TournamentDraft | None = None) -> None:
+        """Show ``name``'s players and options; model players carry over from the last game."""
+        spec = get_game(name)
+        draft = keep if keep is not None else TournamentDraft(spec)
+        old = self.draft
+        if keep is None and old is not None:
+            draft.seeds, draft.seed, draft.concurrency, draft.name = (
+                old.seeds,
+                old.seed,
+                old.concurrency,
+                old.name,
+            )
+            for text in old.players:
+                if not text.startswith("baseline:") or text.removeprefix("baseline:") in spec.baselines:
+                    draft.add(text)
+        if not draft.players:
+            for baseline in list(spec.baselines)[:3]:
+                draft.add(f"baseline:{baseline}")
+        self.draft = draft
+        about = safe_line((spec.title, "bold"), (f"  ·  seats: {', '.join(spec.default_seats)}", "dim"))
+        self.query_one("#t-about", Static).update(about)
+        self.refresh_players()
+        self._building = True
+        try:
+            await self._build_fields()
+        finally:
+            self._building = False
+        self._show_errors(final=False)
+
+    def refresh_players(self) -> None:
+        """Offer the game's baselines and the models file's models (called again once loaded)."""
+        if self.draft is None:
+            return
+        catalog = self.arena.catalog
+        choices = player_choices(self.draft.spec, catalog)
+        box = self.query_one("#t-choices", OptionList)
+        box.clear_options()
+        box.add_options([Option(option_label(c), id=c.spec) for c in choices])
+        if not catalog.loaded:
+            box.add_option(
+                Option(Text("… checking which models can play", style="dim italic"), disabled=True)
+            )
+        box.highlighted = 0 if choices else None
+        self.query_one("#t-new", Input).suggester = SuggestFromList(
+            suggestions(choices), case_sensitive=False
+        )
+        self._show_players()
+
+    def _show_players(self) -> None:
+        assert self.draft is not None
+        catalog = self.arena.catalog
+        box = self.query_one("#t-players", OptionList)
+        highlighted = box.highlighted
+        box.clear_options()
+        for index, text in enumerate(self.draft.players):
+            problem = player_problem(text, self.draft.spec, catalog)
+            label = (
+                safe_line((f"✗ {text}", "red"), (f"  {problem}", "dim"))
+                if problem
+                else safe_text(f"✓ {text}")
+            )
+            box.add_option(Option(label, id=str(index)))
+        if self.draft.players:
+            box.highlighted = min(highlighted or 0, len(self.draft.players) - 1)
+
+    def add_player(self, text: str) -> str:
+        """Add ``text`` if it can play; returns the problem otherwise (also shown inline)."""
+        assert self.draft is not None
+        text = text.strip()
+        problem = player_problem(text, self.draft.spec, self.arena.catalog) if text else "type a player spec"
+        if not problem and text in self.draft.players:
+            problem = f"{text} is already in the tournament"
+        self.query_one("#t-new-error", Static).update(safe_text(problem))
+        if not problem:
+            self.draft.add(text)
+            self._show_players()
+            self._show_errors(final=False)
+        return problem
+
+    @on(OptionList.OptionSelected, "#t-choices")
+    def _choice_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.add_player(event.option.id)
+
+    @on(Input.Submitted, "#t-new")
+    @on(Button.Pressed, "#t-add")
+    def _typed_player(self) -> None:
+        box = self.query_one("#t-new", Input)
+        if not self.add_player(box.value):
+            box.value = ""
+
+    def action_remove_player(self) -> None:
+        """Drop the highlighted player of the tournament."""
+        box = self.query_one("#t-players", OptionList)
+        if self.draft is None or box.highlighted is None:
+            return
+        self.draft.remove(box.highlighted)
+        self._show_players()
+        self._show_errors(final=False)
+
+    # -- fields -------------------------------------------------------------------------
+    async def _build_fields(self) -> None:
+        assert self.draft is not None
+        draft = self.draft
+        values = {SEEDS_FIELD: draft.seeds, SEED_FIELD: draft.seed, CONCURRENCY_FIELD: draft.concurrency}
+        values["name"] = draft.name
+        box = self.query_one("#t-fields", Grid)
+        await box.remove_children()
+        fields: list[Widget] = []
+        for key, title, kind, tip in FIXED_FIELDS:
+            kind_: Literal["integer", "text"] = "integer" if kind == "integer" else "text"
+            control = Input(values[key], id=f"tf-{key}", type=kind_, compact=True)
+            control.tooltip = Text(tip)
+            fields.append(_field(title, control, f"tf-error-{key}"))
+        self._option_names = []
+        for index, option in enumerate(draft.spec.options):
+            self._option_names.append(option.name)
+            value = draft.options.get(option.name, str(option.default))
+            widget: Widget
+            if option_kind(option) == "choice":
+                choices = option.choices or (True, False)
+                widget = Select(
+                    [(Text(str(v)), str(v)) for v in choices],
+                    value=value,
+                    allow_blank=False,
+                    id=f"tf-opt-{index}",
+                    compact=True,
+                )
+            else:
+                kind = option_kind(option)
+                input_type: Literal["integer", "number", "text"] = (
+                    "integer" if kind == "integer" else "number" if kind == "number" else "text"
+                )
+                widget = Input(value, id=f"tf-opt-{index}", type=input_type, compact=True)
+            widget.tooltip = Text(option.help)
+            fields.append(_field(option_title(option), widget, f"tf-error-opt-{index}"))
+        await box.mount_all(fields)
+
+    @on(Input.Changed, "#t-fields Input")
+    def _field_typed(self, event: Input.Changed) -> None:
+        self._field_changed(event.input.id or "", event.value)
+
+    @on(Select.Changed, "#t-fields Select")
+    def _field_chosen(self, event: Select.Changed) -> None:
+        self._field_changed(event.select.id or "", "" if event.value is Select.NULL else str(event.value))
+
+    def _field_changed(self, widget_id: str, value: str) -> None:
+        if self.draft is None or self._building:
+            return
+        key = widget_id.removeprefix("tf-")
+        if key.startswith("opt-"):
+            self.draft.options[self._option_names[int(key.removeprefix("opt-"))]] = value
+        elif key == SEEDS_FIELD:
+            self.draft.seeds = value
+        elif key == SEED_FIELD:
+            self.draft.seed = value
+        elif key == CONCURRENCY_FIELD:
+            self.draft.concurrency = value
+        elif key == "name":
+            self.draft.name = value
+        self._show_errors(final=False)
+
+    def _show_errors(self, *, final: bool) -> dict[str, str]:
+        assert self.draft is not None
+        errors = self.draft.errors(self.arena.catalog)
+        for key, *_ in FIXED_FIELDS:
+            self.query_one(f"#tf-error-{key}", Static).update(safe_text(errors.get(key, "")))
+        for index, name in enumerate(self._option_names):
+            self.query_one(f"#tf-error-opt-{index}", Static).update(safe_text(errors.get(name, "")))
+        players = errors.get(PLAYERS_FIELD, "")
+        if not players and any(key.startswith("player:") for key in errors):
+            players = "remove or fix the players marked ✗"
+        self.query_one("#t-players-error", Static).update(safe_text(players))
+        message = "please correct the marked fields" if errors and final else ""
+        self.query_one("#t-start-error", Static).update(safe_text(message, "red"))
+        count = self.draft.slot_count()
+        summary = (
+            f"{len(self.draft.players)} players · {count} episodes "
+            f"({self.draft.seeds.strip()} deal seeds × every line-up in every seating)"
+            if count
+            else ""
+        )
+        self.query_one("#t-summary", Static).update(safe_text(summary, "dim"))
+        return errors
+
+    # -- actions ------------------------------------------------------------------------
+    @on(Button.Pressed, "#t-start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    def action_start(self) -> None:
+        """Check the set-up, store the tournament and start playing it."""
+        if self.draft is None or self._show_errors(final=True):
+            return
+        try:
+            self.arena.start_tournament(self.draft.config())
+        except (TournamentConfigError, SpecError, ValueError, UnknownGameError) as exc:
+            self.query_one("#t-start-error", Static).update(safe_text(str(exc), "red"))
+
+    def action_back(self) -> None:
+        """Back to where you came from."""
+        self.arena.pop_or_home()
+
+
+def _field(title: str, control: Widget, error_id: str) -> Vertical:
+    return Vertical(
+        Label(Text(title), classes="option-label"),
+        control,
+        Static(Text(""), id=error_id, classes="field-error"),
+        classes="option-field",
+    )

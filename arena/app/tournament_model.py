@@ -1,0 +1,193 @@
+"""The tournament being set up, as plain objects: players, seeds, options, concurrency.
+
+Texts are kept as typed and checked into a :class:`~arena.tournament.config.TournamentConfig`;
+every problem is one line keyed by the field it belongs to, so the screen marks it inline.
+A player may be any spec: a baseline, a name from the models file, or a typed model spec
+such as ``openai-compat:MODEL@URL``. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.app.home_model import SEED_FIELD, MatchDraft, ModelCatalog, SeatOption, seat_options
+from arena.registry import GameSpec
+from arena.specs import SpecError, parse_player_spec
+from arena.tournament.config import DEFAULT_CONCURRENCY, MAX_CONCURRENCY, TournamentConfig, build_config
+from arena.tournament.schedule import lineups
+
+SEEDS_FIELD = "seeds"
+CONCURRENCY_FIELD = "concurrency"
+PLAYERS_FIELD = "players"
+NEW_PLAYER_FIELD = "new-player"
+MAX_SEEDS = 100_000
+DEFAULT_SEEDS = 10
+
+
+def player_key(index: int) -> str:
+    """The error key of the ``index``-th player."""
+    return f"player:{index}"
+
+
+def player_problem(text: str, spec: GameSpec, catalog: ModelCatalog) -> str:
+    """Why ``text`` cannot play a tournament of ``spec`` (``""`` when it can, as far as known).
+
+    Keys and servers are only probed when the tournament starts; here a spec is checked
+    for its form, a baseline for the game, a models-file name against the file, and a
+    model the models file lists as unavailable gives that reason.
+    """
+    try:
+        parsed = parse_player_spec(text)
+    except SpecError as exc:
+        return str(exc)
+    if parsed.kind == "human":
+        return "a tournament plays every episode unattended, so it cannot seat a human"
+    if parsed.kind == "baseline":
+        if parsed.name not in spec.baselines:
+            known = ", ".join(f"baseline:{name}" for name in spec.baselines) or "none"
+            return f"{spec.name} has no baseline {parsed.name!r} (baselines: {known})"
+        return ""
+    for entry in catalog.entries:
+        if str(getattr(entry, "spec", "")) == parsed.text and not getattr(entry, "available", True):
+            return f"{parsed.text} is unavailable: {getattr(entry, 'reason', '') or 'no reason given'}"
+    if parsed.kind == "named" and catalog.loaded:
+        resolve = getattr(catalog.config, "resolve", None)
+        if resolve is None:
+            return (
+                f"no model named {parsed.name!r}: no models file was found"
+                " (or type a spec such as openai:MODEL or openai-compat:MODEL@BASE_URL)"
+            )
+        try:
+            resolve(parsed)
+        except SpecError as exc:
+            return str(exc)
+    return ""
+
+
+def player_choices(spec: GameSpec, catalog: ModelCatalog) -> list[SeatOption]:
+    """The players to pick from: the game's baselines and the models file's models (no human)."""
+    return [choice for choice in seat_options(spec, catalog) if choice.kind != "human"]
+
+
+@dataclass
+class TournamentDraft:
+    """The tournament being set up, as typed."""
+
+    spec: GameSpec
+    players: list[str] = field(default_factory=list)
+    seeds: str = str(DEFAULT_SEEDS)
+    concurrency: str = str(DEFAULT_CONCURRENCY)
+    name: str = ""
+    match: MatchDraft = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.match = MatchDraft(self.spec)
+
+    @classmethod
+    def from_match(cls, match: MatchDraft, seeds: str = str(DEFAULT_SEEDS)) -> TournamentDraft:
+        """A tournament of the home screen's set-up: its game, seed, options and seat players."""
+        draft = cls(match.spec, seeds=seeds.strip() or str(DEFAULT_SEEDS))
+        draft.match.seed = match.seed
+        draft.match.options = dict(match.options)
+        for seat in match.seat_names():
+            chosen = match.seats.get(seat)
+            if chosen:
+                draft.add(chosen)
+        return draft
+
+    @property
+    def seed(self) -> str:
+        """The master seed as typed."""
+        return self.match.seed
+
+    @seed.setter
+    def seed(self, value: str) -> None:
+        self.match.seed = value
+
+    @property
+    def options(self) -> dict[str, str]:
+        """The game options as typed, by name."""
+        return self.match.options
+
+    def add(self, text: str) -> bool:
+        """Add player ``text`` (stripped) unless it is empty or already in; True if added."""
+        text = text.strip()
+        if not text or text in self.players:
+            return False
+        self.players.append(text)
+        return True
+
+    def remove(self, index: int) -> None:
+        """Drop the ``index``-th player (nothing if out of range)."""
+        if 0 <= index < len(self.players):
+            del self.players[index]
+
+    def seat_count(self) -> int:
+        """Seats of one episode with the current options."""
+        return len(self.match.seat_names())
+
+    def slot_count(self) -> int | None:
+        """How many episodes the tournament will play, if seeds, options and players allow."""
+        try:
+            seats = self.spec.create(0, self.match.resolved_options()).seats
+            return len(lineups(seats, self.players)) * int(self.seeds.strip())
+        except ValueError:
+            return None
+
+    def errors(self, catalog: ModelCatalog) -> dict[str, str]:
+        """Every problem, keyed by ``seeds``, ``seed``, ``concurrency``, an option name,
+        ``players`` or ``player:N``."""
+        errors: dict[str, str] = {}
+        _whole(errors, SEEDS_FIELD, self.seeds, "deal seeds", 1, MAX_SEEDS)
+        _whole(errors, SEED_FIELD, self.seed, "master seed", 0, 2**63 - 1)
+        _whole(errors, CONCURRENCY_FIELD, self.concurrency, "episodes at once", 1, MAX_CONCURRENCY)
+        errors.update(self.match.option_errors())
+        for index, text in enumerate(self.players):
+            problem = player_problem(text, self.spec, catalog)
+            if problem:
+                errors[player_key(index)] = problem
+        seats = self.seat_count()
+        least = 2 if seats >= 2 else 1
+        if len(self.players) < least:
+            errors[PLAYERS_FIELD] = (
+                f"add at least {least} player{'s' if least > 1 else ''} "
+                f"({self.spec.name} has {seats} seat{'s' if seats != 1 else ''})"
+            )
+        return errors
+
+    def config(self) -> TournamentConfig:
+        """The checked configuration (call :meth:`errors` first); raises ``TournamentConfigError``."""
+        fields: dict[str, Any] = {
+            "game": self.spec.name,
+            "players": tuple(self.players),
+            "seeds": int(self.seeds.strip()),
+            "seed": int(self.seed.strip()),
+            "options": self.match.resolved_options(),
+            "concurrency": int(self.concurrency.strip()),
+        }
+        if self.name.strip():
+            fields["name"] = self.name.strip()
+        return build_config(**fields)
+
+
+def _whole(errors: dict[str, str], key: str, text: str, what: str, low: int, high: int) -> None:
+    try:
+        value = int(text.strip())
+    except ValueError:
+        errors[key] = f"{what} must be a whole number, not {text.strip()!r}"
+        return
+    if not low <= value <= high:
+        errors[key] = f"{what} must be from {low} to {high:,}, not {value}"
+
+
+def suggestions(choices: Sequence[SeatOption]) -> list[str]:
+    """What the add-a-player box completes: every offered spec, then the typed forms."""
+    return [choice.spec for choice in choices] + [
+        "openai:",
+        "anthropic:",
+        "openai-compat:",
+        "local:",
+        "baseline:",
+    ]

@@ -1,0 +1,81 @@
+"""Player kinds found through the ``arena.players`` entry point group.
+
+A kind turns the part of a player spec after ``KIND:`` into a :class:`PlayerSpec` and a
+spec into a player. Built-in kinds (``baseline``, ``human``, the model providers, names
+from the models file) register the same way as a third party's; the engine names none
+of them. A kind module is imported when specs are first parsed, so it must be light:
+import SDKs inside ``build``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any, ClassVar
+
+from arena.definition import GameDefinition
+from arena.player import Player
+from arena.specs import PlayerSpec, SpecError
+
+PLAYERS_GROUP = "arena.players"
+HumanFactory = Callable[[str], Player]
+"""Builds the human player for a seat; each front end brings its own."""
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """What a kind may use to build a player for one seat of one run."""
+
+    game: GameDefinition
+    seed: int
+    seat: str
+    human_factory: HumanFactory | None = None
+    models_config: Any = None
+
+
+class PlayerKind(ABC):
+    """One kind of player. Subclass, set the class variables and implement :meth:`build`."""
+
+    name: ClassVar[str]
+    forms: ClassVar[tuple[str, ...]]
+    """How specs of this kind are written, for help texts (``openai:MODEL``)."""
+    is_model: ClassVar[bool] = False
+    """True for anything that calls a language model."""
+    bare: ClassVar[bool] = False
+    """The spec is the kind's name alone (``human``)."""
+    plain_names: ClassVar[bool] = False
+    """This kind takes specs that are a plain name without a colon (names in a models file)."""
+    listing_order: ClassVar[int] = 100
+
+    def parse(self, rest: str, text: str) -> PlayerSpec:
+        """The spec for ``KIND:rest`` (``text`` is the whole spec, for messages)."""
+        if not rest:
+            raise SpecError(f"{self.name} spec needs a name, e.g. {self.forms[0]}")
+        return PlayerSpec(self.name, rest)
+
+    @abstractmethod
+    def build(self, spec: PlayerSpec, context: BuildContext) -> Player:
+        """The player for ``spec``; raises :class:`SpecError` with a hint if it cannot be built."""
+
+
+@cache
+def player_kinds() -> dict[str, PlayerKind]:
+    """Every installed kind by name, in listing order."""
+    found: list[PlayerKind] = []
+    for point in entry_points(group=PLAYERS_GROUP):
+        try:
+            loaded = point.load()
+        except (ImportError, AttributeError):  # a broken plugin must not take the others down
+            continue
+        kind = loaded() if isinstance(loaded, type) else loaded
+        if isinstance(kind, PlayerKind):
+            found.append(kind)
+    return {kind.name: kind for kind in sorted(found, key=lambda k: (k.listing_order, k.name))}
+
+
+def spec_forms() -> list[str]:
+    """Every way to write a player spec, for messages and help."""
+    return [form for kind in player_kinds().values() for form in kind.forms]

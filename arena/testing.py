@@ -1,0 +1,332 @@
+"""``check_game``: the conformance checker every game, built-in or third-party, must pass.
+
+Call it from a game package's tests::
+
+    from arena.testing import check_game
+    check_game(DEFINITION)
+
+It plays seeded random legal episodes and checks: the contract holds at every step
+(pending seats, JSON data, legal fallbacks and samples, results for every seat); the
+same seed and actions give the same episode with the global ``random`` disturbed; the
+JSON round trip and ``clone`` give equal, independent states; replaying the actions
+stored by a real recorded episode (a temporary SQLite file) rebuilds every stored
+observation and state; and no seat's secret (``GameState.with_sentinel``) shows in any
+other seat's observation, prompt or view. Failures raise :class:`GameCheckError`.
+:func:`record_playthrough` and :func:`check_playthrough` keep a golden playthrough.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import random
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from arena.definition import GameDefinition
+from arena.events import EpisodeStarted, Event
+from arena.game import GameState
+from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.recorder import Recorder
+from arena.runner import EpisodeRunner
+from arena.store import Store
+
+SENTINEL = 739_184_265
+"""Written over a seat's secrets; must never reach another seat."""
+MAX_STEPS = 100_000
+
+
+class GameCheckError(AssertionError):
+    """A game broke the contract; the message says where."""
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise GameCheckError(message)
+
+
+def as_json(value: Any) -> Any:
+    """``value`` as it reads back from JSON (raises if it is not JSON data)."""
+    return json.loads(json.dumps(value))
+
+
+def observed(state: GameState, seat: str) -> Any:
+    """``seat``'s observation as JSON data."""
+    observation = state.observation(seat)
+    _require(isinstance(observation, BaseModel), f"observation({seat!r}) must be a pydantic model")
+    return as_json(observation.model_dump(mode="json"))
+
+
+def view_text(state: GameState, viewer: str | None) -> str:
+    """The definition's view of ``state`` for ``viewer`` as plain text (Rich renders it)."""
+    from rich.console import Console  # the checker renders like a front end does
+
+    buffer = io.StringIO()
+    Console(file=buffer, width=160, color_system=None).print(state.definition.render(state, viewer))
+    return buffer.getvalue()
+
+
+def check_step(state: GameState, actions: dict[str, BaseModel]) -> None:
+    """The per-step contract before ``actions`` are applied."""
+    definition = state.definition
+    _require(set(state.pending()) <= set(state.seats), "pending seats must be seats of the game")
+    for seat in state.seats:
+        observed(state, seat)
+        _require(isinstance(definition.rules(state.options, seat), str), "rules must be text")
+    for seat, action in actions.items():
+        model = state.action_model(seat)
+        _require(isinstance(action, model), f"sample_action({seat!r}) is not a {model.__name__}")
+        _require(state.validate(seat, action) is None, f"sample_action gave an illegal action: {action!r}")
+        _require(state.validate(seat, state.fallback(seat)) is None, f"the fallback of {seat!r} is illegal")
+        _require(bool(definition.prompt_for(state, seat)), f"empty prompt for {seat!r}")
+        model.model_json_schema()
+    twin = state.definition.state_from_json(as_json(state.to_json()))
+    _require(as_json(twin.to_json()) == as_json(state.to_json()), "from_json(to_json()) changes the state")
+    for seat in state.seats:
+        _require(observed(twin, seat) == observed(state, seat), f"round trip changes {seat!r}'s observation")
+    clone = state.clone()
+    before = as_json(state.to_json())
+    clone.apply(actions)
+    _require(as_json(state.to_json()) == before, "applying actions to a clone changed the original")
+
+
+def check_after(state: GameState, actions: dict[str, BaseModel]) -> None:
+    """The per-step contract after ``actions`` were applied."""
+    for seat, action in actions.items():
+        as_json(state.turn_state(seat))
+        _require(bool(state.describe_action(seat, action)), "describe_action must say something")
+    _require(set(state.rewards()) <= set(state.seats), "rewards are per seat")
+    as_json(state.score_series())
+    done, total = state.progress()
+    _require(done >= 0 and (total == 0 or done <= total), f"progress {done}/{total} is out of range")
+
+
+def check_end(state: GameState) -> None:
+    """Results for every seat, as JSON."""
+    results = state.result()
+    _require(set(results) == set(state.seats), "result() must cover every seat")
+    as_json({seat: {"score": r.score, "metrics": r.metrics} for seat, r in results.items()})
+    _require(state.returns() == {seat: r.score for seat, r in results.items()}, "returns() != scores")
+    for viewer in (None, *state.seats):
+        _require(bool(view_text(state, viewer)), f"empty view for {viewer!r}")
+
+
+def check_secrets(state: GameState) -> None:
+    """No seat's sentinel reaches another seat's observation, prompt or view."""
+    for owner in state.seats:
+        twin = state.with_sentinel(owner, SENTINEL)
+        if twin is None:
+            continue
+        mark = str(SENTINEL)
+        _require(mark in json.dumps(twin.to_json()), f"with_sentinel({owner!r}) left the state unchanged")
+        if not twin.over():  # the probe works: the owner itself sees its secret
+            owned = json.dumps(observed(twin, owner))
+            _require(mark in owned, f"with_sentinel({owner!r}) does not show in its own observation")
+        for seat in twin.seats:
+            if seat == owner:
+                continue
+            texts = {
+                "observation": json.dumps(observed(twin, seat)),
+                "view": view_text(twin, seat),
+                "rules": twin.definition.rules(twin.options, seat),
+            }
+            if seat in twin.pending():
+                texts["prompt"] = twin.definition.prompt_for(twin, seat)
+            for where, text in texts.items():
+                _require(mark not in text, f"{owner!r}'s secret leaks into {seat!r}'s {where}")
+
+
+def play(
+    definition: GameDefinition,
+    seed: int,
+    options: dict[str, Any],
+    rng: random.Random,
+    *,
+    checked: bool = True,
+    disturb: Callable[[], object] | None = None,
+) -> tuple[GameState, list[dict[str, BaseModel]]]:
+    """One random legal episode; with ``checked`` every step is checked. Returns the end state
+    and the actions of every step."""
+    state = definition.create(seed, options)
+    steps: list[dict[str, BaseModel]] = []
+    while not state.over():
+        _require(len(steps) < MAX_STEPS, f"no end after {MAX_STEPS} steps")
+        pending = state.pending()
+        _require(bool(pending), "a game that is not over must have a seat to move")
+        actions = {seat: state.sample_action(seat, rng) for seat in pending}
+        if disturb is not None:
+            disturb()
+        if checked:
+            check_step(state, actions)
+            check_secrets(state)
+        state.apply(actions)
+        steps.append(actions)
+        if checked:
+            check_after(state, actions)
+            check_secrets(state)
+    _require(state.pending() == [], "an episode that is over has no pending seats")
+    if checked:
+        check_end(state)
+    return state, steps
+
+
+def check_determinism(definition: GameDefinition, seed: int, options: dict[str, Any]) -> None:
+    """Same seed and actions, same episode, whatever the global ``random`` does meanwhile."""
+    random.seed(1)
+    first, steps = play(definition, seed, options, random.Random(seed), checked=False, disturb=random.random)
+    random.seed(987)
+    second, _ = play(definition, seed, options, random.Random(seed), checked=False, disturb=random.random)
+    _require(as_json(first.to_json()) == as_json(second.to_json()), "the same seed gave two episodes")
+    replay = definition.create(seed, options)
+    for actions in steps:
+        replay.apply(actions)
+    same = as_json(replay.to_json()) == as_json(first.to_json())
+    _require(same, "replaying the actions gave another state")
+    _require(replay.returns() == first.returns(), "replaying the actions gave other scores")
+
+
+class _SamplePlayer(BasePlayer):
+    """Plays the state's ``sample_action`` (any legal action)."""
+
+    def __init__(self, seat: str, seed: int) -> None:
+        self.spec = "check:sample"
+        self.rng = random.Random(f"check:{seed}:{seat}")
+        self.state: GameState | None = None
+
+    def watch(self, event: Event) -> None:
+        if isinstance(event, EpisodeStarted):
+            self.state = event.game
+
+    async def decide(self, request: DecisionRequest) -> Decision:
+        assert self.state is not None
+        return Decision(action=self.state.sample_action(request.seat, self.rng), reason="sampled")
+
+
+def check_stored_replay(definition: GameDefinition, seed: int, options: dict[str, Any]) -> int:
+    """Record a random episode in a temporary SQLite file, rebuild it from the stored actions
+    and compare every stored observation, state and score. Returns the number of turns."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(Path(folder) / "check.db")
+        try:
+            state = definition.create(seed, options)
+            players = {seat: _SamplePlayer(seat, seed) for seat in state.seats}
+            observers: list[Callable[[Event], None]] = [Recorder(store), *(p.watch for p in players.values())]
+            resolved = definition.resolve_options(options)
+            runner = EpisodeRunner(state, dict(players), observers, options=resolved)
+            outcome = asyncio.run(runner.run())
+            _require(outcome.episode_id is not None, "the episode was not recorded")
+            assert outcome.episode_id is not None
+            return _replay_rows(definition, store, outcome.episode_id)
+        finally:
+            store.close()
+
+
+def _replay_rows(definition: GameDefinition, store: Store, episode_id: int) -> int:
+    episode = store.episode(episode_id)
+    _require(episode is not None and episode["status"] == "finished", "the recorded episode did not finish")
+    assert episode is not None
+    state = definition.create(episode["seed"], episode["config"])
+    turns = store.turns(episode_id)
+    _require(bool(turns), "the episode stored no turns")
+    by_step: dict[int, list[dict[str, Any]]] = {}
+    for turn in turns:
+        by_step.setdefault(turn["step"], []).append(turn)
+    for step in sorted(by_step):
+        rows = by_step[step]
+        seats = sorted(r["seat"] for r in rows)
+        _require(sorted(state.pending()) == seats, f"pending seats differ at step {step}")
+        for row in rows:
+            same = observed(state, row["seat"]) == row["observation"]
+            _require(same, f"observation differs at step {step}")
+        state.apply({r["seat"]: state.action_model(r["seat"]).model_validate(r["action"]) for r in rows})
+        for row in rows:
+            _require(as_json(state.turn_state(row["seat"])) == row["state"], f"state differs at step {step}")
+    _require(state.over(), "the replayed episode did not end")
+    stored = {seat["seat"]: seat["score"] for seat in store.seats(episode_id)}
+    _require(stored == state.returns(), "replayed scores differ from the stored ones")
+    return len(turns)
+
+
+def check_game(
+    definition: GameDefinition,
+    *,
+    seeds: tuple[int, ...] = (0, 1, 7),
+    options: dict[str, Any] | None = None,
+) -> None:
+    """Run every conformance check on ``definition`` with ``options`` over ``seeds``.
+
+    Raises :class:`GameCheckError` naming the first broken rule.
+    """
+    given = dict(options or {})
+    _require(bool(definition.name and definition.version and definition.title), "name, version, title")
+    _require(bool(definition.prompt_version), "a prompt version names the template")
+    _require(bool(definition.baselines), "every game offers at least one baseline")
+    seats = definition.seats_for(given)
+    _require(1 <= len(seats) == len(set(seats)), "seats must be one or more distinct names")
+    for seed in seeds:
+        state, _ = play(definition, seed, given, random.Random(seed))
+        _require(state.seats == seats, "the state's seats differ from definition.seats(options)")
+    check_determinism(definition, seeds[0], given)
+    _require(check_stored_replay(definition, seeds[-1], given) > 0, "no turns were stored")
+
+
+def record_playthrough(
+    definition: GameDefinition, seed: int, options: dict[str, Any] | None = None, rng_seed: int = 0
+) -> dict[str, Any]:
+    """A golden playthrough: seed, options, and per step the actions, every seat's
+    observation and the turn states, then the final full state and scores."""
+    given = dict(options or {})
+    state = definition.create(seed, given)
+    rng = random.Random(rng_seed)
+    steps: list[dict[str, Any]] = []
+    while not state.over():
+        _require(len(steps) < MAX_STEPS, f"no end after {MAX_STEPS} steps")
+        observations = {seat: observed(state, seat) for seat in state.seats}
+        actions = {seat: state.sample_action(seat, rng) for seat in state.pending()}
+        state.apply(actions)
+        steps.append(
+            {
+                "observations": observations,
+                "actions": {seat: as_json(a.model_dump(mode="json")) for seat, a in actions.items()},
+                "states": {seat: as_json(state.turn_state(seat)) for seat in actions},
+            }
+        )
+    return {
+        "game": definition.name,
+        "version": definition.version,
+        "seed": seed,
+        "options": given,
+        "steps": steps,
+        "final_state": as_json(state.to_json()),
+        "returns": state.returns(),
+    }
+
+
+def check_playthrough(definition: GameDefinition, golden: dict[str, Any]) -> None:
+    """Replay a golden playthrough's actions and compare every step.
+
+    A golden file recorded under another game version is refused: record it again with
+    the version bump that comes with any rule change.
+    """
+    _require(
+        golden["version"] == definition.version,
+        f"golden playthrough is for {definition.name} {golden['version']}, the game is "
+        f"{definition.version}: record it again",
+    )
+    state = definition.create(golden["seed"], golden["options"])
+    for index, step in enumerate(golden["steps"]):
+        for seat, expected in step["observations"].items():
+            _require(observed(state, seat) == expected, f"step {index}: {seat!r}'s observation differs")
+        actions = {s: state.action_model(s).model_validate(a) for s, a in step["actions"].items()}
+        _require(sorted(actions) == sorted(state.pending()), f"step {index}: pending seats differ")
+        state.apply(actions)
+        for seat, expected in step["states"].items():
+            _require(as_json(state.turn_state(seat)) == expected, f"step {index}: {seat!r}'s state differs")
+    _require(state.over(), "the golden playthrough ended but the game did not")
+    _require(as_json(state.to_json()) == golden["final_state"], "the final state differs")
+    _require(as_json(state.returns()) == golden["returns"], "the returns differ")

@@ -1,0 +1,73 @@
+"""The bargain's definition: facts, options, seats, baselines, prompt and view."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+from rich.console import RenderableType
+
+from arena.definition import BaselineInfo, GameDefinition
+from arena.game import GameState, template_version
+from games.bargain import prompt as prompt_text
+from games.bargain.baselines import BASELINES
+from games.bargain.game import BargainOptions, BargainState
+from games.bargain.observation import BargainObservation
+from games.bargain.render import render_bargain
+from games.bargain.rules import SEATS
+
+
+class BargainDefinition(GameDefinition):
+    """Hidden-valuation bargaining (seed 003)."""
+
+    name: ClassVar[str] = "bargain"
+    version: ClassVar[str] = "1.0"
+    title: ClassVar[str] = "Bargain"
+    description: ClassVar[str] = (
+        "A seller with a private cost and a buyer with a private value take turns offering "
+        "prices, with cheap-talk messages on the side. A deal inside the zone helps both; "
+        "no deal by the round limit gives both nothing."
+    )
+    prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
+    Options: ClassVar[type[BaseModel]] = BargainOptions
+    listing_order: ClassVar[int] = 10
+    summary_metrics: ClassVar[tuple[str, ...]] = (
+        "closed",
+        "in_zone",
+        "gain",
+        "share",
+        "balance",
+        "rounds_used",
+        "leaks",
+        "bluffs",
+        "fallbacks",
+    )
+
+    def seats(self, options: BaseModel) -> tuple[str, ...]:
+        return SEATS
+
+    def new_state(self, seed: int, options: BaseModel) -> BargainState:
+        assert isinstance(options, BargainOptions)
+        return BargainState(self, seed, options)
+
+    def state_from_json(self, data: dict[str, Any]) -> BargainState:
+        return BargainState.from_json(self, data)
+
+    @property
+    def baselines(self) -> dict[str, BaselineInfo]:
+        return {name: BaselineInfo(name, description, cls) for name, (cls, description) in BASELINES.items()}
+
+    def rules(self, options: BaseModel, seat: str) -> str:
+        assert isinstance(options, BargainOptions)
+        return prompt_text.rules_text(seat, options.rounds)
+
+    def prompt(self, observation: BaseModel, rules: str) -> str:
+        assert isinstance(observation, BargainObservation)
+        return prompt_text.render(observation, rules)
+
+    def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
+        assert isinstance(state, BargainState)
+        return render_bargain(state, viewer)
+
+
+DEFINITION = BargainDefinition()

@@ -1,0 +1,72 @@
+"""The lemonade stand's definition: facts, options, seats, baselines, prompt and view."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+from rich.console import RenderableType
+
+from arena.definition import BaselineInfo, GameDefinition
+from arena.game import GameState, template_version
+from games.lemonade import prompt as prompt_text
+from games.lemonade.baselines import BASELINES
+from games.lemonade.game import LemonadeOptions, LemonadeState, stand_seats
+from games.lemonade.observation import LemonadeObservation
+from games.lemonade.render import render_stands
+
+
+class LemonadeDefinition(GameDefinition):
+    """The 30-day lemonade stand (seed 000)."""
+
+    name: ClassVar[str] = "lemonade"
+    version: ClassVar[str] = "1.0"
+    title: ClassVar[str] = "Lemonade stand"
+    description: ClassVar[str] = (
+        "Run a lemonade stand for 30 days: set the price, how many cups to make and a "
+        "promotion each morning. Same weather, traffic and costs for every stand; the "
+        "most cash at the end wins."
+    )
+    prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
+    Options: ClassVar[type[BaseModel]] = LemonadeOptions
+    listing_order: ClassVar[int] = 0
+    summary_metrics: ClassVar[tuple[str, ...]] = (
+        "final_cash",
+        "revenue",
+        "ingredient_cost",
+        "wasted_cups",
+        "gross_margin",
+        "decision_changes",
+        "bankrupt",
+        "fallbacks",
+    )
+
+    def seats(self, options: BaseModel) -> tuple[str, ...]:
+        assert isinstance(options, LemonadeOptions)
+        return stand_seats(options.stands)
+
+    def new_state(self, seed: int, options: BaseModel) -> LemonadeState:
+        assert isinstance(options, LemonadeOptions)
+        return LemonadeState(self, seed, options)
+
+    def state_from_json(self, data: dict[str, Any]) -> LemonadeState:
+        return LemonadeState.from_json(self, data)
+
+    @property
+    def baselines(self) -> dict[str, BaselineInfo]:
+        return {name: BaselineInfo(name, description, cls) for name, (cls, description) in BASELINES.items()}
+
+    def rules(self, options: BaseModel, seat: str) -> str:
+        assert isinstance(options, LemonadeOptions)
+        return prompt_text.rules_text(options.days, options.market)
+
+    def prompt(self, observation: BaseModel, rules: str) -> str:
+        assert isinstance(observation, LemonadeObservation)
+        return prompt_text.render(observation, rules)
+
+    def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
+        assert isinstance(state, LemonadeState)
+        return render_stands(state, state.seats if viewer is None else (viewer,))
+
+
+DEFINITION = LemonadeDefinition()

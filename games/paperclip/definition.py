@@ -1,0 +1,74 @@
+"""The paperclip benchmark's definition: facts, options, seats, baselines, prompt and view."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+from rich.console import RenderableType
+
+from arena.definition import BaselineInfo, GameDefinition
+from arena.game import GameState, template_version
+from games.paperclip import prompt as prompt_text
+from games.paperclip.baselines import BASELINES
+from games.paperclip.game import SEAT_NAMES, PaperclipOptions, PaperclipState
+from games.paperclip.observation import PaperclipObservation
+from games.paperclip.render import render_paperclip
+
+
+class PaperclipDefinition(GameDefinition):
+    """The paperclip state-tracking benchmark (seed 002)."""
+
+    name: ClassVar[str] = "paperclip"
+    version: ClassVar[str] = "1.0"
+    title: ClassVar[str] = "Paperclip"
+    description: ClassVar[str] = (
+        "A state-tracking benchmark: boxes of coloured clips, a list of moves, merges, "
+        "splits, paints and compares. Report every box after every step and answer the "
+        "final question; graded step by step, with error tags and the first wrong step."
+    )
+    prompt_version: ClassVar[str] = template_version(
+        prompt_text.RULES, prompt_text.BATCH, prompt_text.STEPWISE, *prompt_text.MODE_TEXT.values()
+    )
+    Options: ClassVar[type[BaseModel]] = PaperclipOptions
+    listing_order: ClassVar[int] = 20
+    summary_metrics: ClassVar[tuple[str, ...]] = (
+        "full",
+        "core",
+        "wrong",
+        "invalid",
+        "acc_entry",
+        "acc_medium",
+        "acc_hard",
+        "unparsable_rate",
+    )
+
+    def seats(self, options: BaseModel) -> tuple[str, ...]:
+        assert isinstance(options, PaperclipOptions)
+        return SEAT_NAMES[: options.seats]
+
+    def new_state(self, seed: int, options: BaseModel) -> PaperclipState:
+        assert isinstance(options, PaperclipOptions)
+        return PaperclipState(self, seed, options)
+
+    def state_from_json(self, data: dict[str, Any]) -> PaperclipState:
+        return PaperclipState.from_json(self, data)
+
+    @property
+    def baselines(self) -> dict[str, BaselineInfo]:
+        return {name: BaselineInfo(name, description, cls) for name, (cls, description) in BASELINES.items()}
+
+    def rules(self, options: BaseModel, seat: str) -> str:
+        assert isinstance(options, PaperclipOptions)
+        return prompt_text.rules_text(options.mode, options.reporting)
+
+    def prompt(self, observation: BaseModel, rules: str) -> str:
+        assert isinstance(observation, PaperclipObservation)
+        return prompt_text.render(observation, rules)
+
+    def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
+        assert isinstance(state, PaperclipState)
+        return render_paperclip(state, viewer)
+
+
+DEFINITION = PaperclipDefinition()

@@ -1,0 +1,84 @@
+"""The model player kinds: ``openai:``, ``anthropic:``, ``openai-compat:``, ``local:`` and
+plain names from the models file. Registered through ``arena.players``; the SDKs are
+imported only when a player is built.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from arena.player import Player
+from arena.player_kinds import BuildContext, PlayerKind
+from arena.specs import PlayerSpec, SpecError
+
+
+class _ModelKind(PlayerKind):
+    """Shared build step: resolve through the models file and make the provider's player."""
+
+    is_model: ClassVar[bool] = True
+
+    def build(self, spec: PlayerSpec, context: BuildContext) -> Player:
+        try:
+            from players.models import build_model_player
+        except ImportError as exc:  # pragma: no cover - only when the package is broken
+            raise SpecError(f"model players are unavailable: {exc}") from None
+        player: Player = build_model_player(spec, seed=context.seed, config=context.models_config)
+        return player
+
+
+class OpenAIKind(_ModelKind):
+    """OpenAI's API (Responses or Chat Completions)."""
+
+    name: ClassVar[str] = "openai"
+    forms: ClassVar[tuple[str, ...]] = ("openai:MODEL",)
+    listing_order: ClassVar[int] = 10
+
+
+class AnthropicKind(_ModelKind):
+    """Anthropic's Messages API."""
+
+    name: ClassVar[str] = "anthropic"
+    forms: ClassVar[tuple[str, ...]] = ("anthropic:MODEL",)
+    listing_order: ClassVar[int] = 11
+
+
+class OpenAICompatKind(_ModelKind):
+    """Any OpenAI-compatible server (vLLM, Ollama, llama.cpp server) at a base URL."""
+
+    name: ClassVar[str] = "openai-compat"
+    forms: ClassVar[tuple[str, ...]] = ("openai-compat:MODEL@BASE_URL",)
+    listing_order: ClassVar[int] = 12
+
+    def parse(self, rest: str, text: str) -> PlayerSpec:
+        model, sep, base_url = rest.partition("@")
+        if not sep or not model or not base_url:
+            raise SpecError(
+                f"{text!r}: openai-compat needs MODEL@BASE_URL, e.g. openai-compat:qwen2.5@http://127.0.0.1:8000/v1"
+            )
+        if not base_url.startswith(("http://", "https://")):
+            raise SpecError(f"{text!r}: base URL must start with http:// or https://")
+        return PlayerSpec(self.name, model, base_url)
+
+
+class LocalKind(_ModelKind):
+    """An offline model running in-process."""
+
+    name: ClassVar[str] = "local"
+    forms: ClassVar[tuple[str, ...]] = ("local:NAME",)
+    listing_order: ClassVar[int] = 13
+
+
+class NamedKind(_ModelKind):
+    """A model defined in the models file, written as its plain name."""
+
+    name: ClassVar[str] = "named"
+    forms: ClassVar[tuple[str, ...]] = ("NAME (a model defined in the models file)",)
+    plain_names: ClassVar[bool] = True
+    listing_order: ClassVar[int] = 90
+
+
+OPENAI = OpenAIKind()
+ANTHROPIC = AnthropicKind()
+OPENAI_COMPAT = OpenAICompatKind()
+LOCAL = LocalKind()
+NAMED = NamedKind()

@@ -1,0 +1,64 @@
+"""Helpers shared by the SDK-backed players: one TLS context, key scrubbing, SDK error text."""
+
+from __future__ import annotations
+
+import functools
+import re
+import ssl
+from typing import Any
+
+import httpx2
+
+_KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,})")
+
+
+@functools.cache
+def shared_ssl_context() -> ssl.SSLContext:
+    """One TLS context for every SDK client in the process.
+
+    Each client otherwise loads the CA bundle itself (about 20 ms of CPU), which
+    stalls the event loop when many seats start at once.
+    """
+    return httpx2.create_ssl_context()
+
+
+def scrub(text: str, secrets: list[str]) -> str:
+    """Remove ``secrets`` and anything shaped like an API key from ``text``."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "[redacted]")
+    return _KEY_PATTERN.sub("[redacted]", text)
+
+
+def scrub_value(value: Any, secrets: list[str]) -> Any:
+    """:func:`scrub` every string inside a JSON-like value."""
+    if isinstance(value, str):
+        return scrub(value, secrets)
+    if isinstance(value, dict):
+        return {key: scrub_value(item, secrets) for key, item in value.items()}
+    if isinstance(value, list):
+        return [scrub_value(item, secrets) for item in value]
+    return value
+
+
+def http_headers(exc: Exception) -> dict[str, str]:
+    """Response headers of an SDK status error, if it carries a response."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return {}
+    try:
+        return {str(k): str(v) for k, v in headers.items()}
+    except AttributeError:
+        return {}
+
+
+def sdk_message(exc: Exception) -> str:
+    """A short message for an SDK error: the provider's error message when present."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            return str(error["message"])
+    message = getattr(exc, "message", None)
+    return str(message) if message else str(exc)

@@ -1,0 +1,198 @@
+"""Golden results and playthroughs: what today's seeds give, recorded once and replayed by tests.
+
+``results`` plays every baseline line-up of a game over fixed seeds and keeps each seat's
+score and metrics. ``playthrough`` plays one seeded episode and keeps, per step, every
+pending seat's observation, a hash of its prompt, its action and its stored turn state,
+and the final full state. Run ``python -m tests.golden.record`` to (re)write the files;
+only do that with a game version bump.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+from arena.events import Event, StepStarted, TurnsRecorded
+from arena.match import MatchConfig, play_match
+
+GOLDEN_DIR = Path(__file__).parent
+SEEDS = range(20)
+
+LEMONADE_BASELINES = ("cost-plus", "weather", "profit-max", "random")
+BARGAIN_BASELINES = ("honest", "bluffing", "pushover", "tit-for-tat", "random")
+PAPERCLIP_BASELINES = ("oracle", "sloppy", "random")
+
+
+def lineups(game: str, options: dict[str, Any]) -> list[tuple[str, ...]]:
+    """Every baseline pairing recorded for ``game`` with ``options``.
+
+    Two seats: every ordered pair. Three stands: every multiset of baselines (the stands are
+    symmetric in the rules, so order adds nothing but size).
+    """
+    if game == "bargain":
+        return list(itertools.product(BARGAIN_BASELINES, repeat=2))
+    if game == "paperclip":
+        return list(itertools.product(PAPERCLIP_BASELINES, repeat=options.get("seats", 2)))
+    if options["stands"] == 2:
+        return list(itertools.product(LEMONADE_BASELINES, repeat=2))
+    return list(itertools.combinations_with_replacement(LEMONADE_BASELINES, options["stands"]))
+
+
+RESULT_SETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "lemonade_identical_2": ("lemonade", {"market": "identical", "stands": 2}),
+    "lemonade_shared_2": ("lemonade", {"market": "shared", "stands": 2}),
+    "lemonade_identical_3": ("lemonade", {"market": "identical", "stands": 3}),
+    "lemonade_shared_3": ("lemonade", {"market": "shared", "stands": 3}),
+    "bargain": ("bargain", {}),
+    "paperclip_batch": ("paperclip", {"puzzles": 4}),
+    "paperclip_stepwise": ("paperclip", {"puzzles": 3, "mode": "stepwise", "reporting": "touched"}),
+}
+
+PLAYTHROUGHS: dict[str, tuple[str, dict[str, Any], int, dict[str, str]]] = {
+    "lemonade_identical": (
+        "lemonade",
+        {"days": 30},
+        3,
+        {"a": "baseline:weather", "b": "baseline:random"},
+    ),
+    "lemonade_shared_3": (
+        "lemonade",
+        {"days": 12, "stands": 3, "market": "shared"},
+        8,
+        {"a": "baseline:profit-max", "b": "baseline:random", "c": "baseline:cost-plus"},
+    ),
+    "paperclip_stepwise": (
+        "paperclip",
+        {"puzzles": 3, "mode": "stepwise", "tier": "hard"},
+        4,
+        {"a": "baseline:sloppy", "b": "baseline:random"},
+    ),
+    "paperclip_batch_1": ("paperclip", {"puzzles": 5, "seats": 1}, 9, {"a": "baseline:sloppy"}),
+    "bargain_bluff": ("bargain", {}, 5, {"seller": "baseline:bluffing", "buyer": "baseline:random"}),
+    "bargain_honest": (
+        "bargain",
+        {"rounds": 12},
+        17,
+        {"seller": "baseline:honest", "buyer": "baseline:tit-for-tat"},
+    ),
+}
+
+
+def seat_names(game: str, options: dict[str, Any]) -> tuple[str, ...]:
+    """Seats of the recorded configurations (written out: goldens must not ask the code under test)."""
+    if game == "bargain":
+        return ("seller", "buyer")
+    if game == "paperclip":
+        return tuple("abcd"[: options.get("seats", 2)])
+    return tuple("abcdefgh"[: options.get("stands", 2)])
+
+
+def play_results(game: str, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Score and metrics per seat for every line-up and seed of one result set."""
+    seats = seat_names(game, options)
+    rows = []
+    for lineup in lineups(game, options):
+        for seed in SEEDS:
+            assignment = {seat: f"baseline:{name}" for seat, name in zip(seats, lineup, strict=True)}
+            config = MatchConfig(game=game, seats=assignment, seed=seed, options=options)
+            outcome = asyncio.run(play_match(config, None))
+            rows.append(
+                {
+                    "seed": seed,
+                    "seats": assignment,
+                    "status": outcome.status,
+                    "scores": {seat: result.score for seat, result in outcome.results.items()},
+                    "metrics": {seat: result.metrics for seat, result in outcome.results.items()},
+                }
+            )
+    return rows
+
+
+def prompt_hash(text: str) -> str:
+    """A short hash of a prompt (full prompts are kept for the first step only)."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class _Tape:
+    """Observer writing down every step of one episode."""
+
+    def __init__(self) -> None:
+        self.steps: list[dict[str, Any]] = []
+        self.final: dict[str, Any] = {}
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, StepStarted):
+            game = event.game
+            step: dict[str, Any] = {"pending": list(event.seats), "seats": {}}
+            for seat in event.seats:
+                prompt = game.definition.prompt_for(game, seat)
+                entry: dict[str, Any] = {
+                    "observation": game.observation(seat).model_dump(mode="json"),
+                    "prompt_hash": prompt_hash(prompt),
+                }
+                if not self.steps:
+                    entry["prompt"] = prompt
+                step["seats"][seat] = entry
+            self.steps.append(step)
+        elif isinstance(event, TurnsRecorded):
+            step = self.steps[-1]
+            for turn in event.turns:
+                entry = step["seats"][turn.seat]
+                entry["action"] = turn.action
+                entry["action_text"] = turn.action_text
+                entry["state"] = turn.state
+            self.final = event.game.snapshot()
+
+
+def play_through(name: str) -> dict[str, Any]:
+    """One recorded playthrough: configuration, per-step seats and the final full state."""
+    game, options, seed, seats = PLAYTHROUGHS[name]
+    tape = _Tape()
+    config = MatchConfig(game=game, seats=seats, seed=seed, options=options)
+    outcome = asyncio.run(play_match(config, None, [tape]))
+    return {
+        "game": game,
+        "options": options,
+        "seed": seed,
+        "players": seats,
+        "steps": tape.steps,
+        "final_state": tape.final,
+        "scores": {seat: result.score for seat, result in outcome.results.items()},
+    }
+
+
+CONTRACT_PLAYTHROUGHS: dict[str, tuple[int, dict[str, Any]]] = {
+    "lemonade": (5, {"days": 8, "stands": 3, "market": "shared"}),
+    "bargain": (5, {}),
+    "paperclip": (5, {"puzzles": 3, "mode": "stepwise", "seats": 3}),
+}
+"""Per game: seed and options of the sampled playthrough checked by ``arena.testing``."""
+
+
+def contract_path(game: str) -> Path:
+    """Where ``game``'s sampled playthrough (``arena.testing.record_playthrough``) is stored."""
+    return GOLDEN_DIR / "games" / f"{game}.json"
+
+
+def normal(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(value))
+
+
+def results_path(name: str) -> Path:
+    """Where result set ``name`` is stored."""
+    return GOLDEN_DIR / "results" / f"{name}.json"
+
+
+def playthrough_path(name: str) -> Path:
+    """Where playthrough ``name`` is stored."""
+    return GOLDEN_DIR / "playthroughs" / f"{name}.json"
+
+
+def load(path: Path) -> Any:
+    """A golden file's content."""
+    return json.loads(path.read_text())
