@@ -58,7 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    play = sub.add_parser("play", help="play one episode headless")
+    play = sub.add_parser(
+        "play",
+        help="play one episode headless",
+        epilog=options_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     play.add_argument("game", help="game name (see: arena games)")
     play.add_argument(
         "--seat", action="append", default=[], metavar="SEAT=SPEC", help="give a seat to a player"
@@ -348,7 +353,19 @@ def cmd_games(args: argparse.Namespace) -> int:
     for name in game_names():
         spec = get_game(name)
         print(f"{name}\t{spec.title}: {spec.description}")
+        for option in spec.options:
+            print(f"    --option {option.describe()}")
     return 0
+
+
+def options_epilog() -> str:
+    """Every game's options for ``arena play --help``: name, meaning, default and range."""
+    lines = ["game options (--option NAME=VALUE):"]
+    for name in game_names():
+        options = get_game(name).options
+        lines.append(f"  {name}:" + ("" if options else " none"))
+        lines += [f"    {option.describe()}" for option in options]
+    return "\n".join(lines)
 
 
 def cmd_episodes(args: argparse.Namespace) -> int:

@@ -428,3 +428,17 @@ def test_export_escapes_bidi_overrides_as_it_escapes_escape(
     assert "\u202e" not in out and "\x1b" not in out
     assert "\\u202e" in out and "\\u001b" in out
     assert json.loads(out)["turns"][0]["reason"] == "evil \u202e\x1b[2J done"
+
+
+def test_games_and_play_help_list_each_option_with_default_and_range(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["games"]) == 0
+    games = capsys.readouterr().out
+    assert "--option days: number of days (default 30; 1 to 1000)" in games
+    assert "market: identical worlds, or one shared street (default identical; identical / shared)" in games
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    help_text = capsys.readouterr().out
+    assert "game options (--option NAME=VALUE):" in help_text
+    assert "rounds: round limit" in help_text and "(default 8; 2 to 40)" in help_text

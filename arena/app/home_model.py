@@ -111,10 +111,16 @@ def option_title(option: GameOption) -> str:
     return option.name
 
 
-def rules_by_seat(spec: GameSpec) -> list[tuple[list[str], str]]:
-    """The rules each seat is told, grouped by identical text; the description if unavailable."""
+def rules_by_seat(spec: GameSpec, given: dict[str, Any] | None = None) -> list[tuple[list[str], str]]:
+    """The rules each seat is told with the ``given`` options (the defaults where they are bad).
+
+    Grouped by identical text; the game's description if even the defaults do not validate.
+    """
     try:
-        options = spec.parse_options({})
+        try:
+            options = spec.parse_options(dict(given or {}))
+        except ValueError:  # an option being typed: show the rules as they stand by default
+            options = spec.parse_options({})
         groups: dict[str, list[str]] = {}
         for seat in spec.seats(options):
             groups.setdefault(spec.rules(options, seat), []).append(seat)

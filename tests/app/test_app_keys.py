@@ -44,3 +44,16 @@ async def test_letters_typed_with_the_submit_button_focused_open_nothing(app_db:
         help_text = render_plain(app.screen.query_one(Static).content)
         assert "f2" in help_text.lower() and "Rules" in help_text
         assert "\ni " not in help_text, "the help lists only the keys that work"
+
+
+async def test_the_home_rules_follow_the_options_typed(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        rules = app.screen.query_one("#game-rules", Static)
+        assert "for 30 days" in render_plain(rules.content)
+        days = app.screen.query_one("#opt-0", Input)
+        days.focus()
+        await pilot.pause()
+        await pilot.press("end", *["backspace"] * len(days.value), "5")
+        await wait_until(pilot, lambda: "for 5 days" in render_plain(rules.content), "the rules for 5 days")
+        assert "30 days" not in render_plain(rules.content)

@@ -139,12 +139,7 @@ class HomeScreen(ArenaScreen):
         self.choices = seat_options(spec, self.arena.catalog, self.arena.matches.extra_players)
         about = Text.assemble((spec.title, "bold"), "\n", spec.description)
         self.query_one("#game-about", Static).update(about)
-        rules: list[RenderableType] = []
-        for seats, text in rules_by_seat(spec):
-            if len(rules_by_seat(spec)) > 1:
-                rules.append(Text(f"seat {', '.join(seats)}", style="bold"))
-            rules.append(safe_text(reflow(text), keep_newlines=True))
-        self.query_one("#game-rules", Static).update(Group(*rules))
+        self._show_rules()
         self._building = True
         try:
             await self._build_options()
@@ -251,6 +246,19 @@ class HomeScreen(ArenaScreen):
                 select.value = chosen
         self._show_players()
 
+    def _show_rules(self) -> None:
+        """The rules as each seat is told them with the options entered so far."""
+        if self.spec is None or self.draft is None:
+            return
+        given: dict[str, str] = {name: text for name, text in self.draft.options.items() if text.strip()}
+        groups = rules_by_seat(self.spec, given)
+        rules: list[RenderableType] = []
+        for seats, text in groups:
+            if len(groups) > 1:
+                rules.append(Text(f"seat {', '.join(seats)}", style="bold"))
+            rules.append(safe_text(reflow(text), keep_newlines=True))
+        self.query_one("#game-rules", Static).update(Group(*rules))
+
     def _refresh_if_stale(self) -> None:
         if self._players_stale:
             self._players_stale = False
@@ -274,6 +282,7 @@ class HomeScreen(ArenaScreen):
             self.draft.seed = value
         elif widget_id.startswith("opt-"):
             self.draft.options[self._option_names[int(widget_id.removeprefix("opt-"))]] = value
+            self._show_rules()
         if self.draft.seat_names() != self._seat_order:
             self._building = True
             try:
