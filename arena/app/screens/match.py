@@ -131,6 +131,8 @@ class MatchScreen(ArenaScreen):
             return
         self._syncing = True
         try:
+            if self.match.model.revision == self._revision and self.match.model.waiting_line():
+                self._sync_status()  # the waiting time and spinner move on between events
             while self.match.model.revision != self._revision and self.is_attached:
                 await self._redraw()
         finally:
