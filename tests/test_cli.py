@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.cli_output import format_row
 from arena.store import Store
 
 PLAY = ["play", "lemonade", "--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus", "--seed", "42"]
@@ -442,3 +443,9 @@ def test_games_and_play_help_list_each_option_with_default_and_range(
     help_text = capsys.readouterr().out
     assert "game options (--option NAME=VALUE):" in help_text
     assert "rounds: round limit" in help_text and "(default 8; 2 to 40)" in help_text
+
+
+def test_a_metric_row_keeps_one_number_format() -> None:
+    assert format_row([0.8, 3050.9]) == ["0.80", "3050.90"]
+    assert format_row([0.8, 0.25, None]) == ["0.8000", "0.2500", "-"]
+    assert format_row([0.0, 12, True]) == ["0.00", "12", "yes"]

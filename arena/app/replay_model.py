@@ -195,8 +195,24 @@ class ReplayModel:
         return turns if self.view is None else [t for t in turns if t.seat == self.view]
 
     def step_label(self) -> str:
-        """``step 17/30``."""
-        return f"step {self.position}/{self.total}"
+        """``after step 17/30``: the state shown is the one these decisions led to."""
+        if self.position == 0:
+            return f"start · step 0/{self.total}"
+        return f"after step {self.position}/{self.total}"
+
+    def result_rows(self) -> tuple[list[str], list[list[Any]]]:
+        """At the last step of an ended episode: seats (header) and rows (metric, values...)."""
+        scored = [row for row in self.seat_rows if row.get("score") is not None]
+        if self.position != self.total or not scored:
+            return [], []
+        seats = [row["seat"] for row in scored]
+        rows: list[list[Any]] = [["score", *(row["score"] for row in scored)]]
+        names: list[str] = []
+        for row in scored:
+            names += [name for name in (row.get("metrics") or {}) if name not in names]
+        for name in names:
+            rows.append([name, *((row.get("metrics") or {}).get(name) for row in scored)])
+        return seats, rows
 
     # -- rebuilding ---------------------------------------------------------------------
     def game(self) -> Game | None:

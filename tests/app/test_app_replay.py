@@ -128,3 +128,20 @@ async def test_replay_at_start_up_with_a_models_file_then_home_offers_the_models
             lambda: "house-gemma" in {str(value) for _, value in select._options},
             "the model in the seat list",
         )
+
+
+async def test_steps_are_labelled_by_what_they_show_and_the_last_shows_the_results(app_db: Path) -> None:
+    episode_id = await record_episode(app_db, days=3)
+    app = create_app(app_db, replay=episode_id, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert shown(screen, "#replay-head").startswith("start · step 0/3")
+        await pilot.press("right")
+        assert shown(screen, "#replay-head").startswith("after step 1/3")
+        assert "results" not in shown(screen, "#replay-turns")
+        await pilot.press("end")
+        results = shown(screen, "#replay-turns")
+        assert "results" in results and "score" in results and "final_cash" in results
+        assert "bankrupt" in results

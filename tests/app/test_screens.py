@@ -79,12 +79,9 @@ async def match(pilot: Any, app: ArenaApp, db: Path) -> None:
     for _ in range(MATCH_STEPS):
         live.control.step()
     screen = app.screen
+    assert isinstance(screen, MatchScreen)
     await wait_until(
-        pilot,
-        lambda: (
-            live.model.steps_done == MATCH_STEPS and live.control.paused and isinstance(screen, MatchScreen)
-        ),
-        "the paused match",
+        pilot, lambda: live.model.steps_done == MATCH_STEPS and live.control.paused, "the paused match"
     )
     await wait_until(pilot, lambda: screen._revision == live.model.revision, "the screen caught up")
 

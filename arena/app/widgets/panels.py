@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Label, RichLog, Sparkline, Static
 
 from arena.app.match_model import ChatLine, ReasonLine, SeatStats
 from arena.app.safe import one_line, safe_line, safe_text
-from arena.cli_output import format_value
+from arena.cli_output import format_row
 
 MAX_REASON_LINES = 400
 MIN_SHOWN_LATENCY = 0.01
@@ -174,4 +174,4 @@ class ResultsTable(DataTable[Text]):
             self.add_column(safe_text(f"{seat} ({players.get(seat, '?')})", limit=40), key=seat)
         for row in rows:
             name, *values = row
-            self.add_row(safe_text(name), *(Text(format_value(v), justify="right") for v in values))
+            self.add_row(safe_text(name), *(Text(cell, justify="right") for cell in format_row(values)))
