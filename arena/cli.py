@@ -25,6 +25,7 @@ from arena.lineup import baseline_choices
 from arena.match import MatchConfig, play_match
 from arena.paths import database_path
 from arena.player import PlayerSetupError, UserLeft
+from arena.player_kinds import player_kinds
 from arena.registry import GameDefinition, UnknownGameError, game_names, get_game
 from arena.runner import Budget
 from arena.sanitize import INVISIBLE, plain_text
@@ -58,12 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    play = sub.add_parser(
-        "play",
-        help="play one episode headless",
-        epilog=options_epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    play = sub.add_parser("play", help="play one episode headless", add_help=False)
+    play.add_argument("-h", "--help", action=_PlayHelp, help="show this help and every game's options")
     play.add_argument("game", help="game name (see: arena games)")
     play.add_argument(
         "--seat", action="append", default=[], metavar="SEAT=SPEC", help="give a seat to a player"
@@ -316,12 +313,8 @@ def _model_lines() -> list[str]:
     for item in asyncio.run(describe_available(config)):
         status = "available" if item.available else "unavailable"
         lines.append(f"{item.spec}\t{status}: {plain_text(item.reason)}")
-    for kind, variable in (("openai", "OPENAI_API_KEY"), ("anthropic", "ANTHROPIC_API_KEY")):
-        if os.environ.get(variable):
-            lines.append(f"{kind}:MODEL\tavailable: {variable} is set")
-        else:
-            lines.append(f"{kind}:MODEL\tunavailable: {variable} is not set")
-    lines.append("openai-compat:MODEL@BASE_URL\tany OpenAI-compatible server (checked when the match starts)")
+    for kind in player_kinds().values():
+        lines += kind.status_lines()
     return lines
 
 
@@ -349,23 +342,42 @@ def _seats_for(spec: GameDefinition, options: dict[str, Any]) -> tuple[str, ...]
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """``arena games``: names and one-line descriptions."""
+    """``arena games``: names, one-line descriptions, seats and options with defaults and ranges."""
     for name in game_names():
         spec = get_game(name)
         print(f"{name}\t{spec.title}: {spec.description}")
-        for option in spec.options:
-            print(f"    --option {option.describe()}")
+        for line in option_lines(spec):
+            print(f"\t{line}")
     return 0
 
 
-def options_epilog() -> str:
-    """Every game's options for ``arena play --help``: name, meaning, default and range."""
-    lines = ["game options (--option NAME=VALUE):"]
-    for name in game_names():
-        options = get_game(name).options
-        lines.append(f"  {name}:" + ("" if options else " none"))
-        lines += [f"    {option.describe()}" for option in options]
-    return "\n".join(lines)
+class _PlayHelp(argparse.Action):
+    """``arena play --help``: the usual help, then every game's seats and options (read lazily)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        parser.print_help()
+        for name in game_names():
+            print(f"\n{name}:")
+            for line in option_lines(get_game(name)):
+                print(f"  {line}")
+        parser.exit()
+
+
+def option_lines(spec: GameDefinition) -> list[str]:
+    """The seats and one line per option (``--option NAME=DEFAULT  help (range)``)."""
+    lines = [f"seats: {', '.join(spec.default_seats)} (by default)"]
+    for option in spec.options:
+        if option.choices:
+            allowed = f" (one of {', '.join(map(str, option.choices))})"
+        elif option.minimum is not None and option.maximum is not None:
+            allowed = f" ({option.minimum:g} to {option.maximum:g})"
+        else:
+            allowed = ""
+        lines.append(f"--option {option.name}={option.default}  {option.help}{allowed}")
+    return lines
 
 
 def cmd_episodes(args: argparse.Namespace) -> int:

@@ -21,6 +21,7 @@ from arena.events import EpisodeEnded, EpisodeStarted, Event, StepStarted, TurnR
 from arena.game import Game, SeatResult
 from arena.player import Usage, UserLeft
 from arena.sanitize import plain_text
+from arena.specs import SpecError, parse_player_spec
 
 
 class StdoutConsole(Console):
@@ -158,7 +159,7 @@ def turn_line(turn: TurnRecord, player: str = "") -> Text:
         if usage.cached_tokens:
             tokens += f" ({usage.cached_tokens} cached)"
         line.append(f"  [{tokens}, ${usage.cost_usd:.4f}, {turn.latency:.2f}s]", style="dim")
-    elif player.startswith(("openai", "anthropic", "local")):
+    elif _calls_a_model(player):
         line.append(f"  [{turn.latency:.2f}s]", style="dim")
     return line
 
@@ -204,3 +205,11 @@ def format_row(values: Sequence[Any]) -> list[str]:
     floats = [v for v in values if isinstance(v, float) and not isinstance(v, bool) and v != 0]
     decimals = 4 if floats and all(abs(v) < 1 for v in floats) else 2
     return [format_value(value, decimals) for value in values]
+
+
+def _calls_a_model(player: str) -> bool:
+    """Whether ``player`` is a spec of a kind that calls a model (its latency is worth showing)."""
+    try:
+        return parse_player_spec(player).is_model
+    except SpecError:
+        return False

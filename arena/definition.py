@@ -36,19 +36,6 @@ class GameOption:
     minimum: float | None = None
     maximum: float | None = None
 
-    def describe(self) -> str:
-        """``days: number of days (default 30; 1 to 1000)``, as the CLI lists it."""
-        if self.choices:
-            allowed = " / ".join(str(choice) for choice in self.choices)
-        elif self.minimum is not None and self.maximum is not None:
-            allowed = f"{self.minimum:g} to {self.maximum:g}"
-        elif self.minimum is not None:
-            allowed = f"at least {self.minimum:g}"
-        else:
-            allowed = ""
-        limits = f"default {self.default}" + (f"; {allowed}" if allowed else "")
-        return f"{self.name}: {self.help} ({limits})" if self.help else f"{self.name} ({limits})"
-
 
 @dataclass(frozen=True)
 class BaselineInfo:

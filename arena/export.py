@@ -47,9 +47,9 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
                 "metrics": s["metrics"],
                 "usage": {
                     "input_tokens": s["input_tokens"],
-                    "cached_tokens": sum(t["cached_tokens"] for t in turns if t["seat"] == s["seat"]),
                     "output_tokens": s["output_tokens"],
                     "cost_usd": s["cost_usd"],
+                    **_cached(turns, s["seat"]),
                 },
                 **({"config_hash": s["config_hash"], "config": s["config"]} if s["config_hash"] else {}),
             }
@@ -114,3 +114,9 @@ def _game_extra(episode: dict[str, Any], turns: list[dict[str, Any]]) -> dict[st
     except Exception as exc:  # an episode recorded under other rules stays exportable
         return {"error": f"cannot rebuild the game: {type(exc).__name__}: {exc}"}
     return game.export_extra()
+
+
+def _cached(turns: list[dict[str, Any]], seat: str) -> dict[str, int]:
+    """A seat's input tokens read from a prompt cache, if any (older exports stay as they were)."""
+    cached = sum(t["cached_tokens"] for t in turns if t["seat"] == seat)
+    return {"cached_tokens": cached} if cached else {}

@@ -56,6 +56,10 @@ class PlayerKind(ABC):
             raise SpecError(f"{self.name} spec needs a name, e.g. {self.forms[0]}")
         return PlayerSpec(self.name, rest)
 
+    def status_lines(self) -> list[str]:
+        """Lines ``arena models`` prints for this kind (``SPEC<tab>status``); none by default."""
+        return []
+
     @abstractmethod
     def build(self, spec: PlayerSpec, context: BuildContext) -> Player:
         """The player for ``spec``; raises :class:`SpecError` with a hint if it cannot be built."""

@@ -5,6 +5,7 @@ imported only when a player is built.
 
 from __future__ import annotations
 
+import os
 from typing import ClassVar
 
 from arena.player import Player
@@ -26,20 +27,33 @@ class _ModelKind(PlayerKind):
         return player
 
 
-class OpenAIKind(_ModelKind):
+class _KeyedKind(_ModelKind):
+    """A hosted provider whose key comes from one environment variable."""
+
+    key_variable: ClassVar[str]
+
+    def status_lines(self) -> list[str]:
+        if os.environ.get(self.key_variable):
+            return [f"{self.forms[0]}\tavailable: {self.key_variable} is set"]
+        return [f"{self.forms[0]}\tunavailable: {self.key_variable} is not set"]
+
+
+class OpenAIKind(_KeyedKind):
     """OpenAI's API (Responses or Chat Completions)."""
 
     name: ClassVar[str] = "openai"
     forms: ClassVar[tuple[str, ...]] = ("openai:MODEL",)
     listing_order: ClassVar[int] = 10
+    key_variable: ClassVar[str] = "OPENAI_API_KEY"
 
 
-class AnthropicKind(_ModelKind):
+class AnthropicKind(_KeyedKind):
     """Anthropic's Messages API."""
 
     name: ClassVar[str] = "anthropic"
     forms: ClassVar[tuple[str, ...]] = ("anthropic:MODEL",)
     listing_order: ClassVar[int] = 11
+    key_variable: ClassVar[str] = "ANTHROPIC_API_KEY"
 
 
 class OpenAICompatKind(_ModelKind):
@@ -48,6 +62,9 @@ class OpenAICompatKind(_ModelKind):
     name: ClassVar[str] = "openai-compat"
     forms: ClassVar[tuple[str, ...]] = ("openai-compat:MODEL@BASE_URL",)
     listing_order: ClassVar[int] = 12
+
+    def status_lines(self) -> list[str]:
+        return [f"{self.forms[0]}\tany OpenAI-compatible server (checked when the match starts)"]
 
     def parse(self, rest: str, text: str) -> PlayerSpec:
         model, sep, base_url = rest.partition("@")

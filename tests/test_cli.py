@@ -431,18 +431,37 @@ def test_export_escapes_bidi_overrides_as_it_escapes_escape(
     assert json.loads(out)["turns"][0]["reason"] == "evil \u202e\x1b[2J done"
 
 
-def test_games_and_play_help_list_each_option_with_default_and_range(
+def test_games_and_play_help_list_seats_and_options_from_the_options_model(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["games"]) == 0
-    games = capsys.readouterr().out
-    assert "--option days: number of days (default 30; 1 to 1000)" in games
-    assert "market: identical worlds, or one shared street (default identical; identical / shared)" in games
-    with pytest.raises(SystemExit):
+    code, out, _ = run(capsys, "games")
+    assert code == 0
+    assert "\tseats: a, b (by default)" in out
+    assert "\t--option days=30  number of days (1 to 1000)" in out
+    assert "--option market=identical  identical worlds, or one shared street (one of identical, shared)" in (
+        out
+    )
+    with pytest.raises(SystemExit) as exit_info:
         main(["play", "--help"])
-    help_text = capsys.readouterr().out
-    assert "game options (--option NAME=VALUE):" in help_text
-    assert "rounds: round limit" in help_text and "(default 8; 2 to 40)" in help_text
+    assert exit_info.value.code == 0
+    helped = capsys.readouterr().out
+    assert "--seat SEAT=SPEC" in helped and "bargain:" in helped
+    assert "--option rounds=8  round limit" in helped and "(2 to 40)" in helped
+
+
+def test_models_lists_each_kinds_status(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "models.toml").write_text("")
+    monkeypatch.setenv("ARENA_MODELS", str(tmp_path / "models.toml"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-real")
+    code, out, _ = run(capsys, "models")
+    assert code == 0
+    assert "openai:MODEL\tunavailable: OPENAI_API_KEY is not set" in out
+    assert "anthropic:MODEL\tavailable: ANTHROPIC_API_KEY is set" in out
+    assert "openai-compat:MODEL@BASE_URL\tany OpenAI-compatible server" in out
+    assert "sk-test-not-real" not in out
 
 
 def test_a_metric_row_keeps_one_number_format() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from arena.player import BasePlayer, Decision, DecisionRequest
-from games.lemonade.observation import Forecast, LemonadeObservation
+from games.lemonade.observation import Forecast, LemonadeObservation, SharedLemonadeObservation
 from games.lemonade.rules import (
     MAX_PRICE,
     MIN_PRICE,
@@ -47,7 +47,9 @@ class _LemonadeBaseline(BasePlayer):
     async def decide(self, request: DecisionRequest) -> Decision:
         observation = request.observation
         if not isinstance(observation, LemonadeObservation):
-            observation = LemonadeObservation.model_validate(observation.model_dump())
+            data = observation.model_dump()
+            kind = SharedLemonadeObservation if "rivals_yesterday" in data else LemonadeObservation
+            observation = kind.model_validate(data)
         decision = self.choose(observation)
         return Decision(action=decision, reason=decision.reason)
 
@@ -108,9 +110,9 @@ def expected_share(observation: LemonadeObservation, price: float, promotion: st
     and the customers split by the game's own rule (:func:`shared_traffic_shares`). On the
     first morning nobody's price is known yet: the stand plans for one rival at its own price.
     """
-    if observation.market != "shared":
+    if not isinstance(observation, SharedLemonadeObservation):
         return 1.0
-    rivals = observation.rivals_yesterday or {}
+    rivals = observation.rivals_yesterday
     if not rivals and observation.day <= 1:
         return FIRST_DAY_SHARE
     prices = {ME: price, **{seat: rival.price for seat, rival in rivals.items()}}

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.game import GameState, SeatResult
-from games.lemonade.observation import DayRecord, Forecast, LemonadeObservation, RivalDay
+from games.lemonade.observation import (
+    DayRecord,
+    Forecast,
+    LemonadeObservation,
+    RivalDay,
+    SharedLemonadeObservation,
+)
 from games.lemonade.rules import (
     BASE_PRICE,
     MAX_PRICE,
@@ -45,6 +51,13 @@ class Stand:
     cash: float = STARTING_CASH
     records: list[dict[str, Any]] = field(default_factory=list)
     bankrupt_day: int | None = None
+    typed: list[DayRecord] = field(default_factory=list)
+    """``records`` as observation models, made once per day (observations reuse them)."""
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Keep one more played day."""
+        self.records.append(record)
+        self.typed.append(DayRecord(**record))
 
 
 class LemonadeOptions(BaseModel):
@@ -92,23 +105,23 @@ class LemonadeState(GameState):
     def observation(self, seat: str) -> LemonadeObservation:
         stand = self.stands[seat]
         playing = self.day <= self.days
-        rivals = None
-        if self.market == "shared":
-            rivals = {
-                other: RivalDay(price=rival.records[-1]["price"], promotion=rival.records[-1]["promotion"])
-                for other, rival in self.stands.items()
-                if other != seat and rival.records and rival.records[-1]["day"] == self.day - 1
-            }
-        return LemonadeObservation(
-            day=self.day,
-            days=self.days,
-            market=self.market,
-            today=Forecast(**self.today.public()) if playing else None,
-            cash=stand.cash,
-            max_affordable_cups=affordable(stand.cash, self.today.unit_cost) if playing else 0,
-            recent_days=[DayRecord(**record) for record in stand.records[-HISTORY_DAYS:]],
-            rivals_yesterday=rivals,
-        )
+        facts: dict[str, Any] = {
+            "day": self.day,
+            "days": self.days,
+            "market": self.market,
+            "today": Forecast(**self.today.public()) if playing else None,
+            "cash": stand.cash,
+            "max_affordable_cups": affordable(stand.cash, self.today.unit_cost) if playing else 0,
+            "recent_days": stand.typed[-HISTORY_DAYS:],
+        }
+        if self.market != "shared":
+            return LemonadeObservation(**facts)
+        rivals = {
+            other: RivalDay(price=rival.records[-1]["price"], promotion=rival.records[-1]["promotion"])
+            for other, rival in self.stands.items()
+            if other != seat and rival.records and rival.records[-1]["day"] == self.day - 1
+        }
+        return SharedLemonadeObservation(**facts, rivals_yesterday=rivals)
 
     def action_model(self, seat: str) -> type[BaseModel]:
         return LemonadeDecision
@@ -153,7 +166,7 @@ class LemonadeState(GameState):
             stand = self.stands[seat]
             outcome = settle(world, decision, stand.cash, shares[seat])
             stand.cash = outcome.cash
-            stand.records.append(
+            stand.add(
                 {
                     **world.public(),
                     "price": decision.price,
@@ -198,19 +211,21 @@ class LemonadeState(GameState):
         state._seats = stand_seats(options.stands)
         state.world = [WorldDay(**day) for day in data["world"]]
         state.stands = {
-            seat: Stand(
-                cash=s["cash"], records=[dict(r) for r in s["records"]], bankrupt_day=s["bankrupt_day"]
-            )
-            for seat, s in data["stands"].items()
+            seat: Stand(cash=s["cash"], bankrupt_day=s["bankrupt_day"]) for seat, s in data["stands"].items()
         }
+        for seat, s in data["stands"].items():
+            for record in s["records"]:
+                state.stands[seat].add(dict(record))
         return state
 
     def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
         """A copy where ``seat``'s cash reads ``sentinel``: no other stand may ever see it."""
         twin = self.clone()
-        twin.stands[seat].cash = float(sentinel)
-        for record in twin.stands[seat].records:
-            record["cash"] = float(sentinel)
+        stand = twin.stands[seat]
+        records, stand.records, stand.typed = stand.records, [], []
+        stand.cash = float(sentinel)
+        for record in records:
+            stand.add({**record, "cash": float(sentinel)})
         return twin
 
     def turn_state(self, seat: str) -> dict[str, Any]:

@@ -7,9 +7,9 @@ yesterday's public price and promotion.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict
 
 
 class Forecast(BaseModel):
@@ -60,12 +60,9 @@ class LemonadeObservation(BaseModel):
     cash: float
     max_affordable_cups: int
     recent_days: list[DayRecord]
-    rivals_yesterday: dict[str, RivalDay] | None = None
 
-    @model_serializer(mode="wrap")
-    def _drop_rivals_in_identical_market(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # Stored observations of the identical market never had the key; keep them identical.
-        data: dict[str, Any] = handler(self)
-        if self.market != "shared":
-            data.pop("rivals_yesterday", None)
-        return data
+
+class SharedLemonadeObservation(LemonadeObservation):
+    """A stand's morning on a shared street: also the other stands' choices of yesterday."""
+
+    rivals_yesterday: dict[str, RivalDay]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 
-from games.lemonade.observation import DayRecord, LemonadeObservation
+from games.lemonade.observation import DayRecord, LemonadeObservation, SharedLemonadeObservation
 from games.lemonade.rules import MAX_PRICE, MIN_PRICE, PROMOTIONS, STARTING_CASH
 
 RULES = """\
@@ -81,7 +81,7 @@ def render(observation: LemonadeObservation, rules: str) -> str:
     if today is None:
         raise ValueError("the lemonade season is over: there is no morning to decide")
     history = observation.recent_days
-    rivals = observation.rivals_yesterday
+    rivals = observation.rivals_yesterday if isinstance(observation, SharedLemonadeObservation) else None
     rivals_text = ""
     if rivals:
         rivals_text = (

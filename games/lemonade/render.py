@@ -8,7 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from games.lemonade.observation import RivalDay
+from games.lemonade.observation import RivalDay, SharedLemonadeObservation
 
 if TYPE_CHECKING:
     from games.lemonade.game import LemonadeState
@@ -79,7 +79,9 @@ def render_stands(game: LemonadeState, seats: tuple[str, ...]) -> RenderableType
         table.add_row(*row)
     parts.append(table)
     if len(seats) == 1 and game.market == "shared":
-        parts.append(_rivals_line(game.observation(seats[0]).rivals_yesterday or {}))
+        observation = game.observation(seats[0])
+        assert isinstance(observation, SharedLemonadeObservation)
+        parts.append(_rivals_line(observation.rivals_yesterday))
     series = game.score_series()
     for seat in seats:
         stand = game.stands[seat]
