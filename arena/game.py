@@ -88,6 +88,10 @@ class GameState(ABC):
     def apply(self, actions: dict[str, BaseModel]) -> None:
         """Apply one legal action for every pending seat and advance the game."""
 
+    def caution(self, seat: str, action: BaseModel) -> str | None:
+        """A legal move a person should confirm first (``you will lose 7``), else ``None``."""
+        return None
+
     def over(self) -> bool:
         """True once the episode has ended."""
         return not self.pending()

@@ -131,6 +131,7 @@ def decision_request(game: GameState, seat: str, step: int, episode: str = "") -
         render_prompt=lambda: definition.prompt(observation, rules),
         prompt_version=definition.prompt_version,
         check=lambda action: game.validate(seat, action),
+        caution=lambda action: game.caution(seat, action),
     )
 
 

@@ -110,7 +110,11 @@ class ConsoleHuman(BasePlayer):
                 if problem is None:
                     action = build(request, fields, values)
                     assert not isinstance(action, str)
-                    return Decision(action=action, reason=str(values.get("reason", "")), raw=repr(values))
+                    caution = request.caution(action) if request.caution else None
+                    if caution is None or self._confirm(request.seat, caution):
+                        return Decision(action=action, reason=str(values.get("reason", "")), raw=repr(values))
+                    self._write("  not sent; change what you need (blank keeps your earlier entry)")
+                    continue
                 self._write(f"  {problem}; change what you need (blank keeps your earlier entry)")
 
     def _ask_fields(
@@ -145,6 +149,10 @@ class ConsoleHuman(BasePlayer):
             entered[field.name] = text
             index += 1
         return values
+
+    def _confirm(self, seat: str, caution: str) -> bool:
+        """Ask ``caution; go ahead? y/N``; only yes goes ahead."""
+        return self._read(seat, f"{caution}; go ahead? y/N").strip().lower() in ("y", "yes")
 
     def _read(self, seat: str, prompt: str) -> str:
         self.desk.at_prompt = True

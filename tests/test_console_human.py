@@ -154,5 +154,30 @@ async def _limit(game: LemonadeState) -> int:
 
 
 async def _offer(game: BargainState) -> None:
-    """The seller opens at 100."""
-    game.apply({"seller": BargainAction(action="offer", price=100)})
+    """The seller opens just below the buyer's value (accepting it gains the buyer 1)."""
+    game.apply({"seller": BargainAction(action="offer", price=game.deal.value - 1)})
+
+
+async def test_accepting_a_losing_price_asks_first_and_no_keeps_the_move_open() -> None:
+    game = new_bargain(1)
+    game.apply({"seller": BargainAction(action="offer", price=game.deal.value + 7)})
+    log: list[str] = []
+    reader, writer = scripted(["accept", "", "n", "offer", "40", "", ""], log)
+    decision = await ConsoleHuman(reader, writer).decide(decision_request(game, "buyer", 1))
+    assert f"  accepting {game.deal.value + 7} loses you 7; go ahead? y/N: " in log
+    assert isinstance(decision.action, BargainAction)
+    assert (decision.action.action, decision.action.price) == ("offer", 40)
+    log.clear()
+    reader, writer = scripted(["accept", "", "y"], log)
+    decision = await ConsoleHuman(reader, writer).decide(decision_request(game, "buyer", 1))
+    assert isinstance(decision.action, BargainAction) and decision.action.action == "accept"
+
+
+async def test_accepting_a_winning_price_is_not_questioned() -> None:
+    game = new_bargain(1)
+    game.apply({"seller": BargainAction(action="offer", price=game.deal.value - 1)})
+    log: list[str] = []
+    reader, writer = scripted(["accept", ""], log)
+    decision = await ConsoleHuman(reader, writer).decide(decision_request(game, "buyer", 1))
+    assert isinstance(decision.action, BargainAction) and decision.action.action == "accept"
+    assert not any("go ahead" in entry for entry in log)

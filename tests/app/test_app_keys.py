@@ -10,7 +10,13 @@ from arena.app import create_app
 from arena.app.screens.episodes import EpisodesScreen
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.match import MatchScreen
-from arena.app.screens.modals import TextScreen
+from arena.app.screens.modals import ConfirmScreen, TextScreen
+from arena.app.widgets.choice_set import ChoiceSet
+from arena.app.widgets.human_form import HumanForm
+from arena.match import MatchConfig
+from arena.player import BasePlayer, Decision, DecisionRequest
+from games.bargain import BargainState
+from games.bargain.rules import PRICE_MAX, BargainAction
 from tests.app.helpers import bargain_form, render_plain, wait_until
 
 
@@ -57,3 +63,46 @@ async def test_the_home_rules_follow_the_options_typed(app_db: Path) -> None:
         await pilot.press("end", *["backspace"] * len(days.value), "5")
         await wait_until(pilot, lambda: "for 5 days" in render_plain(rules.content), "the rules for 5 days")
         assert "30 days" not in render_plain(rules.content)
+
+
+class GreedySeller(BasePlayer):
+    """Always asks the highest price (more than any buyer's value)."""
+
+    kind = "baseline"
+    instant = True
+
+    def __init__(self) -> None:
+        self.spec = "test:greedy"
+
+    async def decide(self, request: DecisionRequest) -> Decision:
+        return Decision(action=BargainAction(action="offer", price=PRICE_MAX), reason="greedy")
+
+
+async def test_accepting_a_losing_price_in_the_app_asks_first(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False, extra_players={"test:greedy": lambda seat: GreedySeller()})
+    async with app.run_test(size=(120, 40)) as pilot:
+        config = MatchConfig(game="bargain", seats={"seller": "test:greedy", "buyer": "human"}, seed=1)
+        match = app.start_match(config)
+        await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the buyer's form")
+        game = match.runner.game
+        assert isinstance(game, BargainState)
+        value = game.secret("buyer")
+        form = app.screen.query_one(HumanForm)
+        form.query_one("#field-0", ChoiceSet).choose(1)  # accept
+        await pilot.pause()
+        form.action_submit()
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, ConfirmScreen) and bool(app.screen.query("#confirm-question")),
+            "the question",
+        )
+        question = render_plain(app.screen.query_one("#confirm-question", Static).content)
+        assert f"accepting {PRICE_MAX} loses you {PRICE_MAX - value}; go ahead?" in question
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, MatchScreen), "back to the form")
+        assert match.model.steps_done == 1 and not match.model.over, "nothing was sent"
+        form.action_submit()
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question again")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: match.model.over, "the deal")
+        assert match.model.results is not None
