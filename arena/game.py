@@ -152,6 +152,10 @@ class GameState(ABC):
         """Per-seat score over time (for charts); empty if not meaningful."""
         return {}
 
+    def score_series_title(self) -> str:
+        """What :meth:`score_series` plots, as the chart's title."""
+        return "score"
+
     def export_extra(self) -> dict[str, Any]:
         """Game-specific data ``arena export`` adds once the stored actions are replayed."""
         return {}

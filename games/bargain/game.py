@@ -280,6 +280,10 @@ class BargainState(GameState):
             for seat in SEATS
         }
 
+    def score_series_title(self) -> str:
+        """The chart shows the offers, not a score."""
+        return "offers (asks and bids)"
+
     # -- helpers --------------------------------------------------------------------
     @property
     def to_move(self) -> str | None:

@@ -247,6 +247,10 @@ class LemonadeState(GameState):
             for seat, stand in self.stands.items()
         }
 
+    def score_series_title(self) -> str:
+        """The chart shows each stand's cash by day."""
+        return "cash by day"
+
     # -- helpers --------------------------------------------------------------------
     @property
     def today(self) -> WorldDay:

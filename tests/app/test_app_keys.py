@@ -13,11 +13,13 @@ from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import ConfirmScreen, TextScreen
 from arena.app.widgets.choice_set import ChoiceSet
 from arena.app.widgets.human_form import HumanForm
+from arena.app.widgets.panels import ScoreChart
 from arena.match import MatchConfig
 from arena.player import BasePlayer, Decision, DecisionRequest
 from games.bargain import BargainState
 from games.bargain.rules import PRICE_MAX, BargainAction
 from tests.app.helpers import bargain_form, render_plain, wait_until
+from tests.gamekit import new_lemonade
 
 
 async def test_home_keys_work_while_a_text_field_has_focus(app_db: Path) -> None:
@@ -106,3 +108,12 @@ async def test_accepting_a_losing_price_in_the_app_asks_first(app_db: Path) -> N
         await pilot.press("y")
         await wait_until(pilot, lambda: match.model.over, "the deal")
         assert match.model.results is not None
+
+
+async def test_the_chart_is_titled_for_what_it_plots(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await bargain_form(pilot, app)
+        chart = app.screen.query_one(ScoreChart)
+        await wait_until(pilot, lambda: chart.border_title == "offers (asks and bids)", "the offers title")
+        assert new_lemonade(0).score_series_title() == "cash by day"

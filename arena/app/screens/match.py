@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 REFRESH_SECONDS = 0.1
 MAX_PANE_COLUMNS = 4
+HISTORY_WIDTHS = {"step": 4, "seat": 6, "action": 34, "reason": 56, "flags": 28}
+"""Column widths of the history table; longer cells are cut there with an ellipsis."""
 RUN_CONTROLS = frozenset({"toggle_pause", "step", "faster", "slower"})
 STATUS_STYLES = {"running": "bold green", "finished": "bold cyan", "starting": "bold"}
 
@@ -44,9 +46,9 @@ def history_cells(row: HistoryRow) -> tuple[Text, ...]:
     return (
         Text(str(row.step + 1), justify="right"),
         safe_text(row.seat, "bold"),
-        safe_text(one_line(row.action_text, 60)),
-        safe_text(one_line(row.reason, 56), "italic"),
-        safe_text(row.flags, flag_style),
+        safe_text(one_line(row.action_text, HISTORY_WIDTHS["action"])),
+        safe_text(one_line(row.reason, HISTORY_WIDTHS["reason"]), "italic"),
+        safe_text(one_line(row.flags, HISTORY_WIDTHS["flags"]), flag_style),
     )
 
 
@@ -110,7 +112,7 @@ class MatchScreen(ArenaScreen):
         """Set up once the widgets exist."""
         table = self.query_one("#history", DataTable)
         table.border_title = "history"
-        for label, width in (("step", 4), ("seat", 6), ("action", 34), ("reason", 56), ("flags", 16)):
+        for label, width in HISTORY_WIDTHS.items():
             table.add_column(label, width=width, key=label)
         columns = min(len(self.match.model.seats), MAX_PANE_COLUMNS)
         self.query_one("#seat-panes", Grid).styles.grid_size_columns = max(1, columns)
@@ -156,7 +158,8 @@ class MatchScreen(ArenaScreen):
         self._sync_history()
         self._sync_messages()
         self._sync_panes()
-        await self.query_one(ScoreChart).update_series(model.score_series())
+        title = model.game.score_series_title() if model.game is not None else "score"
+        await self.query_one(ScoreChart).update_series(model.score_series(), title)
         self._sync_results()
         self._sync_status()
 

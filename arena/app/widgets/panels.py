@@ -129,8 +129,9 @@ class ScoreChart(Vertical):
         self.border_title = "score"
         self.seats: list[str] = []
 
-    async def update_series(self, series: dict[str, list[float]]) -> None:
-        """Redraw with ``series``; rebuilds the rows only when the seats change."""
+    async def update_series(self, series: dict[str, list[float]], title: str = "score") -> None:
+        """Redraw with ``series`` under ``title``; rebuilds the rows only when the seats change."""
+        self.border_title = title
         seats = list(series)
         if not self.is_attached:
             return
