@@ -115,6 +115,9 @@ class LiveOutput:
             if self.audience.sees_private(turn.seat, over=False):
                 if not self.quiet:
                     self._print(turn_line(turn, self.players.get(turn.seat, "")))
+                    outcome = game.step_outcome(turn.seat)
+                    if outcome:
+                        self._print(Text(f"         → {outcome}", style="dim"))
                 continue
             self.withheld.append(turn)
             public = public_move(game, turn.action_text)

@@ -152,6 +152,13 @@ class GameState(ABC):
         """Per-seat score over time (for charts); empty if not meaningful."""
         return {}
 
+    def step_outcome(self, seat: str) -> str | None:
+        """What the last step came to for ``seat``, in one line (``sold 27/27 ...``), if anything.
+
+        Shown only to those who may see ``seat``'s private information.
+        """
+        return None
+
     def score_series_title(self) -> str:
         """What :meth:`score_series` plots, as the chart's title."""
         return "score"

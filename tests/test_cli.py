@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -468,3 +469,14 @@ def test_a_metric_row_keeps_one_number_format() -> None:
     assert format_row([0.8, 3050.9]) == ["0.80", "3050.90"]
     assert format_row([0.8, 0.25, None]) == ["0.8000", "0.2500", "-"]
     assert format_row([0.0, 12, True]) == ["0.00", "12", "yes"]
+
+
+def test_each_day_says_what_came_of_the_decisions(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    seats = ["--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus"]
+    code, out, _ = run(
+        capsys, "--db", str(tmp_path / "a.db"), "play", "lemonade", *seats, "--option", "days=2"
+    )
+    assert code == 0
+    outcomes = [line.strip() for line in out.splitlines() if line.strip().startswith("→ sold ")]
+    assert len(outcomes) == 4, out
+    assert all(re.fullmatch(r"→ sold \d+/\d+ \(demand \d+\), cash \d+\.\d\d", line) for line in outcomes)

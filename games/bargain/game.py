@@ -280,6 +280,13 @@ class BargainState(GameState):
             for seat in SEATS
         }
 
+    def step_outcome(self, seat: str) -> str | None:
+        """The offer standing after ``seat``'s move, or the deal it made."""
+        if self.price is not None:
+            return f"deal at {self.price}"
+        standing = self.standing
+        return f"standing offer: {standing.seat} at {standing.price}" if standing is not None else None
+
     def score_series_title(self) -> str:
         """The chart shows the offers, not a score."""
         return "offers (asks and bids)"
