@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, RichLog, Static
 
 from arena.app import create_app
 from arena.app.screens.episodes import EpisodesScreen
@@ -13,7 +13,7 @@ from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import ConfirmScreen, TextScreen
 from arena.app.widgets.choice_set import ChoiceSet
 from arena.app.widgets.human_form import HumanForm
-from arena.app.widgets.panels import ScoreChart
+from arena.app.widgets.panels import ScoreChart, SeatPane
 from arena.match import MatchConfig
 from arena.player import BasePlayer, Decision, DecisionRequest
 from games.bargain import BargainState
@@ -117,3 +117,24 @@ async def test_the_chart_is_titled_for_what_it_plots(app_db: Path) -> None:
         chart = app.screen.query_one(ScoreChart)
         await wait_until(pilot, lambda: chart.border_title == "offers (asks and bids)", "the offers title")
         assert new_lemonade(0).score_series_title() == "cash by day"
+
+
+async def test_seat_panes_wrap_their_reasons_again_when_the_terminal_narrows(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        config = MatchConfig(
+            game="lemonade",
+            seats={"a": "baseline:weather", "b": "baseline:cost-plus"},
+            seed=3,
+            options={"days": 3},
+        )
+        match = app.start_match(config)
+        await wait_until(pilot, lambda: match.model.over, "the match")
+        await pilot.pause()
+        log = app.screen.query_one(SeatPane).query_one(RichLog)
+        wide = log.size.width
+        await pilot.resize_terminal(100, 30)
+        await wait_until(pilot, lambda: log.size.width < wide, "the narrower pane")
+        await pilot.pause()
+        widths = [strip.cell_length for strip in log.lines]
+        assert widths and max(widths) <= log.scrollable_content_region.width, (widths, log.size)

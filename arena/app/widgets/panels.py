@@ -52,6 +52,8 @@ class SeatPane(Vertical):
         self.player = player
         self.shown = 0
         self.hidden = False
+        self.lines: Sequence[ReasonLine] = ()
+        self.wrapped_at = 0
 
     def compose(self) -> ComposeResult:
         """Build the widgets."""
@@ -74,10 +76,22 @@ class SeatPane(Vertical):
         if hidden:
             self.query_one(".seat-stats", Static).update(Text(f"{stats.decisions} decisions", style="dim"))
             return
+        self.lines = lines
         for line in lines[self.shown :]:
             log.write(reason_entry(line))
         self.shown = len(lines)
+        self.wrapped_at = log.size.width
         self.query_one(".seat-stats", Static).update(safe_text(stats.summary()))
+
+    def on_resize(self) -> None:
+        """Wrap the reasons again at the new width (a RichLog wraps each line once, as written)."""
+        log = self.query_one(RichLog)
+        if self.hidden or not self.shown or log.size.width == self.wrapped_at:
+            return
+        log.clear()
+        for line in self.lines[max(0, len(self.lines) - MAX_REASON_LINES) :]:
+            log.write(reason_entry(line))
+        self.wrapped_at = log.size.width
 
 
 def chat_entry(line: ChatLine, you: bool) -> Text:
