@@ -138,3 +138,25 @@ async def test_seat_panes_wrap_their_reasons_again_when_the_terminal_narrows(app
         await pilot.pause()
         widths = [strip.cell_length for strip in log.lines]
         assert widths and max(widths) <= log.scrollable_content_region.width, (widths, log.size)
+
+
+async def test_rematch_and_swap_seats_from_the_results(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False, step_delay=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        seats = {"a": "baseline:weather", "b": "baseline:cost-plus"}
+        first = app.start_match(MatchConfig(game="lemonade", seats=seats, seed=5, options={"days": 2}))
+        await wait_until(pilot, lambda: first.model.over, "the first match")
+        await pilot.press("m")
+        await wait_until(pilot, lambda: len(app.matches.matches) == 2, "the rematch")
+        again = app.matches.matches[1]
+        assert (again.config.seats, again.config.seed, again.config.options) == (seats, 5, {"days": 2})
+        await wait_until(pilot, lambda: again.model.over, "the rematch to end")
+        assert again.model.results is not None and first.model.results is not None
+        assert {s: r.score for s, r in again.model.results.items()} == {
+            s: r.score for s, r in first.model.results.items()
+        }, "same seed, same players: same result"
+        await pilot.press("w")
+        await wait_until(pilot, lambda: len(app.matches.matches) == 3, "the swapped match")
+        swapped = app.matches.matches[2]
+        assert swapped.config.seats == {"a": "baseline:cost-plus", "b": "baseline:weather"}
+        assert swapped.config.seed == 5

@@ -10,6 +10,7 @@ replay stays closed: it shows the full view, hidden numbers and private reasons 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
@@ -28,6 +29,7 @@ from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import TextScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import MessagesPane, ResultsTable, ScoreChart, SeatPane
+from arena.specs import SpecError
 
 if TYPE_CHECKING:
     pass
@@ -64,6 +66,8 @@ class MatchScreen(ArenaScreen):
         # f2, not a letter: a letter would reach the screen from a focused form button.
         Binding("f2", "rules", "Rules", priority=True),
         Binding("r", "replay", "Replay"),
+        Binding("m", "rematch", "Rematch (same seed)"),
+        Binding("w", "swap", "Swap seats"),
         Binding("escape", "home", "Home"),
     ]
 
@@ -87,6 +91,8 @@ class MatchScreen(ArenaScreen):
             return not model.over and self.match.desk.active() is None
         if action == "replay":
             return model.episode_id is not None and not model.secret
+        if action in ("rematch", "swap"):
+            return model.over
         return True
 
     def compose(self) -> ComposeResult:
@@ -241,7 +247,10 @@ class MatchScreen(ArenaScreen):
             line.append("  ·  ")
             line.append_text(safe_text(model.message, limit=300))
         if model.over and model.episode_id is not None:
-            line.append(f"  ·  saved as episode {model.episode_id} (r: replay)", style="dim")
+            line.append(
+                f"  ·  saved as episode {model.episode_id} (r: replay, m: rematch, w: swap seats)",
+                style="dim",
+            )
         self.query_one("#match-status", Static).update(line)
 
     async def _sync_form(self) -> None:
@@ -299,6 +308,27 @@ class MatchScreen(ArenaScreen):
             self.notify("the episode has not been saved yet", severity="warning", markup=False)
             return
         self.arena.open_replay(episode_id)
+
+    def action_rematch(self) -> None:
+        """Play the same match again: same seed, options and seats."""
+        self._start_again(swap=False)
+
+    def action_swap(self) -> None:
+        """Play it again with every player moved one seat on (same seed and options)."""
+        self._start_again(swap=True)
+
+    def _start_again(self, *, swap: bool) -> None:
+        config = self.match.config
+        seats = dict(config.seats)
+        if swap:
+            names = list(seats)
+            specs = [seats[name] for name in names]
+            seats = dict(zip(names, specs[-1:] + specs[:-1], strict=True))
+        again = replace(config, seats=seats, tournament_id=None, slot_key=None)
+        try:
+            self.arena.start_match(again)
+        except (SpecError, ValueError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
 
     def action_rules(self) -> None:
         """Show the rules each seat is told."""
