@@ -100,7 +100,8 @@ class ReplayScreen(ArenaScreen):
             with VerticalScroll(id="replay-turns-box"):
                 yield Static(Text(""), id="replay-turns")
             with TabbedContent(id="replay-detail"):
-                with TabPane("prompt", id="tab-prompt"), VerticalScroll():
+                # The prompt keeps its own lines: scrolled sideways, never soft-wrapped.
+                with TabPane("prompt", id="tab-prompt"), ScrollableContainer(id="replay-prompt-scroll"):
                     yield Static(Text(""), id="replay-prompt")
                 with TabPane("raw reply", id="tab-raw"), VerticalScroll():
                     yield Static(Text(""), id="replay-raw")
@@ -143,7 +144,9 @@ class ReplayScreen(ArenaScreen):
         result_seats, rows = model.result_rows()
         shown = Group(summary, Text(""), results_table(result_seats, rows)) if rows else summary
         self.query_one("#replay-turns", Static).update(shown)
-        self.query_one("#replay-prompt", Static).update(long_texts(turns, "prompt"))
+        prompt = long_texts(turns, "prompt")
+        prompt.no_wrap = True
+        self.query_one("#replay-prompt", Static).update(prompt)
         self.query_one("#replay-raw", Static).update(long_texts(turns, "raw"))
         self.query_one("#replay-attempts", Static).update(long_texts(turns, "attempts"))
 
