@@ -20,7 +20,7 @@ from rich.pretty import Pretty
 from rich.text import Text
 
 from arena.game import Game
-from arena.registry import get_game
+from arena.registry import UnknownGameError, get_game
 from arena.store import Store, dumps
 
 SNAPSHOT_EVERY = 50
@@ -210,9 +210,20 @@ class ReplayModel:
         names: list[str] = []
         for row in scored:
             names += [name for name in (row.get("metrics") or {}) if name not in names]
+        shared = self._episode_metrics()
         for name in names:
-            rows.append([name, *((row.get("metrics") or {}).get(name) for row in scored)])
+            values = [(row.get("metrics") or {}).get(name) for row in scored]
+            if name in shared and len(set(map(repr, values))) == 1:
+                values = [values[0], *([""] * (len(values) - 1))]
+                name = f"{name} (episode)"
+            rows.append([name, *values])
         return seats, rows
+
+    def _episode_metrics(self) -> frozenset[str]:
+        try:
+            return get_game(self.episode["game"]).episode_metrics
+        except UnknownGameError:  # a game no longer installed: every metric per seat
+            return frozenset()
 
     # -- rebuilding ---------------------------------------------------------------------
     def game(self) -> Game | None:
