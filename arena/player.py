@@ -153,8 +153,10 @@ class Player(Protocol):
     """Anything that can hold a seat: a model, a scripted baseline or a human.
 
     Optional: ``configuration() -> dict`` describes the player as it will play (stored
-    per seat, see :mod:`arena.playerconfig`), and an int ``failure_limit`` overrides the
-    runner's limit on permanent provider errors in a row.
+    per seat, see :mod:`arena.playerconfig`), an int ``failure_limit`` overrides the
+    runner's limit on permanent provider errors in a row, and ``share_transport(prepared)
+    -> bool`` lets a tournament hand a per-episode player the connections of the player it
+    prepared once.
     """
 
     spec: str

@@ -1,6 +1,6 @@
 """Paperclip baselines on many puzzles: scores per tier, tags, breaking points, and speed.
 
-Usage: python bench/paperclip_baselines.py [--puzzles 600] [--seed 1]
+Usage: python bench/paperclip_baselines.py [--puzzles 500] [--seed 1]
 
 Plays oracle, sloppy and random on the same puzzles through the real game object (no
 database), once per reporting variant, and prints each seat's score, accuracy per tier
@@ -44,7 +44,7 @@ async def play(puzzles: int, seed: int, reporting: str) -> PaperclipState:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--puzzles", type=int, default=600)
+    parser.add_argument("--puzzles", type=int, default=500, help="at most 500 (the game option's limit)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for reporting in ("full", "touched"):

@@ -125,6 +125,9 @@ def model_tournament(delay: float, seeds: int) -> None:
             started = time.perf_counter()
             result = asyncio.run(run_tournament(store, config, models_config=models))
             wall = time.perf_counter() - started
+            decisions, reasked = store.conn.execute(
+                "SELECT count(*), coalesce(sum(attempts != '[]'), 0) FROM turns"
+            ).fetchone()
             store.close()
     finally:
         child.stdin.close()
@@ -141,7 +144,7 @@ def model_tournament(delay: float, seeds: int) -> None:
     )
     print(
         f"  of which set-up (SDK import, one probe per model) {set_up:.2f}s; play {play:.2f}s ="
-        f" {play / critical:.3f}x the critical path"
+        f" {play / critical:.3f}x the critical path; {decisions} decisions, {reasked} re-asked"
     )
 
 

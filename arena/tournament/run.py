@@ -339,6 +339,11 @@ class TournamentRun:
             models_config=self.models_config,
             prepare_players=False,
         )
+        for seat, player in runner.players.items():
+            share = getattr(player, "share_transport", None)
+            prepared = self._prepared.get(slot.seating[seat])
+            if callable(share) and prepared is not None:
+                share(prepared)
         self.progress.running += 1
         self._notify()
         try:

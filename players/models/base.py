@@ -154,10 +154,26 @@ class ModelPlayer:
         return True, "key set" if env else "ready"
 
     async def close(self) -> None:
-        """Close the SDK client if one was created (HTTP providers set ``_client``)."""
-        if self._client is not None:
+        """Close the SDK client if one was created and is this player's own."""
+        if self._client is not None and getattr(self, "_owns_client", True):
             await self._client.close()
-            self._client = None
+        self._client = None
+
+    def share_transport(self, prepared: object) -> bool:
+        """Use ``prepared``'s SDK client: same class and settings, already probed.
+
+        A tournament prepares each model once and seats a fresh player per episode (its
+        own seed and memory); sharing the client keeps the connection pool warm instead of
+        building a client per episode. The client stays ``prepared``'s to close.
+        """
+        client = getattr(prepared, "client", None)
+        if type(prepared) is not type(self) or not callable(client):
+            return False
+        if getattr(prepared, "settings", None) != self.settings:
+            return False
+        self._client = client()
+        self._owns_client = False
+        return True
 
     def configuration(self) -> dict[str, Any]:
         """The resolved configuration this seat plays with (stored per seat; never a key).
