@@ -15,6 +15,7 @@ from typing import Any
 from arena.lineup import baseline_choices
 from arena.match import MatchConfig
 from arena.registry import GameOption, GameSpec
+from arena.specs import SpecError, parse_player_spec
 from arena.user_input import parse_seed
 
 SEED_FIELD = "seed"
@@ -83,6 +84,30 @@ def seat_options(spec: GameSpec, catalog: ModelCatalog, extra: Iterable[str] = (
         )
     options += [SeatOption(name, "supplied by this app", "extra") for name in extra]
     return options
+
+
+TYPED = "typed on this screen"
+"""The description of a player option typed as ``SEAT=SPEC`` (kept when the lists refresh)."""
+
+
+def typed_seat(text: str, seats: Sequence[str]) -> tuple[str, SeatOption]:
+    """``SEAT=SPEC`` typed on the home screen: the seat and a player option for the spec.
+
+    Raises ``ValueError`` with one line for an unknown seat or a spec no kind accepts
+    (``openai-compat:MODEL@URL`` and ``openai:MODEL`` are accepted without a models file).
+    """
+    seat, sep, spec = text.partition("=")
+    seat, spec = seat.strip(), spec.strip()
+    if not sep or not seat or not spec:
+        raise ValueError(f"type SEAT=SPEC, e.g. {seats[0] if seats else 'a'}=openai:MODEL")
+    if seat not in seats:
+        raise ValueError(f"no seat {seat!r} (seats: {', '.join(seats)})")
+    try:
+        parsed = parse_player_spec(spec)
+    except SpecError as exc:
+        raise ValueError(str(exc)) from None
+    kind = "human" if parsed.kind == "human" else "baseline" if parsed.kind == "baseline" else "model"
+    return seat, SeatOption(parsed.text, TYPED, kind)
 
 
 def default_seats(seats: Sequence[str], options: Sequence[SeatOption]) -> dict[str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Button, Input, RichLog, Static
+from textual.widgets import Button, Input, RichLog, Select, Static
 
 from arena.app import create_app
 from arena.app.screens.episodes import EpisodesScreen
@@ -160,3 +160,24 @@ async def test_rematch_and_swap_seats_from_the_results(app_db: Path) -> None:
         swapped = app.matches.matches[2]
         assert swapped.config.seats == {"a": "baseline:cost-plus", "b": "baseline:weather"}
         assert swapped.config.seed == 5
+
+
+async def test_a_seat_takes_a_typed_spec_not_in_the_list(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: bool(app.screen.query("#seat-typed")), "the typed-spec field")
+        typed = app.screen.query_one("#seat-typed", Input)
+        typed.focus()
+        await pilot.press(*"c=openai:gpt-x", "enter")
+        error = app.screen.query_one("#seat-typed-error", Static)
+        assert "no seat 'c'" in render_plain(error.content)
+        typed = app.screen.query_one("#seat-typed", Input)
+        typed.value = "b=openai-compat:tiny@http://127.0.0.1:9/v1"
+        typed.focus()
+        await pilot.press("enter")
+        screen = app.screen
+        assert isinstance(screen, HomeScreen) and screen.draft is not None
+        draft = screen.draft
+        await wait_until(pilot, lambda: draft.seats["b"].startswith("openai-compat:"), "seat b typed")
+        select = screen.query_one("#seat-select-1", Select)
+        assert select.value == draft.seats["b"] == "openai-compat:tiny@http://127.0.0.1:9/v1"

@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 
 from arena.app.home_model import (
     SEED_FIELD,
+    TYPED,
     MatchDraft,
     SeatOption,
     default_seats,
@@ -31,6 +32,7 @@ from arena.app.home_model import (
     reflow,
     rules_by_seat,
     seat_options,
+    typed_seat,
 )
 from arena.app.safe import safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
@@ -178,7 +180,34 @@ class HomeScreen(ArenaScreen):
                 )
             )
             rows.append(Static(Text(""), id=f"seat-error-{index}", classes="field-error seat-error"))
+        example = f"{seats[0]}=openai-compat:MODEL@URL" if seats else "a=openai:MODEL"
+        rows.append(
+            Input(placeholder=f"or type SEAT=SPEC, e.g. {example} (enter)", id="seat-typed", compact=True)
+        )
+        rows.append(Static(Text(""), id="seat-typed-error", classes="field-error"))
         await box.mount_all(rows)
+
+    @on(Input.Submitted, "#seat-typed")
+    async def _seat_typed(self, event: Input.Submitted) -> None:
+        """Give a seat any spec typed as ``SEAT=SPEC`` (not only the listed players)."""
+        event.stop()
+        if self.draft is None:
+            return
+        try:
+            seat, option = typed_seat(event.value, self._seat_order)
+        except ValueError as exc:
+            self.query_one("#seat-typed-error", Static).update(safe_text(str(exc), "red"))
+            return
+        if all(choice.spec != option.spec for choice in self.choices):
+            self.choices.append(option)
+        self.draft.seats[seat] = option.spec
+        self._building = True
+        try:
+            await self._build_seats()
+        finally:
+            self._building = False
+        self._show_players()
+        self._show_errors(final=False)
 
     async def _build_options(self) -> None:
         assert self.draft is not None and self.spec is not None
@@ -237,7 +266,9 @@ class HomeScreen(ArenaScreen):
             # this one from finishing; refresh once they exist.
             self._players_stale = True
             return
+        typed = [c for c in self.choices if c.description == TYPED]
         self.choices = seat_options(self.spec, self.arena.catalog, self.arena.matches.extra_players)
+        self.choices += [c for c in typed if all(c.spec != known.spec for known in self.choices)]
         for index, seat in enumerate(self._seat_order):
             select = self.query_one(f"#seat-select-{index}", Select)
             chosen = self.draft.seats.get(seat)
