@@ -16,13 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import DataTable
 
 from arena.app import create_app
 from arena.app.app import ArenaApp
 from arena.app.screens.match import MatchScreen
 from arena.app.screens.replay import ReplayScreen
+from arena.app.screens.tournament import TournamentScreen
 from arena.app.screens.tournament_setup import TournamentSetupScreen
 from arena.match import MatchConfig
+from arena.store import Store
+from arena.tournament.config import build_config
+from arena.tournament.run import run_tournament
 from tests.app.helpers import bargain_form, record_episode, wait_until
 
 SCREENS = Path(__file__).parent / "screens"
@@ -106,12 +111,33 @@ async def tournament_setup(pilot: Any, app: ArenaApp, db: Path) -> None:
     await wait_until(pilot, lambda: isinstance(app.screen, TournamentSetupScreen), "the tournament set-up")
 
 
+async def tournament(pilot: Any, app: ArenaApp, db: Path) -> None:
+    """A finished two-baseline bargain tournament's tables."""
+    store = Store(db)
+    try:
+        players = ("baseline:honest", "baseline:bluffing")
+        progress = await run_tournament(store, build_config(game="bargain", players=players, seeds=2))
+    finally:
+        store.close()
+    app.open_tournament(progress.tournament_id)
+    await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament's tables")
+    screen = app.screen
+    await wait_until(pilot, lambda: board_rows(screen) == 2, "the leaderboard")
+
+
+def board_rows(screen: Any) -> int:
+    """Rows in the tournament screen's leaderboard (0 until it is built)."""
+    boards = screen.query("#t-board")
+    return boards.first(DataTable).row_count if boards else 0
+
+
 SCENES: dict[str, Scene] = {
     "home": home,
     "match": match,
     "human_form": human_form,
     "replay": replay,
     "tournament_setup": tournament_setup,
+    "tournament": tournament,
 }
 
 
