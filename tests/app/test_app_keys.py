@@ -52,6 +52,7 @@ async def test_letters_typed_with_the_submit_button_focused_open_nothing(app_db:
         help_text = render_plain(app.screen.query_one(Static).content)
         assert "f2" in help_text.lower() and "Rules" in help_text
         assert "\ni " not in help_text, "the help lists only the keys that work"
+        assert "Rematch" not in help_text, "rematch works only once the match is over"
 
 
 async def test_the_home_rules_follow_the_options_typed(app_db: Path) -> None:
