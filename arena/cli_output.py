@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -113,6 +113,9 @@ class LiveOutput:
             if self.audience.sees_private(turn.seat, over=False):
                 if not self.quiet:
                     self._print(turn_line(turn, self.players.get(turn.seat, "")))
+                    outcome = self.game.step_outcome(turn.seat) if self.game is not None else ""
+                    if outcome:
+                        self._print(Text(f"         → {outcome}", style="dim"))
                 continue
             self.withheld.append(turn)
             public = public_move(self.game, turn.action_text) if self.game is not None else None
@@ -170,12 +173,12 @@ def results_table(
     table.add_column("metric")
     for seat in results:
         table.add_column(plain_text(f"{seat} ({players.get(seat, '?')})"), justify="right")
-    table.add_row("score", *(format_value(r.score) for r in results.values()))
+    table.add_row("score", *format_row([r.score for r in results.values()]))
     metric_names: list[str] = []
     for result in results.values():
         metric_names += [name for name in result.metrics if name not in metric_names]
     for name in metric_names:
-        table.add_row(name, *(format_value(r.metrics.get(name)) for r in results.values()))
+        table.add_row(name, *format_row([r.metrics.get(name) for r in results.values()]))
     spent = [usage.get(seat, TurnUsage()) for seat in results] if usage else []
     if any(u.total_tokens or u.cost_usd for u in spent):
         table.add_row("input tokens", *(str(u.input_tokens) for u in spent))
@@ -185,15 +188,24 @@ def results_table(
     return table
 
 
-def format_value(value: Any) -> str:
-    """Metric values for tables: 2 decimals for floats, '-' for missing."""
+def format_value(value: Any, decimals: int | None = None) -> str:
+    """A metric value for tables: floats with ``decimals`` (2, or 4 below 1), '-' for missing."""
     if value is None:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        return f"{value:.2f}" if abs(value) >= 1 or value == 0 else f"{value:.4f}"
+        if decimals is None:
+            decimals = 2 if abs(value) >= 1 or value == 0 else 4
+        return f"{value:.{decimals}f}"
     return plain_text(str(value))
+
+
+def format_row(values: Sequence[Any]) -> list[str]:
+    """One metric's values with the same decimals: 4 only when every non-zero float is below 1."""
+    floats = [v for v in values if isinstance(v, float) and not isinstance(v, bool) and v != 0]
+    decimals = 4 if floats and all(abs(v) < 1 for v in floats) else 2
+    return [format_value(value, decimals) for value in values]
 
 
 def _calls_a_model(player: str) -> bool:

@@ -61,6 +61,8 @@ class GameDefinition(ABC):
     Options: ClassVar[type[BaseModel]] = NoOptions
     summary_metrics: ClassVar[tuple[str, ...]] = ()
     """The metrics tables lead with (suite reports); empty means every metric."""
+    episode_metrics: ClassVar[frozenset[str]] = frozenset()
+    """Metrics that describe the whole episode (a deal's price): the same for every seat, shown once."""
     listing_order: ClassVar[int] = 100
     """Where lists of games put this one (lower first, then by name)."""
 

@@ -21,6 +21,12 @@ class FieldSpec:
     default: Any = None
     required: bool = True
     max_length: int | None = None
+    when: tuple[tuple[str, str], ...] = ()
+    """Asked only when each named field holds the given choice (``price`` only for an offer)."""
+
+    def applies(self, values: dict[str, Any]) -> bool:
+        """True when the choices made so far call for this field."""
+        return all(str(values.get(name)) == choice for name, choice in self.when)
 
     def hint(self) -> str:
         """The allowed values, e.g. ``0.5 to 6.0`` or ``none / discount / bundle``."""
@@ -47,6 +53,8 @@ def _fmt(value: float) -> str:
 def form_fields(model: type[BaseModel]) -> list[FieldSpec]:
     """The form for ``model``: one :class:`FieldSpec` per property of its JSON schema."""
     schema = model.model_json_schema()
+    # Kept out of the JSON schema (models are sent it): which fields only apply after a choice.
+    form_when: dict[str, dict[str, str]] = getattr(model, "FORM_WHEN", {})
     required = set(schema.get("required", []))
     fields = []
     for name, prop in schema.get("properties", {}).items():
@@ -70,6 +78,7 @@ def form_fields(model: type[BaseModel]) -> list[FieldSpec]:
                 default=prop.get("default"),
                 required=name in required,
                 max_length=prop.get("maxLength"),
+                when=tuple(form_when.get(name, {}).items()),
             )
         )
     return fields

@@ -88,6 +88,10 @@ class GameState(ABC):
     def apply(self, actions: dict[str, BaseModel]) -> None:
         """Apply one legal action for every pending seat and advance the game."""
 
+    def caution(self, seat: str, action: BaseModel) -> str | None:
+        """A legal move a person should confirm first (``you will lose 7``), else ``None``."""
+        return None
+
     def over(self) -> bool:
         """True once the episode has ended."""
         return not self.pending()
@@ -147,6 +151,17 @@ class GameState(ABC):
     def score_series(self) -> dict[str, list[float]]:
         """Per-seat score over time (for charts); empty if not meaningful."""
         return {}
+
+    def step_outcome(self, seat: str) -> str | None:
+        """What the last step came to for ``seat``, in one line (``sold 27/27 ...``), if anything.
+
+        Shown only to those who may see ``seat``'s private information.
+        """
+        return None
+
+    def score_series_title(self) -> str:
+        """What :meth:`score_series` plots, as the chart's title."""
+        return "score"
 
     def export_extra(self) -> dict[str, Any]:
         """Game-specific data ``arena export`` adds once the stored actions are replayed."""

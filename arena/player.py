@@ -130,6 +130,8 @@ class DecisionRequest:
     feedback: str | None = None
     attempt: int = 1
     check: Callable[[BaseModel], str | None] | None = None
+    caution: Callable[[BaseModel], str | None] | None = None
+    """For a person: why a legal action deserves a second thought (asked as "…; go ahead? y/N")."""
     episode: str = ""
 
     @cached_property

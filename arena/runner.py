@@ -139,6 +139,7 @@ def decision_request(
         render_prompt=lambda: definition.prompt(observation, rules),
         prompt_version=definition.prompt_version,
         check=lambda action: game.validate(seat, action),
+        caution=lambda action: game.caution(seat, action),
     )
 
 

@@ -20,10 +20,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import ValidationError
-
 from arena.forms import FieldSpec, form_fields, parse_field
 from arena.player import BasePlayer, Decision, DecisionRequest, UserLeft
+from players.console_form import build, early_problem, limit_now, problem_with
 
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
@@ -100,43 +99,88 @@ class ConsoleHuman(BasePlayer):
                 raise UserLeft(self.desk.left)
             if self.desk.show_board is not None:
                 self.desk.show_board(request.seat)
-            self._write(f"== seat {request.seat}: your move (enter each field; blank keeps the default) ==")
             fields = form_fields(request.action_model)
+            defaults = any(f.default not in (None, "") for f in fields)
+            kept = " (blank keeps the value in brackets)" if defaults else ""
+            self._write(f"== seat {request.seat}: your move; enter each field{kept} ==")
+            entered: dict[str, str] = {}
             while True:
-                values: dict[str, Any] = {}
-                for field in fields:
-                    values[field.name] = self._ask_field(request.seat, field)
-                try:
-                    action = request.action_model.model_validate(values)
-                except ValidationError as exc:
-                    self._write(f"  not accepted: {exc.errors()[0]['msg']}; please enter the move again")
+                values = self._ask_fields(request, fields, entered)
+                problem = problem_with(request, fields, values)
+                if problem is None:
+                    action = build(request, fields, values)
+                    assert not isinstance(action, str)
+                    caution = request.caution(action) if request.caution else None
+                    if caution is None or self._confirm(request.seat, caution):
+                        return Decision(action=action, reason=str(values.get("reason", "")), raw=repr(values))
+                    self._write("  not sent; change what you need (blank keeps your earlier entry)")
                     continue
-                problem = request.check(action) if request.check else None
-                if problem:
-                    self._write(f"  not allowed: {problem}; please enter the move again")
-                    continue
-                return Decision(action=action, reason=str(values.get("reason", "")), raw=repr(values))
+                self._write(f"  {problem}; change what you need (blank keeps your earlier entry)")
 
-    def _ask_field(self, seat: str, field: FieldSpec) -> Any:
-        while True:
-            self.desk.at_prompt = True
+    def _ask_fields(
+        self, request: DecisionRequest, fields: list[FieldSpec], entered: dict[str, str]
+    ) -> dict[str, Any]:
+        """Ask each field that applies, checking it as it is entered; ``entered`` keeps the texts."""
+        values: dict[str, Any] = {}
+        index = 0
+        while index < len(fields):
+            field = fields[index]
+            if not field.applies(values):
+                index += 1
+                continue
+            limit = limit_now(request, fields, values, field)
+            text = self._read(request.seat, _prompt(field, limit, entered.get(field.name)))
+            if not text.strip() and field.name in entered:
+                text = entered[field.name]
             try:
-                text = self.reader(f"  {field.prompt()}: ")
-            except EOFError:
-                self.desk.end_line()
-                raise self.desk.leave(f"the input ended at seat {seat}'s move (end of file)") from None
-            except OSError as exc:  # the prompt could not be written, or the terminal went away
-                raise self.desk.leave(
-                    f"the console closed at seat {seat}'s move ({exc.strerror or exc})"
-                ) from None
-            self.desk.at_prompt = False
-            try:
-                return parse_field(field, text)
+                value = parse_field(field, text)
             except ValueError as exc:
                 self._write(f"  {exc}")
+                continue
+            if limit is not None and value is not None and value > limit:
+                self._write(f"  {field.name} can be at most {limit} now, not {value}")
+                continue
+            values[field.name] = value
+            problem = early_problem(request, fields, values, fields[index + 1 :])
+            if problem:
+                self._write(f"  {problem}")
+                del values[field.name]
+                continue
+            entered[field.name] = text
+            index += 1
+        return values
+
+    def _confirm(self, seat: str, caution: str) -> bool:
+        """Ask ``caution; go ahead? y/N``; only yes goes ahead."""
+        return self._read(seat, f"{caution}; go ahead? y/N").strip().lower() in ("y", "yes")
+
+    def _read(self, seat: str, prompt: str) -> str:
+        self.desk.at_prompt = True
+        try:
+            text = self.reader(f"  {prompt}: ")
+        except EOFError:
+            self.desk.end_line()
+            raise self.desk.leave(f"the input ended at seat {seat}'s move (end of file)") from None
+        except OSError as exc:  # the prompt could not be written, or the terminal went away
+            why = f"the console closed at seat {seat}'s move ({exc.strerror or exc})"
+            raise self.desk.leave(why) from None
+        self.desk.at_prompt = False
+        return text
 
     def _write(self, text: str) -> None:
         try:
             self.writer(text)
         except OSError as exc:
             raise self.desk.leave(f"the output was closed ({exc.strerror or exc})") from None
+
+
+def _prompt(field: FieldSpec, limit: int | None, earlier: str | None) -> str:
+    """``produce (0 to 27 now) [12]``: the range the game allows now, and what blank keeps."""
+    hint = f"{field.minimum or 0:g} to {limit} now" if limit is not None else field.hint()
+    if earlier is not None and earlier.strip():
+        kept = f" [{earlier.strip()}]"
+    elif field.default not in (None, ""):
+        kept = f" [{field.default}]"
+    else:
+        kept = ""
+    return f"{field.name} ({hint}){kept}"

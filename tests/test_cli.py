@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
+from arena.cli_output import format_row
 from arena.store import Store
 
 PLAY = ["play", "lemonade", "--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus", "--seed", "42"]
@@ -239,15 +241,13 @@ def test_a_killed_process_leaves_an_aborted_readable_episode(tmp_path: Path) -> 
 def test_human_at_the_console_corrects_a_wrong_entry(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     process = _arena(db, *HUMAN_PLAY, "--option", "days=2")
-    # day 1: a price out of range, a word for a number, then too many cups for the cash.
+    # day 1: a price out of range, a word for a number, then too many cups for the cash
+    # (refused as soon as it is typed; the price is kept).
     entries = [
         "9",
         "3.5",
         "lots",
         "500",
-        "none",
-        "first try",
-        "3.5",
         "20",
         "disc",
         "second try",
@@ -260,7 +260,8 @@ def test_human_at_the_console_corrects_a_wrong_entry(tmp_path: Path) -> None:
     assert process.returncode == 0, err
     assert "price must be at most 6" in out
     assert "produce must be a whole number" in out
-    assert "not allowed" in out and "at most" in out
+    assert "produce can be at most" in out and "now, not 500" in out
+    assert out.count("price (0.5 to 6)") == 3, "asked again after its own bad entry only"
     document = Store(db).turns(1)
     human = [t for t in document if t["seat"] == "a"]
     assert human[0]["action"] == {
@@ -462,3 +463,20 @@ def test_models_lists_each_kinds_status(
     assert "anthropic:MODEL\tavailable: ANTHROPIC_API_KEY is set" in out
     assert "openai-compat:MODEL@BASE_URL\tany OpenAI-compatible server" in out
     assert "sk-test-not-real" not in out
+
+
+def test_a_metric_row_keeps_one_number_format() -> None:
+    assert format_row([0.8, 3050.9]) == ["0.80", "3050.90"]
+    assert format_row([0.8, 0.25, None]) == ["0.8000", "0.2500", "-"]
+    assert format_row([0.0, 12, True]) == ["0.00", "12", "yes"]
+
+
+def test_each_day_says_what_came_of_the_decisions(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    seats = ["--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus"]
+    code, out, _ = run(
+        capsys, "--db", str(tmp_path / "a.db"), "play", "lemonade", *seats, "--option", "days=2"
+    )
+    assert code == 0
+    outcomes = [line.strip() for line in out.splitlines() if line.strip().startswith("→ sold ")]
+    assert len(outcomes) == 4, out
+    assert all(re.fullmatch(r"→ sold \d+/\d+ \(demand \d+\), cash \d+\.\d\d", line) for line in outcomes)

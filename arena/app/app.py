@@ -245,7 +245,7 @@ class ArenaApp(App[int]):
         if isinstance(screen, MatchScreen) and screen.match is message.match:
             return
         self.notify(
-            f"{message.match.title}: seat {message.seat} waits for your move (ctrl+p → Watch match)",
+            f"{message.match.title}: seat {message.seat} waits for your move (home: ctrl+t)",
             title="your turn",
             markup=False,
             timeout=8,
@@ -269,7 +269,9 @@ class ArenaApp(App[int]):
         for active in screen.active_bindings.values():
             binding = active.binding
             entry = (binding.key_display or self.get_key_display(binding), binding.description)
-            if binding.description and _declared_by_arena(active.node, binding) and entry not in keys:
+            # Only keys that work now: a disabled one (rematch mid-match) is not listed.
+            wanted = active.enabled and binding.description and _declared_by_arena(active.node, binding)
+            if wanted and entry not in keys:
                 keys.append(entry)
         name = str(getattr(screen, "HELP_NAME", "") or type(screen).__name__)
         self.push_screen(TextScreen("help", help_body(name, keys)))

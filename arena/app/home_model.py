@@ -15,6 +15,7 @@ from typing import Any
 from arena.lineup import baseline_choices
 from arena.match import MatchConfig
 from arena.registry import GameOption, GameSpec
+from arena.specs import SpecError, parse_player_spec
 from arena.user_input import parse_seed
 
 SEED_FIELD = "seed"
@@ -85,6 +86,30 @@ def seat_options(spec: GameSpec, catalog: ModelCatalog, extra: Iterable[str] = (
     return options
 
 
+TYPED = "typed on this screen"
+"""The description of a player option typed as ``SEAT=SPEC`` (kept when the lists refresh)."""
+
+
+def typed_seat(text: str, seats: Sequence[str]) -> tuple[str, SeatOption]:
+    """``SEAT=SPEC`` typed on the home screen: the seat and a player option for the spec.
+
+    Raises ``ValueError`` with one line for an unknown seat or a spec no kind accepts
+    (``openai-compat:MODEL@URL`` and ``openai:MODEL`` are accepted without a models file).
+    """
+    seat, sep, spec = text.partition("=")
+    seat, spec = seat.strip(), spec.strip()
+    if not sep or not seat or not spec:
+        raise ValueError(f"type SEAT=SPEC, e.g. {seats[0] if seats else 'a'}=openai:MODEL")
+    if seat not in seats:
+        raise ValueError(f"no seat {seat!r} (seats: {', '.join(seats)})")
+    try:
+        parsed = parse_player_spec(spec)
+    except SpecError as exc:
+        raise ValueError(str(exc)) from None
+    kind = "human" if parsed.kind == "human" else "baseline" if parsed.kind == "baseline" else "model"
+    return seat, SeatOption(parsed.text, TYPED, kind)
+
+
 def default_seats(seats: Sequence[str], options: Sequence[SeatOption]) -> dict[str, str]:
     """Baselines in turn for every seat (a different one per seat while there are enough)."""
     baselines = [o.spec for o in options if o.kind == "baseline"] or [options[0].spec]
@@ -111,10 +136,16 @@ def option_title(option: GameOption) -> str:
     return option.name
 
 
-def rules_by_seat(spec: GameSpec) -> list[tuple[list[str], str]]:
-    """The rules each seat is told, grouped by identical text; the description if unavailable."""
+def rules_by_seat(spec: GameSpec, given: dict[str, Any] | None = None) -> list[tuple[list[str], str]]:
+    """The rules each seat is told with the ``given`` options (the defaults where they are bad).
+
+    Grouped by identical text; the game's description if even the defaults do not validate.
+    """
     try:
-        options = spec.parse_options({})
+        try:
+            options = spec.parse_options(dict(given or {}))
+        except ValueError:  # an option being typed: show the rules as they stand by default
+            options = spec.parse_options({})
         groups: dict[str, list[str]] = {}
         for seat in spec.seats(options):
             groups.setdefault(spec.rules(options, seat), []).append(seat)

@@ -16,6 +16,8 @@ by that field's contract, so they are shown to everyone; a private ``reason`` ne
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +35,9 @@ from arena.records import (
 )
 
 HIDDEN_VIEW = "hidden"
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+SPINNER_SECONDS = 0.1
+"""How long each spinner frame shows (the match screen redraws its status this often)."""
 """Board viewer meaning: show nothing (several people share the screen, none is acting)."""
 
 
@@ -133,6 +138,9 @@ class MatchModel:
     reasons: dict[str, list[ReasonLine]] = field(default_factory=dict)
     stats: dict[str, SeatStats] = field(default_factory=dict)
     deciding: list[str] = field(default_factory=list)
+    deciding_since: float = 0.0
+    clock: Callable[[], float] = time.monotonic
+    """Where waiting times are read (tests freeze it so screens are reproducible)."""
     results: dict[str, SeatResult] | None = None
     has_messages: bool = False
     chat: list[ChatLine] = field(default_factory=list)
@@ -156,6 +164,7 @@ class MatchModel:
             self.deciding = []
         elif isinstance(event, StepStarted):
             self.deciding = list(event.seats)
+            self.deciding_since = self.clock()
         elif isinstance(event, EpisodeStarted):
             self._started(event.seats, event.episode_id)
         elif isinstance(event, EpisodeEnded):
@@ -277,11 +286,34 @@ class MatchModel:
         return self.steps_done, 0
 
     def status_line(self) -> str:
-        """``running · step 5/30 · a deciding`` (trusted text only)."""
+        """``running · step 5/30 · seller deciding ⠹ 12s`` (trusted text only)."""
         done, total = self.progress()
         parts = [self.status, f"step {done}/{total}" if total else f"step {done}"]
-        if self.deciding and not self.over:
-            parts.append(f"{', '.join(self.deciding)} deciding")
+        waiting = self.waiting_line()
+        if waiting:
+            parts.append(waiting)
+        return " · ".join(parts)
+
+    def waiting_line(self) -> str:
+        """Who the match waits for and for how long: people and models, never a baseline.
+
+        A baseline answers at once, so naming it as "deciding" would only flicker.
+        """
+        if self.over or not self.deciding:
+            return ""
+        people = [seat for seat in self.deciding if seat in self.human_seats]
+        thinking = [
+            seat
+            for seat in self.deciding
+            if seat not in people and self.stats.get(seat) is not None and self.stats[seat].kind != "baseline"
+        ]
+        parts = []
+        if people:
+            parts.append(f"waiting for you ({', '.join(people)})")
+        if thinking:
+            elapsed = max(0.0, self.clock() - self.deciding_since)
+            spinner = SPINNER[int(elapsed / SPINNER_SECONDS) % len(SPINNER)]
+            parts.append(f"{', '.join(thinking)} deciding {spinner} {elapsed:.0f}s")
         return " · ".join(parts)
 
     def result_rows(self) -> tuple[list[str], list[list[Any]]]:

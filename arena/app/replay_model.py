@@ -21,7 +21,7 @@ from rich.text import Text
 
 from arena.game import Game
 from arena.recorder import stored_turn
-from arena.registry import get_game
+from arena.registry import UnknownGameError, get_game
 from arena.store import Store, dumps
 
 SNAPSHOT_EVERY = 50
@@ -198,8 +198,35 @@ class ReplayModel:
         return turns if self.view is None else [t for t in turns if t.seat == self.view]
 
     def step_label(self) -> str:
-        """``step 17/30``."""
-        return f"step {self.position}/{self.total}"
+        """``after step 17/30``: the state shown is the one these decisions led to."""
+        if self.position == 0:
+            return f"start · step 0/{self.total}"
+        return f"after step {self.position}/{self.total}"
+
+    def result_rows(self) -> tuple[list[str], list[list[Any]]]:
+        """At the last step of an ended episode: seats (header) and rows (metric, values...)."""
+        scored = [row for row in self.seat_rows if row.get("score") is not None]
+        if self.position != self.total or not scored:
+            return [], []
+        seats = [row["seat"] for row in scored]
+        rows: list[list[Any]] = [["score", *(row["score"] for row in scored)]]
+        names: list[str] = []
+        for row in scored:
+            names += [name for name in (row.get("metrics") or {}) if name not in names]
+        shared = self._episode_metrics()
+        for name in names:
+            values = [(row.get("metrics") or {}).get(name) for row in scored]
+            if name in shared and len(set(map(repr, values))) == 1:
+                values = [values[0], *([""] * (len(values) - 1))]
+                name = f"{name} (episode)"
+            rows.append([name, *values])
+        return seats, rows
+
+    def _episode_metrics(self) -> frozenset[str]:
+        try:
+            return get_game(self.episode["game"]).episode_metrics
+        except UnknownGameError:  # a game no longer installed: every metric per seat
+            return frozenset()
 
     # -- rebuilding ---------------------------------------------------------------------
     def game(self) -> Game | None:

@@ -31,6 +31,20 @@ class BargainDefinition(GameDefinition):
     prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
     Options: ClassVar[type[BaseModel]] = BargainOptions
     listing_order: ClassVar[int] = 10
+    episode_metrics: ClassVar[frozenset[str]] = frozenset(
+        {
+            "closed",
+            "price",
+            "in_zone",
+            "seller_gain",
+            "buyer_gain",
+            "surplus",
+            "efficiency",
+            "efficiency_seed",
+            "balance",
+            "rounds_used",
+        }
+    )
     summary_metrics: ClassVar[tuple[str, ...]] = (
         "closed",
         "in_zone",

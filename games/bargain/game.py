@@ -110,6 +110,15 @@ class BargainState(GameState):
     def validate(self, seat: str, action: BaseModel) -> str | None:
         return check_action(_as_action(action), seat=seat, to_move=self.to_move, standing=self.standing)
 
+    def caution(self, seat: str, action: BaseModel) -> str | None:
+        """Accepting a price on the wrong side of the seat's own number loses money: say how much."""
+        move = _as_action(action)
+        standing = self.standing_for(seat)
+        if move.action != "accept" or standing is None:
+            return None
+        loss = self.secret(seat) - standing if seat == SELLER else standing - self.secret(seat)
+        return f"accepting {standing} loses you {loss}" if loss > 0 else None
+
     def fallback(self, seat: str) -> BaseModel:
         """Never accept; offer the seat's previous price again (or open 20 away from its number).
 
@@ -270,6 +279,17 @@ class BargainState(GameState):
             seat: [float(m.price) for m in self.moves if m.seat == seat and m.action == "offer"]
             for seat in SEATS
         }
+
+    def step_outcome(self, seat: str) -> str | None:
+        """The offer standing after ``seat``'s move, or the deal it made."""
+        if self.price is not None:
+            return f"deal at {self.price}"
+        standing = self.standing
+        return f"standing offer: {standing.seat} at {standing.price}" if standing is not None else None
+
+    def score_series_title(self) -> str:
+        """The chart shows the offers, not a score."""
+        return "offers (asks and bids)"
 
     # -- helpers --------------------------------------------------------------------
     @property

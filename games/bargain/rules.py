@@ -10,7 +10,7 @@ round can no longer be accepted, so the game then ends without a deal.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -41,6 +41,11 @@ class BargainAction(BaseModel):
     """
 
     model_config = ConfigDict(extra="ignore")
+    FORM_WHEN: ClassVar[dict[str, dict[str, str]]] = {
+        "price": {"action": "offer"},
+        "message": {"action": "offer"},
+    }
+    """A person's form asks for a price and a message only for an offer."""
 
     action: Literal["offer", "accept"] = Field(
         description='"offer" to propose a price, or "accept" to take the other side\'s standing offer'

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from arena.player import BasePlayer, Decision, DecisionRequest
-from games.lemonade.observation import Forecast, LemonadeObservation
+from games.lemonade.observation import Forecast, LemonadeObservation, SharedLemonadeObservation
 from games.lemonade.rules import (
     MAX_PRICE,
     MIN_PRICE,
@@ -13,12 +13,17 @@ from games.lemonade.rules import (
     LemonadeDecision,
     affordable,
     price_factor,
+    shared_traffic_shares,
 )
 from games.lemonade.world import WEATHER_FACTOR
 
 WEATHER_PRICES = {"sunny": 3.5, "cloudy": 3.0, "rainy": 2.5}
 COST_PLUS_MARKUP = 2.0
 COST_PLUS_CUPS = 60
+FIRST_DAY_SHARE = 0.5
+"""Share of a shared street a profit-max stand plans for before any rival's price is known."""
+ME = "\0me"
+"""This stand's key among the rivals' seats when splitting the street (no seat is named so)."""
 
 
 def expected_demand(today: Forecast, price: float, promotion: str = "none") -> int:
@@ -42,7 +47,9 @@ class _LemonadeBaseline(BasePlayer):
     async def decide(self, request: DecisionRequest) -> Decision:
         observation = request.observation
         if not isinstance(observation, LemonadeObservation):
-            observation = LemonadeObservation.model_validate(observation.model_dump())
+            data = observation.model_dump()
+            kind = SharedLemonadeObservation if "rivals_yesterday" in data else LemonadeObservation
+            observation = kind.model_validate(data)
         decision = self.choose(observation)
         return Decision(action=decision, reason=decision.reason)
 
@@ -96,31 +103,54 @@ class WeatherStand(_LemonadeBaseline):
         )
 
 
+def expected_share(observation: LemonadeObservation, price: float, promotion: str) -> float:
+    """This stand's share of today's customers at ``price`` (1.0 unless the street is shared).
+
+    On a shared street the rivals are assumed to repeat yesterday's prices and promotions,
+    and the customers split by the game's own rule (:func:`shared_traffic_shares`). On the
+    first morning nobody's price is known yet: the stand plans for one rival at its own price.
+    """
+    if not isinstance(observation, SharedLemonadeObservation):
+        return 1.0
+    rivals = observation.rivals_yesterday
+    if not rivals and observation.day <= 1:
+        return FIRST_DAY_SHARE
+    prices = {ME: price, **{seat: rival.price for seat, rival in rivals.items()}}
+    promotions = {ME: promotion, **{seat: rival.promotion for seat, rival in rivals.items()}}
+    return shared_traffic_shares(prices, promotions)[ME]
+
+
 class ProfitMaxStand(_LemonadeBaseline):
-    """Searches price and promotion for the best expected profit under the public demand formula."""
+    """Searches price and promotion for the best expected profit under the public demand formula.
+
+    On a shared street it expects its share of the customers given the rivals' prices of
+    yesterday (and half of them on the first morning).
+    """
 
     name = "profit-max"
 
     def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
         today = self.forecast(observation)
-        best: tuple[float, float, str, int] = (-1e9, 3.0, "none", 0)
+        best: tuple[float, float, str, int, float] = (-1e9, 3.0, "none", 0, 1.0)
         for promotion, effect in PROMOTIONS.items():
             if effect.fixed_cost > observation.cash:
                 continue
             limit = affordable(observation.cash, today.unit_cost, promotion)
             for tenth in range(int(MIN_PRICE * 10), int(MAX_PRICE * 10) + 1):
                 price = tenth / 10
-                cups = min(expected_demand(today, price, promotion), limit)
+                share = expected_share(observation, price, promotion)
+                cups = min(int(expected_demand(today, price, promotion) * share), limit)
                 profit = cups * (price * effect.revenue_share - today.unit_cost) - effect.fixed_cost
                 if profit > best[0]:
-                    best = (profit, price, promotion, cups)
-        profit, price, promotion, cups = best
+                    best = (profit, price, promotion, cups, share)
+        profit, price, promotion, cups, share = best
+        street = f", expecting {share:.0%} of the street's customers" if share < 1.0 else ""
         return LemonadeDecision(
             price=price,
             produce=cups,
             promotion=promotion,
             reason=f"best expected profit {profit:.2f} at price {price:.2f} with {promotion}, "
-            f"making the {cups} cups the formula expects to sell",
+            f"making the {cups} cups the formula expects to sell{street}",
         )
 
 

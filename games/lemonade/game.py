@@ -247,6 +247,18 @@ class LemonadeState(GameState):
             for seat, stand in self.stands.items()
         }
 
+    def step_outcome(self, seat: str) -> str | None:
+        """``sold 27/27 (demand 62), cash 98.60`` for the stand's last day."""
+        records = self.stands[seat].records
+        if not records:
+            return None
+        day = records[-1]
+        return f"sold {day['sold']}/{day['produce']} (demand {day['demand']}), cash {day['cash']:.2f}"
+
+    def score_series_title(self) -> str:
+        """The chart shows each stand's cash by day."""
+        return "cash by day"
+
     # -- helpers --------------------------------------------------------------------
     @property
     def today(self) -> WorldDay:

@@ -263,6 +263,10 @@ class PaperclipState(GameState):
             series[seat] = [round(sum(scores[: i + 1]) / (i + 1), 4) for i in range(len(scores))]
         return series
 
+    def score_series_title(self) -> str:
+        """The chart shows each seat's running mean grade."""
+        return "mean grade so far"
+
     def export_extra(self) -> dict[str, Any]:
         """Per puzzle: the puzzle with its truth, and every seat's reports and grade."""
         puzzles = []

@@ -8,6 +8,7 @@ from typing import Any
 from textual.widgets import Input, Static
 
 from arena.app import create_app
+from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.store import Store
 from tests.app.helpers import bargain_form, burst, next_form, render_plain, screen_text, wait_until
@@ -69,6 +70,9 @@ async def test_the_first_choice_is_preselected_and_shown_as_chosen(app_db: Path)
         form = await next_form(pilot, app, 2)
         assert form.form.entries["action"] == "offer", "the last move's choice again"
         burst(app, "shift+tab", "right", "enter")
+        # the bid is below this seller's cost: accepting it is confirmed first
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the loss question")
+        await pilot.press("y")
         await wait_until(pilot, lambda: match.model.over, "the accepted deal ends the match")
         await wait_until(pilot, lambda: not app.screen.query(HumanForm), "the form closes with the match")
     store = Store(app_db)

@@ -93,7 +93,7 @@ async def test_leaving_the_screen_keeps_the_match_running(app_db: Path) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "back home")
         match = app.matches.matches[0]
         assert match.running and match.desk.active() is not None
-        await pilot.press("m")
+        await pilot.press("ctrl+t")
         await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the form again")
         form = app.screen.query_one(HumanForm)
         assert form.query_one("#field-0", Input).value == "4"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from textual.command import CommandPalette
@@ -13,6 +14,10 @@ from arena.app.screens.episodes import EpisodesScreen
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.modals import JumpScreen, TextScreen
 from arena.app.screens.replay import ReplayScreen
+from arena.match import MatchConfig, play_match
+from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.store import Store
+from games.lemonade.rules import LemonadeDecision
 from tests.app.helpers import record_episode, render_plain, wait_until
 
 
@@ -66,7 +71,7 @@ async def test_browse_filter_and_open_an_episode(app_db: Path) -> None:
     second = await record_episode(app_db, days=3, seed=2)
     app = create_app(app_db, load_models=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("r")
+        await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episodes")
         table = app.screen.query_one("#episodes", DataTable)
         assert table.row_count == 2
@@ -128,3 +133,57 @@ async def test_replay_at_start_up_with_a_models_file_then_home_offers_the_models
             lambda: "house-gemma" in {str(value) for _, value in select._options},
             "the model in the seat list",
         )
+
+
+async def test_steps_are_labelled_by_what_they_show_and_the_last_shows_the_results(app_db: Path) -> None:
+    episode_id = await record_episode(app_db, days=3)
+    app = create_app(app_db, replay=episode_id, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert shown(screen, "#replay-head").startswith("start · step 0/3")
+        await pilot.press("right")
+        assert shown(screen, "#replay-head").startswith("after step 1/3")
+        assert "results" not in shown(screen, "#replay-turns")
+        await pilot.press("end")
+        results = shown(screen, "#replay-turns")
+        assert "results" in results and "score" in results and "final_cash" in results
+        assert "bankrupt" in results
+
+
+class PromptReader(BasePlayer):
+    """Reads its prompt (so the turn stores it) and makes no cups."""
+
+    seen: ClassVar[list[str]] = []
+
+    def __init__(self) -> None:
+        self.spec = "test:reader"
+
+    async def decide(self, request: DecisionRequest) -> Decision:
+        PromptReader.seen.append(request.prompt)
+        return Decision(action=LemonadeDecision(price=3.0, produce=0), reason="reads")
+
+
+async def test_the_prompt_tab_keeps_each_prompt_line_whole(app_db: Path) -> None:
+    store = Store(app_db)
+    try:
+        seats = {"a": "test:reader", "b": "baseline:weather"}
+        config = MatchConfig(game="lemonade", seats=seats, options={"days": 1})
+        await play_match(config, store, players={"a": PromptReader()})
+    finally:
+        store.close()
+    app = create_app(app_db, replay=1, load_models=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
+        await pilot.press("right")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        prompt = screen.query_one("#replay-prompt", Static)
+        await pilot.press("t", "t", "t")  # back round to the prompt tab
+        await pilot.pause()
+        longest = max(len(line) for line in PromptReader.seen[0].splitlines())
+        pane = screen.query_one("#replay-prompt-scroll")
+        assert longest > pane.size.width, "the test needs a prompt line wider than the pane"
+        assert prompt.size.width >= longest, "each prompt line is laid out whole, not soft-wrapped"
+        assert pane.max_scroll_x > 0, "and the pane scrolls sideways to it"

@@ -13,10 +13,11 @@ from arena.app.action_form import JSON_FIELD, ActionForm
 from arena.app.browse_model import EpisodeFilter, episode_cells
 from arena.app.home_model import MatchDraft, ModelCatalog, reflow, seat_options
 from arena.app.human import HumanDesk, HumanPlayer
-from arena.app.match_model import HIDDEN_VIEW, MatchModel
+from arena.app.match_model import HIDDEN_VIEW, HistoryRow, MatchModel
 from arena.app.replay_model import ReplayModel
 from arena.app.safe import SafeRenderable, safe_text
-from arena.match import MatchConfig, prepare_runner
+from arena.app.screens.match import HISTORY_WIDTHS, history_cells
+from arena.match import MatchConfig, play_match, prepare_runner
 from arena.player import DecisionRequest
 from arena.registry import get_game
 from arena.runner import decision_request
@@ -240,3 +241,35 @@ async def test_episode_filter(tmp_path: Path) -> None:
     assert EpisodeFilter(status="aborted").query(store) == []
     assert episode_cells(rows[0])[3] == "finished"
     store.close()
+
+
+def test_history_cells_end_with_an_ellipsis_where_their_column_cuts_them() -> None:
+    action_text = "price 3.00, make 60, promo discount and more words"
+    row = HistoryRow(0, 0, "a", action_text, "why " * 40, "FALLBACK (truncated reply)")
+    cells = history_cells(row)
+    action, reason, flags = cells[2].plain, cells[3].plain, cells[4].plain
+    assert len(action) == HISTORY_WIDTHS["action"] and action.endswith("…")
+    assert len(reason) == HISTORY_WIDTHS["reason"] and reason.endswith("…")
+    assert flags == "FALLBACK (truncated reply)", "the flags column is wide enough for a fallback's cause"
+
+
+async def test_replay_results_show_a_deals_episode_wide_values_once(tmp_path: Path) -> None:
+    store = Store(tmp_path / "r.db")
+    try:
+        config = MatchConfig(
+            game="bargain", seats={"seller": "baseline:honest", "buyer": "baseline:bluffing"}
+        )
+        outcome = await play_match(config, store)
+        assert outcome.episode_id is not None
+        episode = store.episode(outcome.episode_id)
+        assert episode is not None
+        model = ReplayModel(episode, store.seats(outcome.episode_id), store.turns(outcome.episode_id))
+    finally:
+        store.close()
+    model.go(model.total)
+    shown_seats, rows = model.result_rows()
+    by_name = {row[0]: row[1:] for row in rows}
+    assert shown_seats == ["seller", "buyer"]
+    assert by_name["price (episode)"][1] == "" and by_name["surplus (episode)"][1] == ""
+    assert "price" not in by_name, "shown once, not once per seat"
+    assert by_name["gain"][0] != by_name["gain"][1], "each seat's own values stay per seat"

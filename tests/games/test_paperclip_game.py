@@ -129,7 +129,7 @@ def test_a_human_plays_stepwise_at_the_console() -> None:
     for k in range(1, puzzle.steps + 1):
         report = format_report(puzzle.states[k - 1])
         if k == 1:
-            lines += ["A: lots", "", report, ""]  # a bad entry is explained and the move asked again
+            lines += ["A: lots", report, ""]  # a bad entry is explained and that field asked again
         elif k == puzzle.steps:
             lines += [report, str(puzzle.answer[0]), str(puzzle.answer[1]), "done"]
         else:

@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 
 from arena.app.home_model import (
     SEED_FIELD,
+    TYPED,
     MatchDraft,
     SeatOption,
     default_seats,
@@ -31,6 +32,7 @@ from arena.app.home_model import (
     reflow,
     rules_by_seat,
     seat_options,
+    typed_seat,
 )
 from arena.app.safe import safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
@@ -50,8 +52,9 @@ class HomeScreen(ArenaScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start match", priority=True),
         Binding("ctrl+r", "tournament", "Tournament", priority=True),
-        Binding("r", "episodes", "Recent episodes"),
-        Binding("m", "watch", "Watch match"),
+        # ctrl keys no input takes, so they work while a text field has focus.
+        Binding("ctrl+o", "episodes", "Recent episodes", priority=True),
+        Binding("ctrl+t", "watch", "Watch match", priority=True),
     ]
 
     def __init__(self) -> None:
@@ -100,7 +103,7 @@ class HomeScreen(ArenaScreen):
         self.query_one("#suite-n").tooltip = Text(
             "a tournament of these players plays this many deal seeds, in every seating"
         )
-        self.query_one("#recent").border_title = "recent episodes (r)"
+        self.query_one("#recent").border_title = "recent episodes (ctrl+o)"
         self.query_one("#rules-box").border_title = "rules"
         self.query_one("#seats").border_title = "seats"
         self.query_one("#players-info").border_title = "players"
@@ -138,12 +141,7 @@ class HomeScreen(ArenaScreen):
         self.choices = seat_options(spec, self.arena.catalog, self.arena.matches.extra_players)
         about = Text.assemble((spec.title, "bold"), "\n", spec.description)
         self.query_one("#game-about", Static).update(about)
-        rules: list[RenderableType] = []
-        for seats, text in rules_by_seat(spec):
-            if len(rules_by_seat(spec)) > 1:
-                rules.append(Text(f"seat {', '.join(seats)}", style="bold"))
-            rules.append(safe_text(reflow(text), keep_newlines=True))
-        self.query_one("#game-rules", Static).update(Group(*rules))
+        self._show_rules()
         self._building = True
         try:
             await self._build_options()
@@ -182,7 +180,34 @@ class HomeScreen(ArenaScreen):
                 )
             )
             rows.append(Static(Text(""), id=f"seat-error-{index}", classes="field-error seat-error"))
+        example = f"{seats[0]}=openai-compat:MODEL@URL" if seats else "a=openai:MODEL"
+        rows.append(
+            Input(placeholder=f"or type SEAT=SPEC, e.g. {example} (enter)", id="seat-typed", compact=True)
+        )
+        rows.append(Static(Text(""), id="seat-typed-error", classes="field-error"))
         await box.mount_all(rows)
+
+    @on(Input.Submitted, "#seat-typed")
+    async def _seat_typed(self, event: Input.Submitted) -> None:
+        """Give a seat any spec typed as ``SEAT=SPEC`` (not only the listed players)."""
+        event.stop()
+        if self.draft is None:
+            return
+        try:
+            seat, option = typed_seat(event.value, self._seat_order)
+        except ValueError as exc:
+            self.query_one("#seat-typed-error", Static).update(safe_text(str(exc), "red"))
+            return
+        if all(choice.spec != option.spec for choice in self.choices):
+            self.choices.append(option)
+        self.draft.seats[seat] = option.spec
+        self._building = True
+        try:
+            await self._build_seats()
+        finally:
+            self._building = False
+        self._show_players()
+        self._show_errors(final=False)
 
     async def _build_options(self) -> None:
         assert self.draft is not None and self.spec is not None
@@ -241,7 +266,9 @@ class HomeScreen(ArenaScreen):
             # this one from finishing; refresh once they exist.
             self._players_stale = True
             return
+        typed = [c for c in self.choices if c.description == TYPED]
         self.choices = seat_options(self.spec, self.arena.catalog, self.arena.matches.extra_players)
+        self.choices += [c for c in typed if all(c.spec != known.spec for known in self.choices)]
         for index, seat in enumerate(self._seat_order):
             select = self.query_one(f"#seat-select-{index}", Select)
             chosen = self.draft.seats.get(seat)
@@ -249,6 +276,19 @@ class HomeScreen(ArenaScreen):
             if chosen in {c.spec for c in self.choices}:
                 select.value = chosen
         self._show_players()
+
+    def _show_rules(self) -> None:
+        """The rules as each seat is told them with the options entered so far."""
+        if self.spec is None or self.draft is None:
+            return
+        given: dict[str, str] = {name: text for name, text in self.draft.options.items() if text.strip()}
+        groups = rules_by_seat(self.spec, given)
+        rules: list[RenderableType] = []
+        for seats, text in groups:
+            if len(groups) > 1:
+                rules.append(Text(f"seat {', '.join(seats)}", style="bold"))
+            rules.append(safe_text(reflow(text), keep_newlines=True))
+        self.query_one("#game-rules", Static).update(Group(*rules))
 
     def _refresh_if_stale(self) -> None:
         if self._players_stale:
@@ -273,6 +313,7 @@ class HomeScreen(ArenaScreen):
             self.draft.seed = value
         elif widget_id.startswith("opt-"):
             self.draft.options[self._option_names[int(widget_id.removeprefix("opt-"))]] = value
+            self._show_rules()
         if self.draft.seat_names() != self._seat_order:
             self._building = True
             try:

@@ -10,6 +10,7 @@ replay stays closed: it shows the full view, hidden numbers and private reasons 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
@@ -28,12 +29,15 @@ from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import TextScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import MessagesPane, ResultsTable, ScoreChart, SeatPane
+from arena.specs import SpecError
 
 if TYPE_CHECKING:
     pass
 
 REFRESH_SECONDS = 0.1
 MAX_PANE_COLUMNS = 4
+HISTORY_WIDTHS = {"step": 4, "seat": 6, "action": 34, "reason": 56, "flags": 28}
+"""Column widths of the history table; longer cells are cut there with an ellipsis."""
 RUN_CONTROLS = frozenset({"toggle_pause", "step", "faster", "slower"})
 STATUS_STYLES = {"running": "bold green", "finished": "bold cyan", "starting": "bold"}
 
@@ -44,9 +48,9 @@ def history_cells(row: HistoryRow) -> tuple[Text, ...]:
     return (
         Text(str(row.step + 1), justify="right"),
         safe_text(row.seat, "bold"),
-        safe_text(one_line(row.action_text, 60)),
-        safe_text(one_line(row.reason, 56), "italic"),
-        safe_text(row.flags, flag_style),
+        safe_text(one_line(row.action_text, HISTORY_WIDTHS["action"])),
+        safe_text(one_line(row.reason, HISTORY_WIDTHS["reason"]), "italic"),
+        safe_text(one_line(row.flags, HISTORY_WIDTHS["flags"]), flag_style),
     )
 
 
@@ -59,8 +63,11 @@ class MatchScreen(ArenaScreen):
         Binding("n", "step", "Step"),
         Binding("plus,equals_sign", "faster", "Faster", key_display="+"),
         Binding("minus", "slower", "Slower", key_display="-"),
-        Binding("i", "rules", "Rules"),
+        # f2, not a letter: a letter would reach the screen from a focused form button.
+        Binding("f2", "rules", "Rules", priority=True),
         Binding("r", "replay", "Replay"),
+        Binding("m", "rematch", "Rematch (same seed)"),
+        Binding("w", "swap", "Swap seats"),
         Binding("escape", "home", "Home"),
     ]
 
@@ -84,6 +91,8 @@ class MatchScreen(ArenaScreen):
             return not model.over and self.match.desk.active() is None
         if action == "replay":
             return model.episode_id is not None and not model.secret
+        if action in ("rematch", "swap"):
+            return model.over
         return True
 
     def compose(self) -> ComposeResult:
@@ -109,7 +118,7 @@ class MatchScreen(ArenaScreen):
         """Set up once the widgets exist."""
         table = self.query_one("#history", DataTable)
         table.border_title = "history"
-        for label, width in (("step", 4), ("seat", 6), ("action", 34), ("reason", 56), ("flags", 16)):
+        for label, width in HISTORY_WIDTHS.items():
             table.add_column(label, width=width, key=label)
         columns = min(len(self.match.model.seats), MAX_PANE_COLUMNS)
         self.query_one("#seat-panes", Grid).styles.grid_size_columns = max(1, columns)
@@ -130,6 +139,8 @@ class MatchScreen(ArenaScreen):
             return
         self._syncing = True
         try:
+            if self.match.model.revision == self._revision and self.match.model.waiting_line():
+                self._sync_status()  # the waiting time and spinner move on between events
             while self.match.model.revision != self._revision and self.is_attached:
                 await self._redraw()
         finally:
@@ -153,7 +164,8 @@ class MatchScreen(ArenaScreen):
         self._sync_history()
         self._sync_messages()
         self._sync_panes()
-        await self.query_one(ScoreChart).update_series(model.score_series())
+        title = model.game.score_series_title() if model.game is not None else "score"
+        await self.query_one(ScoreChart).update_series(model.score_series(), title)
         self._sync_results()
         self._sync_status()
 
@@ -235,7 +247,10 @@ class MatchScreen(ArenaScreen):
             line.append("  ·  ")
             line.append_text(safe_text(model.message, limit=300))
         if model.over and model.episode_id is not None:
-            line.append(f"  ·  saved as episode {model.episode_id} (r: replay)", style="dim")
+            line.append(
+                f"  ·  saved as episode {model.episode_id} (r: replay, m: rematch, w: swap seats)",
+                style="dim",
+            )
         self.query_one("#match-status", Static).update(line)
 
     async def _sync_form(self) -> None:
@@ -293,6 +308,27 @@ class MatchScreen(ArenaScreen):
             self.notify("the episode has not been saved yet", severity="warning", markup=False)
             return
         self.arena.open_replay(episode_id)
+
+    def action_rematch(self) -> None:
+        """Play the same match again: same seed, options and seats."""
+        self._start_again(swap=False)
+
+    def action_swap(self) -> None:
+        """Play it again with every player moved one seat on (same seed and options)."""
+        self._start_again(swap=True)
+
+    def _start_again(self, *, swap: bool) -> None:
+        config = self.match.config
+        seats = dict(config.seats)
+        if swap:
+            names = list(seats)
+            specs = [seats[name] for name in names]
+            seats = dict(zip(names, specs[-1:] + specs[:-1], strict=True))
+        again = replace(config, seats=seats, tournament_id=None, slot_key=None)
+        try:
+            self.arena.start_match(again)
+        except (SpecError, ValueError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
 
     def action_rules(self) -> None:
         """Show the rules each seat is told."""

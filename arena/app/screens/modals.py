@@ -18,7 +18,7 @@ GENERAL_HELP: tuple[tuple[str, str], ...] = (
     ("tab / shift+tab", "move between fields, lists and tables"),
     ("enter", "choose the highlighted item, submit a form"),
     ("ctrl+p", "command palette: new match or tournament, episodes, tournaments, replay, watch"),
-    ("f1 or ?", "this help"),
+    ("f1", "this help (also ? outside text fields)"),
     ("ctrl+q", "quit (asks first while a match is running)"),
 )
 

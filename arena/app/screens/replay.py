@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -21,6 +23,7 @@ from arena.app.replay_model import ReplayModel, ReplayTurn
 from arena.app.safe import prerender, safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import JumpScreen
+from arena.cli_output import format_row
 
 if TYPE_CHECKING:
     pass
@@ -97,7 +100,8 @@ class ReplayScreen(ArenaScreen):
             with VerticalScroll(id="replay-turns-box"):
                 yield Static(Text(""), id="replay-turns")
             with TabbedContent(id="replay-detail"):
-                with TabPane("prompt", id="tab-prompt"), VerticalScroll():
+                # The prompt keeps its own lines: scrolled sideways, never soft-wrapped.
+                with TabPane("prompt", id="tab-prompt"), ScrollableContainer(id="replay-prompt-scroll"):
                     yield Static(Text(""), id="replay-prompt")
                 with TabPane("raw reply", id="tab-raw"), VerticalScroll():
                     yield Static(Text(""), id="replay-raw")
@@ -108,7 +112,7 @@ class ReplayScreen(ArenaScreen):
     def on_mount(self) -> None:
         """Set up once the widgets exist."""
         self.query_one("#replay-board-box").border_title = "state"
-        self.query_one("#replay-turns-box").border_title = "decisions of this step"
+        self.query_one("#replay-turns-box").border_title = "decisions that led here"
         self.show()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -137,8 +141,12 @@ class ReplayScreen(ArenaScreen):
             summary = Text("the start of the episode: press → to see the first step", style="dim")
         else:
             summary = Text(f"seat {model.view} did not act in this step", style="dim")
-        self.query_one("#replay-turns", Static).update(summary)
-        self.query_one("#replay-prompt", Static).update(long_texts(turns, "prompt"))
+        result_seats, rows = model.result_rows()
+        shown = Group(summary, Text(""), results_table(result_seats, rows)) if rows else summary
+        self.query_one("#replay-turns", Static).update(shown)
+        prompt = long_texts(turns, "prompt")
+        prompt.no_wrap = True
+        self.query_one("#replay-prompt", Static).update(prompt)
         self.query_one("#replay-raw", Static).update(long_texts(turns, "raw"))
         self.query_one("#replay-attempts", Static).update(long_texts(turns, "attempts"))
 
@@ -194,3 +202,14 @@ class ReplayScreen(ArenaScreen):
     def action_back(self) -> None:
         """Back to where you came from."""
         self.arena.pop_or_home()
+
+
+def results_table(seats: list[str], rows: list[list[object]]) -> Table:
+    """The episode's results, seats side by side (metric names are the game's, shown literally)."""
+    table = Table(title="results", title_justify="left", box=None, pad_edge=False)
+    table.add_column("")
+    for seat in seats:
+        table.add_column(Text(seat), justify="right")
+    for name, *values in rows:
+        table.add_row(safe_text(str(name)), *(Text(cell) for cell in format_row(values)))
+    return table

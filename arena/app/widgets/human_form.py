@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pydantic import BaseModel
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -25,6 +26,7 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Select, St
 from arena.app.action_form import ActionForm
 from arena.app.human import HumanTurn
 from arena.app.safe import safe_text
+from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.choice_set import ChoiceSet
 from arena.forms import FieldSpec
 
@@ -329,9 +331,22 @@ class HumanForm(Vertical):
                 if isinstance(field, Input):
                     field.select_all()
             return
+        action, reason = outcome.action, outcome.reason
+        caution = self.turn.request.caution(action) if self.turn.request.caution else None
+        if caution is None:
+            self._hand_over(action, reason)
+            return
+
+        def answer(go_ahead: bool | None) -> None:
+            if go_ahead and not self.turn.done:
+                self._hand_over(action, reason)
+
+        self.app.push_screen(ConfirmScreen(f"{caution}; go ahead?", yes="Go ahead", no="Change it"), answer)
+
+    def _hand_over(self, action: BaseModel, reason: str) -> None:
         entries = self.form.entries_for_storage()
         self.last_entries[self.turn.seat] = entries
-        self.turn.submit(outcome.action, outcome.reason, entries)
+        self.turn.submit(action, reason, entries)
         self.post_message(self.Submitted(self.turn))
 
 

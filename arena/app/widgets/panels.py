@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Label, RichLog, Sparkline, Static
 
 from arena.app.match_model import ChatLine, ReasonLine, SeatStats
 from arena.app.safe import one_line, safe_line, safe_text
-from arena.cli_output import format_value
+from arena.cli_output import format_row
 
 MAX_REASON_LINES = 400
 MIN_SHOWN_LATENCY = 0.01
@@ -52,6 +52,8 @@ class SeatPane(Vertical):
         self.player = player
         self.shown = 0
         self.hidden = False
+        self.lines: Sequence[ReasonLine] = ()
+        self.wrapped_at = 0
 
     def compose(self) -> ComposeResult:
         """Build the widgets."""
@@ -74,10 +76,22 @@ class SeatPane(Vertical):
         if hidden:
             self.query_one(".seat-stats", Static).update(Text(f"{stats.decisions} decisions", style="dim"))
             return
+        self.lines = lines
         for line in lines[self.shown :]:
             log.write(reason_entry(line))
         self.shown = len(lines)
+        self.wrapped_at = log.size.width
         self.query_one(".seat-stats", Static).update(safe_text(stats.summary()))
+
+    def on_resize(self) -> None:
+        """Wrap the reasons again at the new width (a RichLog wraps each line once, as written)."""
+        log = self.query_one(RichLog)
+        if self.hidden or not self.shown or log.size.width == self.wrapped_at:
+            return
+        log.clear()
+        for line in self.lines[max(0, len(self.lines) - MAX_REASON_LINES) :]:
+            log.write(reason_entry(line))
+        self.wrapped_at = log.size.width
 
 
 def chat_entry(line: ChatLine, you: bool) -> Text:
@@ -129,8 +143,9 @@ class ScoreChart(Vertical):
         self.border_title = "score"
         self.seats: list[str] = []
 
-    async def update_series(self, series: dict[str, list[float]]) -> None:
-        """Redraw with ``series``; rebuilds the rows only when the seats change."""
+    async def update_series(self, series: dict[str, list[float]], title: str = "score") -> None:
+        """Redraw with ``series`` under ``title``; rebuilds the rows only when the seats change."""
+        self.border_title = title
         seats = list(series)
         if not self.is_attached:
             return
@@ -174,4 +189,4 @@ class ResultsTable(DataTable[Text]):
             self.add_column(safe_text(f"{seat} ({players.get(seat, '?')})", limit=40), key=seat)
         for row in rows:
             name, *values = row
-            self.add_row(safe_text(name), *(Text(format_value(v), justify="right") for v in values))
+            self.add_row(safe_text(name), *(Text(cell, justify="right") for cell in format_row(values)))

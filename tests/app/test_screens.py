@@ -1,0 +1,154 @@
+"""Golden screens: the home, match, human-form, replay and tournament screens as committed SVGs.
+
+Each screen is captured with Textual's own ``export_screenshot`` at 100x30 and 160x48 and
+compared with ``tests/app/screens/NAME.svg``. Regenerate them all with
+``UPDATE_SCREENS=1 .venv/bin/pytest tests/app/test_screens.py``; on a mismatch the new
+capture is written beside the golden one as ``NAME.new.svg`` for review. Seeds are
+fixed and the few wall-clock figures (decision latencies, dates) are normalised.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable
+
+from arena.app import create_app
+from arena.app.app import ArenaApp
+from arena.app.screens.match import MatchScreen
+from arena.app.screens.replay import ReplayScreen
+from arena.app.screens.tournament import TournamentScreen
+from arena.app.screens.tournament_setup import TournamentSetupScreen
+from arena.match import MatchConfig
+from arena.store import Store
+from arena.tournament.config import build_config
+from arena.tournament.run import run_tournament
+from tests.app.helpers import bargain_form, record_episode, wait_until
+
+SCREENS = Path(__file__).parent / "screens"
+SIZES = ((100, 30), (160, 48))
+UPDATE = os.environ.get("UPDATE_SCREENS") == "1"
+MATCH_STEPS = 4
+"""The match screen is captured paused after this many steps."""
+
+Scene = Callable[[Any, ArenaApp, Path], Awaitable[None]]
+
+
+def normalise(svg: str) -> str:
+    """The capture without what the clock decides: latencies like ``0.01s`` and dates."""
+    svg = re.sub(r"\d+\.\d\ds", "#.##s", svg)
+    return re.sub(r"\d{4}-\d\d-\d\d[ T&#;0-9]{1,7}\d\d:\d\d(:\d\d)?", "YYYY-MM-DD hh:mm", svg)
+
+
+def compare(name: str, svg: str) -> None:
+    """Check ``svg`` against the golden file ``name``; write it (update) or its new version beside."""
+    golden = SCREENS / f"{name}.svg"
+    fresh = SCREENS / f"{name}.new.svg"
+    if UPDATE:
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        golden.write_text(svg, encoding="utf-8")
+        fresh.unlink(missing_ok=True)
+        return
+    if golden.exists() and golden.read_text(encoding="utf-8") == svg:
+        fresh.unlink(missing_ok=True)
+        return
+    fresh.write_text(svg, encoding="utf-8")
+    what = "differs from" if golden.exists() else "has no"
+    pytest.fail(
+        f"screen {name} {what} its golden file; compare {fresh} with {golden}, and if the change is "
+        "intended run: UPDATE_SCREENS=1 .venv/bin/pytest tests/app/test_screens.py",
+        pytrace=False,
+    )
+
+
+async def home(pilot: Any, app: ArenaApp, db: Path) -> None:
+    """The home screen as it opens: lemonade chosen, its rules, seats and options."""
+    await wait_until(pilot, lambda: bool(app.screen.query("#seats Select")), "the seats")
+
+
+async def match(pilot: Any, app: ArenaApp, db: Path) -> None:
+    """Two baselines, paused after ``MATCH_STEPS`` days."""
+    config = MatchConfig(
+        game="lemonade",
+        seats={"a": "baseline:weather", "b": "baseline:cost-plus"},
+        seed=3,
+        options={"days": 8},
+    )
+    live = app.start_match(config)
+    live.control.pause()
+    for _ in range(MATCH_STEPS):
+        live.control.step()
+    screen = app.screen
+    assert isinstance(screen, MatchScreen)
+    await wait_until(
+        pilot, lambda: live.model.steps_done == MATCH_STEPS and live.control.paused, "the paused match"
+    )
+    await wait_until(pilot, lambda: screen._revision == live.model.revision, "the screen caught up")
+
+
+async def human_form(pilot: Any, app: ArenaApp, db: Path) -> None:
+    """A person's bargain form, the seller's first move."""
+    await bargain_form(pilot, app, "baseline:honest")
+
+
+async def replay(pilot: Any, app: ArenaApp, db: Path) -> None:
+    """A recorded lemonade episode, three steps in."""
+    episode = await record_episode(db, days=6, seed=3)
+    app.open_replay(episode)
+    await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+    await pilot.press("right", "right", "right")
+
+
+async def tournament_setup(pilot: Any, app: ArenaApp, db: Path) -> None:
+    """The new-tournament screen from the home screen's line-up."""
+    await home(pilot, app, db)
+    await pilot.press("ctrl+r")
+    await wait_until(pilot, lambda: isinstance(app.screen, TournamentSetupScreen), "the tournament set-up")
+
+
+async def tournament(pilot: Any, app: ArenaApp, db: Path) -> None:
+    """A finished two-baseline bargain tournament's tables."""
+    store = Store(db)
+    try:
+        players = ("baseline:honest", "baseline:bluffing")
+        progress = await run_tournament(store, build_config(game="bargain", players=players, seeds=2))
+    finally:
+        store.close()
+    app.open_tournament(progress.tournament_id)
+    await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament's tables")
+    screen = app.screen
+    await wait_until(pilot, lambda: board_rows(screen) == 2, "the leaderboard")
+
+
+def board_rows(screen: Any) -> int:
+    """Rows in the tournament screen's leaderboard (0 until it is built)."""
+    boards = screen.query("#t-board")
+    return boards.first(DataTable).row_count if boards else 0
+
+
+SCENES: dict[str, Scene] = {
+    "home": home,
+    "match": match,
+    "human_form": human_form,
+    "replay": replay,
+    "tournament_setup": tournament_setup,
+    "tournament": tournament,
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("scene", list(SCENES))
+async def test_screen_matches_its_golden_file(scene: str, size: tuple[int, int], tmp_path: Path) -> None:
+    db = tmp_path / "screens.db"
+    app = create_app(db, load_models=False)
+    async with app.run_test(size=size) as pilot:
+        await SCENES[scene](pilot, app, db)
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        svg = normalise(app.export_screenshot(title=f"{scene} {size[0]}x{size[1]}"))
+    compare(f"{scene}_{size[0]}x{size[1]}", svg)
