@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -26,6 +27,33 @@ from players.console_form import build, early_problem, limit_now, problem_with
 
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
+
+
+def fd_input(prompt: str) -> str:
+    """``input()`` read from file descriptor 0 instead of ``sys.stdin``'s buffer.
+
+    The form runs on a daemon thread that may still be waiting for a line when the
+    process exits (after ^C). Blocked inside ``input()`` it would hold the stdin buffer's
+    lock, and the interpreter aborts at shutdown when it cannot take that lock (exit -6
+    instead of 130). A read on the descriptor holds no Python lock. One byte at a time, so
+    nothing past the line is taken from the pipe or terminal. A replaced ``sys.stdin``
+    (an embedding program, a test) is read with plain ``input()``.
+    """
+    if sys.stdin is not sys.__stdin__:
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = bytearray()
+    while True:
+        byte = os.read(0, 1)
+        if not byte:
+            if not line:
+                raise EOFError
+            break
+        if byte == b"\n":
+            break
+        line += byte
+    return line.decode(errors="replace").removesuffix("\r")
 
 
 class ConsoleDesk:
@@ -60,7 +88,7 @@ class ConsoleHuman(BasePlayer):
     kind = "human"
 
     def __init__(
-        self, reader: Reader = input, writer: Writer = print, *, desk: ConsoleDesk | None = None
+        self, reader: Reader = fd_input, writer: Writer = print, *, desk: ConsoleDesk | None = None
     ) -> None:
         self.spec = "human"
         self.reader = reader
