@@ -39,19 +39,23 @@ def make_request(
     attempt: int = 1,
     step: int = 3,
     prompt: str = "Day 3 of 30. Cash $20.00. Sunny, 31C. Choose price, cups and promotion.",
+    rules: str = "Sell lemonade.",
+    seat: str = "a",
+    episode: str = "",
 ) -> DecisionRequest:
-    """A hand-built decision request for seat 'a' of a lemonade-like game."""
+    """A hand-built decision request for a seat of a lemonade-like game (seat 'a' by default)."""
     return DecisionRequest(
         game="lemonade",
-        seat="a",
+        seat=seat,
         step=step,
         observation=DayObservation(day=step),
-        rules="Sell lemonade.",
+        rules=rules,
         action_model=LemonadeAction,
         render_prompt=lambda: prompt,
         prompt_version="test-1",
         feedback=feedback,
         attempt=attempt,
+        episode=episode,
     )
 
 

@@ -12,7 +12,7 @@ from arena.registry import get_game
 from arena.specs import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
 from players.models.memory import split_head
-from tests.players.modelkit import GOOD, PROVIDERS, DayObservation, LemonadeAction
+from tests.players.modelkit import GOOD, PROVIDERS, make_request
 from tests.players.test_model_wire import sent_schema
 from tests.wire_server import WireServer, reply, truncated
 
@@ -37,18 +37,9 @@ def request(
 ) -> DecisionRequest:
     """A lemonade-like request whose prompt starts with long rules (over 1,024 tokens)."""
     prompt = f"{RULES}\n\nDay {step} of 30. Cash $20.00. Choose price, cups and promotion."
-    return DecisionRequest(
-        game="lemonade",
-        seat=seat,
-        step=step,
-        observation=DayObservation(day=step),
-        rules=RULES,
-        action_model=LemonadeAction,
-        render_prompt=lambda: prompt,
-        prompt_version="test-1",
-        feedback=feedback,
-        attempt=2 if feedback else 1,
-        episode=episode,
+    attempt = 2 if feedback else 1
+    return make_request(
+        step=step, prompt=prompt, rules=RULES, seat=seat, episode=episode, feedback=feedback, attempt=attempt
     )
 
 

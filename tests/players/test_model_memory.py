@@ -13,7 +13,7 @@ from arena.player import DecisionRequest
 from arena.specs import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
 from players.models.memory import split_head
-from tests.players.modelkit import GOOD, PROVIDERS, DayObservation, LemonadeAction
+from tests.players.modelkit import GOOD, PROVIDERS, make_request
 from tests.wire_server import WireServer, reply
 
 ConfigFor = Callable[..., ModelsConfig]
@@ -24,18 +24,9 @@ def request(
     step: int, *, episode: str = "e1", seat: str = "a", feedback: str | None = None
 ) -> DecisionRequest:
     prompt = f"{RULES}\n\nDay {step}. " + "State of the stand. " * 20
-    return DecisionRequest(
-        game="lemonade",
-        seat=seat,
-        step=step,
-        observation=DayObservation(day=step),
-        rules=RULES,
-        action_model=LemonadeAction,
-        render_prompt=lambda: prompt,
-        prompt_version="test-1",
-        feedback=feedback,
-        attempt=2 if feedback else 1,
-        episode=episode,
+    attempt = 2 if feedback else 1
+    return make_request(
+        step=step, prompt=prompt, rules=RULES, seat=seat, episode=episode, feedback=feedback, attempt=attempt
     )
 
 
