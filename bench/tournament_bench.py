@@ -27,13 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match import MatchConfig, play_match
+from sqlite_reference import SEATS
+from sqlite_reference import arena as recorded_loop  # the plain recorded loop, one copy
+
 from arena.store import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import TournamentProgress, run_tournament
 from players.models import load_models_config
-
-SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
 
 
 def rss_mib() -> float:
@@ -41,17 +41,6 @@ def rss_mib() -> float:
     with open("/proc/self/statm") as handle:
         pages = int(handle.read().split()[1])
     return pages * resource.getpagesize() / 2**20
-
-
-async def plain(db: Path, episodes: int) -> float:
-    store = Store(db)
-    started = time.perf_counter()
-    for index in range(1, episodes + 1):
-        outcome = await play_match(MatchConfig("lemonade", SEATS, seed=index), store)
-        assert outcome.status == "finished"
-    elapsed = time.perf_counter() - started
-    store.close()
-    return episodes / elapsed
 
 
 async def tournament(db: Path, episodes: int, concurrency: int) -> tuple[float, list[float]]:
@@ -76,7 +65,7 @@ async def tournament(db: Path, episodes: int, concurrency: int) -> tuple[float, 
 
 def throughput(episodes: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        base = asyncio.run(plain(Path(folder) / "plain.db", episodes))
+        base = asyncio.run(recorded_loop(Path(folder) / "plain.db", episodes))
         print(f"plain play_match loop: {episodes} recorded episodes: {base:.0f} episodes/s")
         for concurrency in (1, 4):
             rate, rss = asyncio.run(tournament(Path(folder) / f"t{concurrency}.db", episodes, concurrency))
