@@ -210,7 +210,9 @@ def list_command(args: argparse.Namespace, store: Store, console: Console) -> in
     print("id\tname\tgame\tplayers\tdone/total\tstatus\tspend")
     for row in rows:
         config = row["config"] or {}
-        players = config.get("players") or list((config.get("players") or {}).values())
+        players = config.get("players") or []
+        if isinstance(players, dict):  # rows made by the old arena suite: seat -> player
+            players = list(players.values())
         total = config.get("total", "?")
         print(
             f"{row['id']}\t{plain_text(row['name'])}\t{row['game']}\t{plain_text(' '.join(players))}\t"

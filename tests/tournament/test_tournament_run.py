@@ -254,3 +254,15 @@ async def test_a_name_cannot_change_configuration_between_runs(store: Store, wir
         await TournamentRun(store, progress.tournament_id, models_config=warmer).run()
     again = await TournamentRun(store, progress.tournament_id, models_config=first).run()
     assert again.status == "finished"
+
+
+def test_listing_shows_the_players_of_a_suite_made_by_an_older_arena(
+    capsys: pytest.CaptureFixture[str], db_path: Path
+) -> None:
+    store = Store(db_path)
+    old = {"kind": "suite", "players": {"seller": "baseline:honest", "buyer": "baseline:random"}, "n": 2}
+    store.create_tournament("suite bargain", "bargain", old)
+    store.close()
+    assert main(["--db", str(db_path), "tournaments"]) == 0
+    row = capsys.readouterr().out.splitlines()[1].split("\t")
+    assert row[3] == "baseline:honest baseline:random" and row[4] == "0/?"
