@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-INVISIBLE = _BIDI_AND_INVISIBLE = frozenset(
+INVISIBLE = frozenset(
     "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2060\ufeff"
 )
 
@@ -23,7 +23,7 @@ def plain_text(text: str, *, limit: int | None = None, keep_newlines: bool = Fal
             out.append(char)
         elif char in ("\n", "\r", "\t"):
             out.append(" ")
-        elif char in _BIDI_AND_INVISIBLE:
+        elif char in INVISIBLE:
             out.append(f"<U+{ord(char):04X}>")
         elif unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co"):
             out.append(f"<U+{ord(char):04X}>" if ord(char) > 0x7F else f"^{chr((ord(char) + 64) % 128)}")

@@ -99,6 +99,8 @@ class ModelPlayer:
     kind: str = "model"
     provider: str = ""
     _client: ClosableClient | None = None
+    _owns_client = True
+    """False once :meth:`share_transport` borrowed another player's client."""
 
     def __init__(self, spec: str, settings: ModelSettings, *, seed: int) -> None:
         self.spec = spec
@@ -155,7 +157,7 @@ class ModelPlayer:
 
     async def close(self) -> None:
         """Close the SDK client if one was created and is this player's own."""
-        if self._client is not None and getattr(self, "_owns_client", True):
+        if self._client is not None and self._owns_client:
             await self._client.close()
         self._client = None
 
