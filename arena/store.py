@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import sqlite3
+import weakref
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 import orjson
 import sqlite_utils
 
+from arena.background_writer import BackgroundWriter, WriterError
 from arena.migrations import MIGRATIONS
 from arena.playerconfig import config_hash
 
@@ -38,19 +40,32 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value, default=str).decode()
 
 
-class Store:
-    """The one writer of an Arena database file."""
+BACKGROUND_ENV = "ARENA_BACKGROUND_WRITER"
+"""Set to ``0`` to commit turn rows in the playing process instead of a writer process."""
 
-    def __init__(self, path: str | Path) -> None:
+
+class Store:
+    """The one writer of an Arena database file.
+
+    Turn rows go to a :class:`arena.background_writer.BackgroundWriter` (started on the
+    first step recorded) so the episode plays on while SQLite commits; everything else
+    first waits for it (see :attr:`conn`), so reads and other writes see every turn sent.
+    """
+
+    def __init__(self, path: str | Path, *, background: bool | None = None) -> None:
         self.path = Path(path)
+        self.background = os.environ.get(BACKGROUND_ENV, "1") != "0" if background is None else background
+        self._writer: BackgroundWriter | None = None
+        self.writer_problem = ""
+        """Why turns are written in this process although a writer process was wanted."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self.db = sqlite_utils.Database(conn)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA busy_timeout=5000")
-            self.db.execute("PRAGMA foreign_keys=ON")
+            self._db = sqlite_utils.Database(conn)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
             self._reap_orphans()
         except (OSError, sqlite3.Error) as exc:
@@ -58,12 +73,40 @@ class Store:
 
     @property
     def conn(self) -> sqlite3.Connection:
-        """The underlying connection (autocommit; use :meth:`transaction` to group)."""
-        return self.db.conn
+        """The underlying connection (autocommit; use :meth:`transaction` to group).
+
+        Waits first until the writer process has committed every turn sent to it.
+        """
+        if self._writer is not None and self._writer.unsynced:
+            try:
+                self._writer.sync()
+            except WriterError as exc:
+                raise StoreError(f"{self.path}: {exc}") from None
+        return self._db.conn
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """The connection wrapped by sqlite-utils (after the same wait as :attr:`conn`)."""
+        self.conn  # noqa: B018 - waits for the writer
+        return self._db
+
+    @property
+    def writer_pid(self) -> int | None:
+        """The writer process's id once one has started (see :mod:`arena.background_writer`)."""
+        return self._writer.pid if self._writer is not None else None
 
     def close(self) -> None:
-        """Close the connection."""
-        self.conn.close()
+        """Commit what the writer holds, stop it and close the connection."""
+        writer, self._writer = self._writer, None
+        try:
+            if writer is not None:
+                writer.sync()
+        except WriterError as exc:
+            raise StoreError(f"{self.path}: {exc}") from None
+        finally:
+            if writer is not None:
+                writer.close()
+            self._db.conn.close()
 
     def schema_version(self) -> int:
         """The database's migration level."""
@@ -75,7 +118,7 @@ class Store:
             raise StoreError(f"{self.path} was written by a newer Arena (schema {version}); upgrade Arena")
         for number in range(version, len(MIGRATIONS)):
             with self.transaction():
-                MIGRATIONS[number](self.db)
+                MIGRATIONS[number](self._db)
                 self.conn.execute(f"PRAGMA user_version={number + 1}")
 
     def _reap_orphans(self) -> None:
@@ -157,9 +200,36 @@ class Store:
         return episode_id
 
     def add_turns(self, columns: tuple[str, ...], rows: list[list[Any]]) -> None:
-        """Commit one step's turn rows (tuples of ``columns``; see :func:`arena.recorder.turn_row`)."""
+        """Commit one step's turn rows (tuples of ``columns``; see :func:`arena.recorder.turn_row`).
+
+        With a writer process the commit happens there and this returns at once; inside a
+        caller's open transaction the rows join that transaction here instead.
+        """
+        sql = _insert_turns(columns)
+        if self.background and not self._db.conn.in_transaction and self._write_turns(sql, rows):
+            return
         with self.transaction():
-            self.conn.executemany(_insert_turns(columns), rows)
+            self.conn.executemany(sql, rows)
+
+    def _background_writer(self) -> BackgroundWriter:
+        if self._writer is None:
+            self._writer = BackgroundWriter(self.path)
+            # A store dropped without close() still lets its writer commit and exit.
+            weakref.finalize(self, self._writer.close)
+        return self._writer
+
+    def _write_turns(self, sql: str, rows: list[list[Any]]) -> bool:
+        """Send rows to the writer process; ``False`` when there is none to send them to."""
+        try:
+            self._background_writer().write_many(sql, rows)
+        except WriterError as exc:
+            if self._writer is not None:
+                raise StoreError(f"{self.path}: {exc}") from None
+            # No writer could start (no interpreter to run, no processes allowed): write here.
+            self.background = False
+            self.writer_problem = str(exc)
+            return False
+        return True
 
     def finish_episode(
         self, episode_id: int, status: str, message: str, seats: dict[str, dict[str, Any]]

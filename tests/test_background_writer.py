@@ -1,0 +1,170 @@
+"""The writer process: turns committed off the playing process, in order, nothing lost."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.match import MatchConfig, play_match
+from arena.recorder import TURN_COLUMNS
+from arena.store import Store, StoreError
+
+from .test_store import running_episode
+
+SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
+
+
+def turn_rows(episode_id: int, step: int) -> list[list[object]]:
+    """Two minimal turn rows of one step, in ``TURN_COLUMNS`` order."""
+    rows = []
+    for offset, seat in enumerate("ab"):
+        row: dict[str, object] = dict.fromkeys(TURN_COLUMNS)
+        row.update(
+            episode_id=episode_id, idx=2 * step + offset, step=step, seat=seat, action="{}", attempts="[]"
+        )
+        row.update(raw="", action_text="", reason="", error_detail="")
+        row.update(valid=1, fallback=0, reason_in_action=0, latency=0.0)
+        row.update(input_tokens=0, output_tokens=0, cached_tokens=0, reasoning_tokens=0, cost_usd=0.0)
+        rows.append([row[column] for column in TURN_COLUMNS])
+    return rows
+
+
+def wait_until_gone(pid: int) -> None:
+    """Wait for a process that is not our child to exit (a guard against hanging, not a speed limit)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"process {pid} is still running")
+
+
+def test_an_episode_is_recorded_through_a_writer_process(db_path: Path) -> None:
+    store = Store(db_path)
+    outcome = asyncio.run(play_match(MatchConfig("lemonade", SEATS, seed=3), store))
+    assert store.writer_pid is not None and store.writer_pid != os.getpid()
+    # finish_episode waited for the writer: another connection sees the whole episode now.
+    other = sqlite3.connect(db_path)
+    count = other.execute("SELECT count(*) FROM turns WHERE episode_id=?", (outcome.episode_id,)).fetchone()
+    assert count == (60,)
+    assert other.execute("SELECT status, turns FROM episodes").fetchone() == ("finished", 60)
+    other.close()
+    store.close()
+
+
+def test_the_same_episode_is_stored_the_same_with_or_without_the_writer(tmp_path: Path) -> None:
+    tables = []
+    for background in (True, False):
+        store = Store(tmp_path / f"{background}.db", background=background)
+        asyncio.run(play_match(MatchConfig("lemonade", SEATS, seed=5), store))
+        assert (store.writer_pid is not None) is background
+        turns = store.conn.execute("SELECT * FROM turns ORDER BY idx").fetchall()
+        tables.append([row[:-5] + row[-4:] for row in turns])  # all but latency
+        store.close()
+    assert tables[0] == tables[1] and len(tables[0]) == 60
+
+
+def test_reads_wait_for_the_turns_sent_before_them(db_path: Path) -> None:
+    store = Store(db_path)
+    episode = running_episode(store)
+    for step in range(200):
+        store.add_turns(TURN_COLUMNS, turn_rows(episode, step))
+    assert len(store.raw_turns(episode)) == 400
+    store.close()
+
+
+def test_a_write_that_fails_in_the_writer_is_reported_at_the_next_read(db_path: Path) -> None:
+    store = Store(db_path)
+    store.add_turns(TURN_COLUMNS, turn_rows(episode_id=999, step=0))  # no such episode
+    with pytest.raises(StoreError, match="FOREIGN KEY"):
+        store.list_episodes()
+    episode = running_episode(store)  # the store goes on working
+    store.add_turns(TURN_COLUMNS, turn_rows(episode, 0))
+    assert len(store.raw_turns(episode)) == 2
+    store.close()
+
+
+def test_turns_inside_a_callers_transaction_join_it(db_path: Path) -> None:
+    store = Store(db_path)
+    episode = running_episode(store)
+    with pytest.raises(RuntimeError), store.transaction():
+        store.add_turns(TURN_COLUMNS, turn_rows(episode, 0))
+        raise RuntimeError("undo")
+    assert store.raw_turns(episode) == []
+    store.close()
+
+
+def test_the_environment_can_turn_the_writer_off(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_BACKGROUND_WRITER", "0")
+    store = Store(db_path)
+    asyncio.run(play_match(MatchConfig("lemonade", SEATS, seed=1), store))
+    assert store.writer_pid is None
+    assert store.episode(1)["turns"] == 60  # type: ignore[index]
+    store.close()
+
+
+def test_ctrl_c_at_the_terminal_does_not_reach_the_writer(db_path: Path) -> None:
+    store = Store(db_path)
+    episode = running_episode(store)
+    store.add_turns(TURN_COLUMNS, turn_rows(episode, 0))
+    assert len(store.raw_turns(episode)) == 2  # the writer is up and serving
+    pid = store.writer_pid
+    assert pid is not None
+    assert os.getsid(pid) != os.getsid(0)  # its own session: the terminal's SIGINT goes elsewhere
+    os.kill(pid, signal.SIGINT)  # and a stray one is ignored once it serves
+    store.add_turns(TURN_COLUMNS, turn_rows(episode, 1))
+    assert len(store.raw_turns(episode)) == 4
+    store.close()
+
+
+KILLED_MID_EPISODE = """
+import os, signal, sys
+sys.path.insert(0, {root!r})
+from arena.store import Store
+from tests.test_background_writer import turn_rows
+from tests.test_store import running_episode
+from arena.recorder import TURN_COLUMNS
+store = Store({db!r})
+episode = running_episode(store)
+for step in range(500):
+    store.add_turns(TURN_COLUMNS, turn_rows(episode, step))
+print(store.writer_pid, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_steps_sent_before_a_kill_9_are_still_committed(db_path: Path) -> None:
+    root = str(Path(__file__).resolve().parents[1])
+    script = KILLED_MID_EPISODE.format(root=root, db=str(db_path))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    wait_until_gone(int(done.stdout.strip()))
+    store = Store(db_path)  # reaps the episode of the dead process
+    episode = store.list_episodes()[0]
+    assert episode["status"] == "aborted"
+    assert len(store.raw_turns(episode["id"])) == 1000
+    store.close()
+
+
+@pytest.mark.parametrize("interpreter", ["/nonexistent/python", "/bin/false"])
+def test_without_a_working_writer_process_turns_are_written_here(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, interpreter: str
+) -> None:
+    monkeypatch.setattr(sys, "executable", interpreter)
+    store = Store(db_path)
+    outcome = asyncio.run(play_match(MatchConfig("lemonade", SEATS, seed=2), store))
+    assert outcome.status == "finished"
+    assert store.writer_pid is None and not store.background
+    assert "database writer" in store.writer_problem
+    assert store.episode(1)["turns"] == 60  # type: ignore[index]
+    store.close()
