@@ -2,21 +2,21 @@
 
 Recording a step is one SQLite transaction. Run in the playing process, its commit is
 time the episode waits for; Python threads cannot overlap it (the writer thread would need
-the GIL back after every SQLite call). So :class:`arena.store.Store` hands each step's rows
-to this writer process over a pipe and goes on playing; the child runs one transaction per
-step, in the order sent, on its own connection to the same file (WAL lets both connections
-read while one writes).
+the GIL back after every SQLite call). So :class:`arena.store.Store` hands each write of an
+episode (its creation, each step's turn rows, its end) to this writer process over a pipe
+and goes on playing; the child runs each as one transaction, in the order sent, on its own
+connection to the same file (WAL lets both connections read while one writes).
 
-The parent waits for the child (:meth:`BackgroundWriter.sync`) before anything else touches
-the database, so every other read or write sees all the turns sent before it, and a
-finished episode is on disk when ``finish_episode`` returns. If the parent dies (even by
-``kill -9``), the child reads end-of-file after the last step sent, commits it and exits:
-a crash loses no step the game had already played.
+Only creating an episode waits for the child (the runner needs the new id). Anything else
+that touches the database first waits until the child has committed all it was sent, so
+every read sees every write before it. If the parent dies (even by ``kill -9``), the child
+reads end-of-file after the last write sent, commits it and exits: a crash loses nothing
+the parent had handed over, and the parent hands over each step as soon as it is played.
 
-Wire format, both ways: a 4-byte little-endian length, then that many bytes. Parent to
-child: a pickled ``(sql, rows)`` pair to run with ``executemany`` in one transaction, or an
-empty frame asking for a sync. Child to parent, only after a sync request: the UTF-8 text
-of the first error since the last sync ("" when all went well).
+Wire format, both ways: a 4-byte little-endian length, then a pickle. Parent to child:
+``(write, wants_reply)``, a :data:`Write` (one transaction) or ``None``. Child to parent,
+only when asked: ``(new_id, problem)``, the write's inserted row id and the first error
+since the last reply ("" when all went well).
 """
 
 from __future__ import annotations
@@ -24,24 +24,58 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import select
 import signal
 import sqlite3
 import struct
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
 _LENGTH = struct.Struct("<I")
 PIPE_BYTES = 1 << 20
 """Pipe capacity asked for (Linux): room for about a thousand steps before the parent waits."""
+SPIN_SECONDS = 0.0005
+"""How long the child polls for the next write before it sleeps (see :func:`_frames`)."""
 EXIT_WAIT_SECONDS = 60.0
 """How long closing waits for the child to commit what it was sent before killing it."""
+
+Op = tuple[str, Sequence[Sequence[Any]]]
+"""``executemany(sql, rows)``."""
+Write = tuple[tuple[Op, ...], tuple[str, Sequence[Any]] | None, tuple[Op, ...]]
+"""One transaction: ops, then optionally one insert, then ops whose every row gets the
+inserted row's id put in front (an episode and its seats)."""
 
 
 class WriterError(Exception):
     """The writer process could not start, ended early, or failed to commit a write."""
+
+
+def run_write(conn: sqlite3.Connection, write: Write) -> int | None:
+    """Apply ``write`` as one transaction (or inside the caller's); the inserted row's id, if any."""
+    before, insert, after = write
+    outer = not conn.in_transaction
+    if outer:
+        conn.execute("BEGIN")
+    try:
+        for sql, rows in before:
+            conn.executemany(sql, rows)
+        new_id = None
+        if insert is not None:
+            new_id = conn.execute(*insert).lastrowid
+            for sql, rows in after:
+                conn.executemany(sql, [(new_id, *row) for row in rows])
+        if outer:
+            conn.execute("COMMIT")
+    except BaseException:
+        if outer and conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return new_id
 
 
 class BackgroundWriter:
@@ -88,30 +122,38 @@ class BackgroundWriter:
 
     @property
     def unsynced(self) -> int:
-        """Writes sent since the last :meth:`sync`."""
+        """Writes sent since the last reply from the child."""
         return self._unsynced
 
-    def write_many(self, sql: str, rows: list[Any]) -> None:
-        """Queue ``executemany(sql, rows)`` as one transaction; returns before it is committed."""
-        frame = pickle.dumps((sql, rows), protocol=pickle.HIGHEST_PROTOCOL)
+    def submit(self, write: Write) -> None:
+        """Queue ``write``; returns before it is committed (errors come with the next reply)."""
+        frame = pickle.dumps((write, False), protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
             self._send(_LENGTH.pack(len(frame)) + frame)
             self._unsynced += 1
 
-    def sync(self) -> None:
-        """Wait until every queued write is committed; raise :class:`WriterError` if one failed."""
+    def submit_and_wait(self, write: Write | None) -> int | None:
+        """Queue ``write`` (or nothing), wait until it and all before it are committed; its new id.
+
+        Raises :class:`WriterError` if it or any write since the last reply failed.
+        """
+        frame = pickle.dumps((write, True), protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
-            if not self._unsynced:
-                return
-            self._send(_LENGTH.pack(0))
+            self._send(_LENGTH.pack(len(frame)) + frame)
             head = self._from_child.read(_LENGTH.size)
             if len(head) < _LENGTH.size:
                 raise WriterError(f"the database writer ended early{self._stderr_tail()}")
             (size,) = _LENGTH.unpack(head)
-            problem = self._from_child.read(size).decode() if size else ""
+            new_id, problem = pickle.loads(self._from_child.read(size))
             self._unsynced = 0
         if problem:
-            raise WriterError(f"a step was not saved: {problem}")
+            raise WriterError(f"a write was not saved: {problem}")
+        return int(new_id) if new_id is not None else None
+
+    def sync(self) -> None:
+        """Wait until every queued write is committed; raise :class:`WriterError` if one failed."""
+        if self._unsynced:
+            self.submit_and_wait(None)
 
     def close(self) -> None:
         """Let the child commit what it was sent, then wait for it to exit (idempotent)."""
@@ -148,39 +190,63 @@ class BackgroundWriter:
         return f": {lines[-1]}" if lines else f" (exit status {self._process.returncode})"
 
 
-def serve(path: str, source: BinaryIO, replies: BinaryIO) -> None:
+def _frames(fd: int) -> Iterator[bytes]:
+    """Each frame the parent sends, until it hangs up.
+
+    After a frame the reader keeps polling for :data:`SPIN_SECONDS` before it sleeps in
+    ``select``: while an episode plays, the next step arrives within that time, so the
+    parent's write finds us awake and costs it no wake-up (tens of microseconds a step).
+    """
+    os.set_blocking(fd, False)
+    buffer = bytearray()
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            spin_until = time.perf_counter() + SPIN_SECONDS
+            while time.perf_counter() < spin_until:
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                    break
+                except BlockingIOError:
+                    continue
+            else:
+                select.select([fd], [], [])
+                continue
+        if not chunk:
+            return  # end of input: the parent closed the pipe or died
+        buffer += chunk
+        while len(buffer) >= _LENGTH.size:
+            (size,) = _LENGTH.unpack_from(buffer)
+            if len(buffer) < _LENGTH.size + size:
+                break
+            yield bytes(buffer[_LENGTH.size : _LENGTH.size + size])
+            del buffer[: _LENGTH.size + size]
+
+
+def serve(path: str, source: int, replies: BinaryIO) -> None:
     """The child's loop: commit each received write in order until the parent hangs up."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA busy_timeout=5000")
     conn.execute("PRAGMA foreign_keys=ON")
     problem = ""
-    while True:
-        head = source.read(_LENGTH.size)
-        if len(head) < _LENGTH.size:
-            break
-        (size,) = _LENGTH.unpack(head)
-        if size == 0:
-            reply = problem.encode()
+    for frame in _frames(source):
+        write, wants_reply = pickle.loads(frame)
+        new_id = None
+        if write is not None:
+            try:
+                new_id = run_write(conn, write)
+            except sqlite3.Error as exc:
+                problem = problem or f"{type(exc).__name__}: {exc}"
+        if wants_reply:
+            reply = pickle.dumps((new_id, problem))
             replies.write(_LENGTH.pack(len(reply)) + reply)
             replies.flush()
             problem = ""
-            continue
-        frame = source.read(size)
-        if len(frame) < size:
-            break  # the parent died while sending: that step was never complete
-        sql, rows = pickle.loads(frame)
-        try:
-            conn.execute("BEGIN")
-            conn.executemany(sql, rows)
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            problem = problem or f"{type(exc).__name__}: {exc}"
     conn.close()
 
 
 if __name__ == "__main__":
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop: end of input
-    serve(sys.argv[1], sys.stdin.buffer, sys.stdout.buffer)
+    serve(sys.argv[1], sys.stdin.fileno(), sys.stdout.buffer)

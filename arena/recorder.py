@@ -13,6 +13,7 @@ from typing import Any
 
 from arena import __version__
 from arena.episode_log import dumps_bytes, turn_digest
+from arena.episode_writes import dumps
 from arena.game import GameState
 from arena.records import (
     TURN_FIELDS,
@@ -24,7 +25,7 @@ from arena.records import (
     TurnRecord,
     TurnsRecorded,
 )
-from arena.store import Store, dumps
+from arena.store import Store
 
 COLUMN_NAMES = {"index": "idx"}
 """Record fields whose column has another name."""

@@ -7,37 +7,26 @@ reasons) is stored unchanged. API keys are never stored.
 
 from __future__ import annotations
 
-import functools
 import os
 import sqlite3
 import weakref
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 import sqlite_utils
 
-from arena.background_writer import BackgroundWriter, WriterError
+from arena import episode_writes
+from arena.background_writer import BackgroundWriter, Write, WriterError, run_write
+from arena.episode_writes import dumps, now
 from arena.migrations import MIGRATIONS
-from arena.playerconfig import config_hash
 
 JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics", "sampling"})
 
 
 class StoreError(Exception):
     """The database cannot be opened or written (path, permissions, corruption)."""
-
-
-def now() -> str:
-    """UTC timestamp in ISO 8601."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON for a column (orjson: the recorder's hot path)."""
-    return orjson.dumps(value, default=str).decode()
 
 
 BACKGROUND_ENV = "ARENA_BACKGROUND_WRITER"
@@ -158,109 +147,64 @@ class Store:
         ``configs`` maps a seat to its player's resolved configuration; each distinct one
         is stored once in ``player_configs`` and the seat refers to it by hash.
         """
-        configs = configs or {}
-        hashes = {seat: config_hash(config) for seat, config in configs.items()}
-        with self.transaction():
-            self.conn.executemany(
-                "INSERT OR IGNORE INTO player_configs (hash, name, kind, config, created_at)"
-                " VALUES (?,?,?,?,?)",
-                [
-                    (
-                        hashes[seat],
-                        str(config.get("name", "")),
-                        str(config.get("kind", "")),
-                        dumps(config),
-                        now(),
-                    )
-                    for seat, config in configs.items()
-                ],
-            )
-            cursor = self.conn.execute(
-                "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, config,"
-                " status, started_at, pid, tournament_id, slot_key) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    game,
-                    game_version,
-                    prompt_version,
-                    arena_version,
-                    seed,
-                    dumps(config),
-                    "running",
-                    now(),
-                    os.getpid(),
-                    tournament_id,
-                    slot_key,
-                ),
-            )
-            episode_id = int(cursor.lastrowid or 0)
-            self.conn.executemany(
-                "INSERT INTO seats (episode_id, seat, player, kind, config_hash) VALUES (?,?,?,?,?)",
-                [(episode_id, seat, player, kind, hashes.get(seat)) for seat, player, kind in seats],
-            )
-        return episode_id
+        write = episode_writes.create_episode(
+            game=game,
+            game_version=game_version,
+            prompt_version=prompt_version,
+            arena_version=arena_version,
+            seed=seed,
+            config=config,
+            seats=seats,
+            tournament_id=tournament_id,
+            slot_key=slot_key,
+            configs=configs,
+        )
+        return int(self._run(write, wait=True) or 0)
 
     def add_turns(self, columns: tuple[str, ...], rows: list[list[Any]]) -> None:
-        """Commit one step's turn rows (tuples of ``columns``; see :func:`arena.recorder.turn_row`).
-
-        With a writer process the commit happens there and this returns at once; inside a
-        caller's open transaction the rows join that transaction here instead.
-        """
-        sql = _insert_turns(columns)
-        if self.background and not self._db.conn.in_transaction and self._write_turns(sql, rows):
-            return
-        with self.transaction():
-            self.conn.executemany(sql, rows)
-
-    def _background_writer(self) -> BackgroundWriter:
-        if self._writer is None:
-            self._writer = BackgroundWriter(self.path)
-            # A store dropped without close() still lets its writer commit and exit.
-            weakref.finalize(self, self._writer.close)
-        return self._writer
-
-    def _write_turns(self, sql: str, rows: list[list[Any]]) -> bool:
-        """Send rows to the writer process; ``False`` when there is none to send them to."""
-        try:
-            self._background_writer().write_many(sql, rows)
-        except WriterError as exc:
-            if self._writer is not None:
-                raise StoreError(f"{self.path}: {exc}") from None
-            # No writer could start (no interpreter to run, no processes allowed): write here.
-            self.background = False
-            self.writer_problem = str(exc)
-            return False
-        return True
+        """Record one step's turn rows (tuples of ``columns``; see :func:`arena.recorder.turn_row`)."""
+        self._run(episode_writes.add_turns(columns, rows))
 
     def finish_episode(
         self, episode_id: int, status: str, message: str, seats: dict[str, dict[str, Any]]
     ) -> None:
         """Record the final status and each seat's score, metrics and usage."""
-        with self.transaction():
-            self.set_status(episode_id, status, message)
-            self.conn.executemany(
-                "UPDATE seats SET score=?, metrics=?, input_tokens=?, output_tokens=?, cost_usd=?"
-                " WHERE episode_id=? AND seat=?",
-                [
-                    (
-                        v["score"],
-                        dumps(v["metrics"]),
-                        v["input_tokens"],
-                        v["output_tokens"],
-                        v["cost_usd"],
-                        episode_id,
-                        seat,
-                    )
-                    for seat, v in seats.items()
-                ],
-            )
+        self._run(episode_writes.finish_episode(episode_id, status, message, seats))
+
+    def flush(self) -> None:
+        """Wait until the writer process has committed everything handed to it."""
+        self.conn  # noqa: B018 - waits for the writer
+
+    def _run(self, write: Write, *, wait: bool = False) -> int | None:
+        """Apply one transaction: through the writer process when there is one (returning at once
+        unless ``wait``), here otherwise or inside a caller's open transaction."""
+        writer = self._background_writer() if self.background and not self._db.conn.in_transaction else None
+        if writer is None:
+            return run_write(self.conn, write)
+        try:
+            if wait:
+                return writer.submit_and_wait(write)
+            writer.submit(write)
+            return None
+        except WriterError as exc:
+            raise StoreError(f"{self.path}: {exc}") from None
+
+    def _background_writer(self) -> BackgroundWriter | None:
+        if self._writer is None:
+            try:
+                self._writer = BackgroundWriter(self.path)
+            except WriterError as exc:
+                # No writer could start (no interpreter to run, no processes allowed): write here.
+                self.background = False
+                self.writer_problem = str(exc)
+                return None
+            # A store dropped without close() still lets its writer commit and exit.
+            weakref.finalize(self, self._writer.close)
+        return self._writer
 
     def set_status(self, episode_id: int, status: str, message: str = "") -> None:
         """Change an episode's status (used for aborted episodes)."""
-        self.conn.execute(
-            "UPDATE episodes SET status=?, message=?, finished_at=?,"
-            " turns=(SELECT count(*) FROM turns WHERE episode_id=?) WHERE id=?",
-            (status, message, now(), episode_id, episode_id),
-        )
+        self.conn.execute(episode_writes.SET_STATUS, (status, message, now(), episode_id, episode_id))
 
     def create_tournament(self, name: str, game: str, config: dict[str, Any]) -> int:
         """Insert a tournament row; returns its id."""
@@ -392,11 +336,6 @@ class Store:
                 if isinstance(item[key], str):
                     item[key] = orjson.loads(item[key])
             yield item
-
-
-@functools.cache
-def _insert_turns(columns: tuple[str, ...]) -> str:
-    return f"INSERT INTO turns ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
 class _Transaction:

@@ -53,7 +53,7 @@ def test_an_episode_is_recorded_through_a_writer_process(db_path: Path) -> None:
     store = Store(db_path)
     outcome = asyncio.run(play_match(MatchConfig("lemonade", SEATS, seed=3), store))
     assert store.writer_pid is not None and store.writer_pid != os.getpid()
-    # finish_episode waited for the writer: another connection sees the whole episode now.
+    store.flush()  # after it, another connection sees the whole episode
     other = sqlite3.connect(db_path)
     count = other.execute("SELECT count(*) FROM turns WHERE episode_id=?", (outcome.episode_id,)).fetchone()
     assert count == (60,)

@@ -19,10 +19,11 @@ from rich.console import Group, RenderableType
 from rich.pretty import Pretty
 from rich.text import Text
 
+from arena.episode_writes import dumps
 from arena.game import Game
 from arena.recorder import stored_turn
 from arena.registry import UnknownGameError, get_game
-from arena.store import Store, dumps
+from arena.store import Store
 
 SNAPSHOT_EVERY = 50
 

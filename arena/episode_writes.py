@@ -1,0 +1,128 @@
+"""The writes that record an episode, as data: each is one transaction for the store to run.
+
+:class:`arena.store.Store` runs them in this process or hands them to its writer process
+(:mod:`arena.background_writer`), which is why they are values (SQL and rows) and not
+calls on a connection.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from arena.background_writer import Write
+from arena.playerconfig import config_hash
+
+
+def now() -> str:
+    """UTC timestamp in ISO 8601."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON for a column (orjson: the recorder's hot path)."""
+    return orjson.dumps(value, default=str).decode()
+
+
+SET_STATUS = (
+    "UPDATE episodes SET status=?, message=?, finished_at=?,"
+    " turns=(SELECT count(*) FROM turns WHERE episode_id=?) WHERE id=?"
+)
+
+
+def create_episode(
+    *,
+    game: str,
+    game_version: str,
+    prompt_version: str,
+    arena_version: str,
+    seed: int,
+    config: dict[str, Any],
+    seats: list[tuple[str, str, str]],
+    tournament_id: int | None = None,
+    slot_key: str | None = None,
+    configs: dict[str, dict[str, Any]] | None = None,
+) -> Write:
+    """A running episode, its seats and their configurations (the episode's id is the insert's)."""
+    configs = configs or {}
+    hashes = {seat: config_hash(config) for seat, config in configs.items()}
+    started = now()
+    player_configs = [
+        (hashes[seat], str(config.get("name", "")), str(config.get("kind", "")), dumps(config), started)
+        for seat, config in configs.items()
+    ]
+    episode = (
+        game,
+        game_version,
+        prompt_version,
+        arena_version,
+        seed,
+        dumps(config),
+        "running",
+        started,
+        os.getpid(),
+        tournament_id,
+        slot_key,
+    )
+    return (
+        (
+            (
+                "INSERT OR IGNORE INTO player_configs (hash, name, kind, config, created_at)"
+                " VALUES (?,?,?,?,?)",
+                player_configs,
+            ),
+        ),
+        (
+            "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, config,"
+            " status, started_at, pid, tournament_id, slot_key) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            episode,
+        ),
+        (
+            (
+                "INSERT INTO seats (episode_id, seat, player, kind, config_hash) VALUES (?,?,?,?,?)",
+                [(seat, player, kind, hashes.get(seat)) for seat, player, kind in seats],
+            ),
+        ),
+    )
+
+
+def add_turns(columns: tuple[str, ...], rows: list[list[Any]]) -> Write:
+    """One step's turn rows (see :func:`arena.recorder.turn_row`)."""
+    return (((_insert_turns(columns), rows),), None, ())
+
+
+def finish_episode(episode_id: int, status: str, message: str, seats: dict[str, dict[str, Any]]) -> Write:
+    """The final status (and turn count) and each seat's score, metrics and usage."""
+    seat_rows = [
+        (
+            v["score"],
+            dumps(v["metrics"]),
+            v["input_tokens"],
+            v["output_tokens"],
+            v["cost_usd"],
+            episode_id,
+            seat,
+        )
+        for seat, v in seats.items()
+    ]
+    return (
+        (
+            (SET_STATUS, [(status, message, now(), episode_id, episode_id)]),
+            (
+                "UPDATE seats SET score=?, metrics=?, input_tokens=?, output_tokens=?, cost_usd=?"
+                " WHERE episode_id=? AND seat=?",
+                seat_rows,
+            ),
+        ),
+        None,
+        (),
+    )
+
+
+@functools.cache
+def _insert_turns(columns: tuple[str, ...]) -> str:
+    return f"INSERT INTO turns ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
