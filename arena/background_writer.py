@@ -39,7 +39,7 @@ from typing import IO, Any, BinaryIO
 _LENGTH = struct.Struct("<I")
 PIPE_BYTES = 1 << 20
 """Pipe capacity asked for (Linux): room for about a thousand steps before the parent waits."""
-SPIN_SECONDS = 0.0005
+SPIN_SECONDS = 0.0002
 """How long the child polls for the next write before it sleeps (see :func:`_frames`)."""
 EXIT_WAIT_SECONDS = 60.0
 """How long closing waits for the child to commit what it was sent before killing it."""
@@ -209,7 +209,7 @@ def _frames(fd: int) -> Iterator[bytes]:
                     chunk = os.read(fd, 1 << 16)
                     break
                 except BlockingIOError:
-                    continue
+                    os.sched_yield()  # anything else that wants this core gets it
             else:
                 select.select([fd], [], [])
                 continue

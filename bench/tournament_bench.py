@@ -65,7 +65,7 @@ async def tournament(db: Path, episodes: int, concurrency: int) -> tuple[float, 
 
 def throughput(episodes: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        base = asyncio.run(recorded_loop(Path(folder) / "plain.db", episodes))
+        base = asyncio.run(recorded_loop(Path(folder) / "plain.db", episodes))[0]
         print(f"plain play_match loop: {episodes} recorded episodes: {base:.0f} episodes/s")
         for concurrency in (1, 4):
             rate, rss = asyncio.run(tournament(Path(folder) / f"t{concurrency}.db", episodes, concurrency))
