@@ -7,8 +7,7 @@ yesterday's public price and promotion.
 
 from __future__ import annotations
 
-import functools
-from typing import Any, Literal, Self
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict
 
@@ -19,6 +18,12 @@ class _Snapshot(BaseModel):
     """Base of the observation's models: frozen, and cheap to build from the game's own values."""
 
     model_config = ConfigDict(frozen=True)
+    _field_names: ClassVar[set[str]] = set()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls._field_names = set(cls.model_fields)
 
     @classmethod
     def trusted(cls, values: dict[str, Any]) -> Self:
@@ -30,15 +35,10 @@ class _Snapshot(BaseModel):
         """
         model = object.__new__(cls)
         _set(model, "__dict__", values)
-        _set(model, "__pydantic_fields_set__", _field_names(cls))  # shared: frozen models never change it
+        _set(model, "__pydantic_fields_set__", cls._field_names)  # shared: frozen models never change it
         _set(model, "__pydantic_extra__", None)
         _set(model, "__pydantic_private__", None)
         return model
-
-
-@functools.cache
-def _field_names(cls: type[BaseModel]) -> set[str]:
-    return set(cls.model_fields)
 
 
 class Forecast(_Snapshot):
