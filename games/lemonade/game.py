@@ -227,7 +227,7 @@ class LemonadeState(GameState):
         for seat, s in data["stands"].items():
             for record in s["records"]:
                 state.stands[seat].add(dict(record))
-        state._start_day()
+        state._set_today()
         return state
 
     def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
@@ -273,16 +273,18 @@ class LemonadeState(GameState):
 
     # -- helpers --------------------------------------------------------------------
     def _start_day(self) -> None:
-        """Set ``today`` and its forecast for ``self.day``; mark stands that went bankrupt."""
-        self.today = self.world[min(self.day, self.days) - 1]
-        if self.day > self.days:
-            self._forecast = None
+        """Open ``self.day``: its world and forecast, then mark the stands that went bankrupt."""
+        self._set_today()
+        if self._forecast is None:
             return
-        self._forecast = Forecast.trusted(self.today.public())
         # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
         for stand in self.stands.values():
             if stand.bankrupt_day is None and stand.cash < self.today.unit_cost:
                 stand.bankrupt_day = self.day
+
+    def _set_today(self) -> None:
+        self.today = self.world[min(self.day, self.days) - 1]
+        self._forecast = Forecast.trusted(self.today.public()) if self.day <= self.days else None
 
 
 def vars_of(day: WorldDay) -> dict[str, Any]:
