@@ -9,6 +9,7 @@ through the ``arena.games`` entry point group (see :mod:`arena.registry`).
 
 from __future__ import annotations
 
+import functools
 import random
 import typing
 from abc import ABC, abstractmethod
@@ -144,6 +145,7 @@ class GameDefinition(ABC):
         return resolved
 
 
+@functools.cache  # every episode resolves its options: read each model's fields once
 def option_fields(model: type[BaseModel]) -> tuple[GameOption, ...]:
     """One :class:`GameOption` per field of an options model (``ge``/``le`` become the range)."""
     fields = []

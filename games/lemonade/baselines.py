@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from arena.player import BasePlayer, Decision, DecisionRequest
 from games.lemonade.observation import Forecast, LemonadeObservation, SharedLemonadeObservation
@@ -13,7 +14,6 @@ from games.lemonade.rules import (
     LemonadeDecision,
     affordable,
     price_factor,
-    shared_traffic_shares,
 )
 from games.lemonade.world import WEATHER_FACTOR
 
@@ -22,8 +22,13 @@ COST_PLUS_MARKUP = 2.0
 COST_PLUS_CUPS = 60
 FIRST_DAY_SHARE = 0.5
 """Share of a shared street a profit-max stand plans for before any rival's price is known."""
-ME = "\0me"
-"""This stand's key among the rivals' seats when splitting the street (no seat is named so)."""
+PRICE_GRID = tuple(tenth / 10 for tenth in range(int(MIN_PRICE * 10), int(MAX_PRICE * 10) + 1))
+"""The prices profit-max tries, in tenths."""
+SEEN_PRICE_FACTORS = {
+    promotion: tuple(price_factor(price * effect.seen_price_share) for price in PRICE_GRID)
+    for promotion, effect in PROMOTIONS.items()
+}
+"""``price_factor`` of the price customers see, per promotion and grid price: a fixed table."""
 
 
 def expected_demand(today: Forecast, price: float, promotion: str = "none") -> int:
@@ -103,21 +108,42 @@ class WeatherStand(_LemonadeBaseline):
         )
 
 
-def expected_share(observation: LemonadeObservation, price: float, promotion: str) -> float:
-    """This stand's share of today's customers at ``price`` (1.0 unless the street is shared).
+@dataclass(frozen=True, slots=True)
+class Street:
+    """How a stand expects today's customers to split, worked out once per morning.
 
     On a shared street the rivals are assumed to repeat yesterday's prices and promotions,
-    and the customers split by the game's own rule (:func:`shared_traffic_shares`). On the
+    and the customers split by the game's own rule (``rules.shared_traffic_shares``). On the
     first morning nobody's price is known yet: the stand plans for one rival at its own price.
     """
-    if not isinstance(observation, SharedLemonadeObservation):
-        return 1.0
-    rivals = observation.rivals_yesterday
-    if not rivals and observation.day <= 1:
-        return FIRST_DAY_SHARE
-    prices = {ME: price, **{seat: rival.price for seat, rival in rivals.items()}}
-    promotions = {ME: promotion, **{seat: rival.promotion for seat, rival in rivals.items()}}
-    return shared_traffic_shares(prices, promotions)[ME]
+
+    fixed: float | None
+    """The share when it does not depend on this stand's price (1.0 unless the street is shared)."""
+    rival_appeals: tuple[float, ...] = ()
+    """Each rival's ``price_factor`` of the price its customers see, in seat order."""
+
+    @classmethod
+    def of(cls, observation: LemonadeObservation) -> Street:
+        """The street ``observation`` shows."""
+        if not isinstance(observation, SharedLemonadeObservation):
+            return cls(1.0)
+        rivals = observation.rivals_yesterday.values()
+        if not rivals and observation.day <= 1:
+            return cls(FIRST_DAY_SHARE)
+        appeals = tuple(price_factor(r.price * PROMOTIONS[r.promotion].seen_price_share) for r in rivals)
+        return cls(None, appeals)
+
+    def share(self, appeal: float) -> float:
+        """This stand's share when its seen price has ``price_factor`` ``appeal``."""
+        if self.fixed is not None:
+            return self.fixed
+        # shared_traffic_shares' split: the same appeals summed in the same order give the same float.
+        return appeal / sum((appeal, *self.rival_appeals))
+
+
+def expected_share(observation: LemonadeObservation, price: float, promotion: str) -> float:
+    """This stand's share of today's customers at ``price`` (see :class:`Street`)."""
+    return Street.of(observation).share(price_factor(price * PROMOTIONS[promotion].seen_price_share))
 
 
 class ProfitMaxStand(_LemonadeBaseline):
@@ -131,26 +157,30 @@ class ProfitMaxStand(_LemonadeBaseline):
 
     def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
         today = self.forecast(observation)
+        street = Street.of(observation)
+        # expected_demand and expected_share term by term, with what stays fixed this morning hoisted.
+        crowd = today.traffic * WEATHER_FACTOR[today.weather]
+        unit_cost, fixed_share = today.unit_cost, street.fixed
         best: tuple[float, float, str, int, float] = (-1e9, 3.0, "none", 0, 1.0)
         for promotion, effect in PROMOTIONS.items():
             if effect.fixed_cost > observation.cash:
                 continue
-            limit = affordable(observation.cash, today.unit_cost, promotion)
-            for tenth in range(int(MIN_PRICE * 10), int(MAX_PRICE * 10) + 1):
-                price = tenth / 10
-                share = expected_share(observation, price, promotion)
-                cups = min(int(expected_demand(today, price, promotion) * share), limit)
-                profit = cups * (price * effect.revenue_share - today.unit_cost) - effect.fixed_cost
+            limit = affordable(observation.cash, unit_cost, promotion)
+            boost, revenue_share, signs = effect.demand_boost, effect.revenue_share, effect.fixed_cost
+            for price, factor in zip(PRICE_GRID, SEEN_PRICE_FACTORS[promotion], strict=True):
+                share = fixed_share if fixed_share is not None else street.share(factor)
+                cups = min(int(max(0, int(crowd * factor * boost)) * share), limit)
+                profit = cups * (price * revenue_share - unit_cost) - signs
                 if profit > best[0]:
                     best = (profit, price, promotion, cups, share)
         profit, price, promotion, cups, share = best
-        street = f", expecting {share:.0%} of the street's customers" if share < 1.0 else ""
+        split = f", expecting {share:.0%} of the street's customers" if share < 1.0 else ""
         return LemonadeDecision(
             price=price,
             produce=cups,
             promotion=promotion,
             reason=f"best expected profit {profit:.2f} at price {price:.2f} with {promotion}, "
-            f"making the {cups} cups the formula expects to sell{street}",
+            f"making the {cups} cups the formula expects to sell{split}",
         )
 
 

@@ -15,6 +15,8 @@ from games.lemonade.game import LemonadeOptions, LemonadeState, stand_seats
 from games.lemonade.observation import LemonadeObservation
 from games.lemonade.render import render_stands
 
+_BASELINE_INFOS = {name: BaselineInfo(name, text, cls) for name, (cls, text) in BASELINES.items()}
+
 
 class LemonadeDefinition(GameDefinition):
     """The 30-day lemonade stand (seed 000)."""
@@ -54,7 +56,7 @@ class LemonadeDefinition(GameDefinition):
 
     @property
     def baselines(self) -> dict[str, BaselineInfo]:
-        return {name: BaselineInfo(name, description, cls) for name, (cls, description) in BASELINES.items()}
+        return dict(_BASELINE_INFOS)
 
     def rules(self, options: BaseModel, seat: str) -> str:
         assert isinstance(options, LemonadeOptions)

@@ -55,9 +55,14 @@ class Stand:
     """``records`` as observation models, made once per day (observations reuse them)."""
 
     def add(self, record: dict[str, Any]) -> None:
-        """Keep one more played day."""
+        """Keep one more played day, read from stored data (validated)."""
         self.records.append(record)
         self.typed.append(DayRecord(**record))
+
+    def add_settled(self, record: dict[str, Any]) -> None:
+        """Keep one more day the game just settled: its values are typed and in field order."""
+        self.records.append(record)
+        self.typed.append(DayRecord.trusted(dict(record)))
 
 
 class LemonadeOptions(BaseModel):
@@ -81,6 +86,10 @@ class LemonadeState(GameState):
     """Seeded lemonade stand for any number of stands (default two)."""
 
     options: LemonadeOptions
+    today: WorldDay
+    """The world of the current day (the last day once the game is over)."""
+    _forecast: Forecast | None
+    """Today's forecast, shared by every stand's observation (``None`` once the game is over)."""
 
     def __init__(self, definition: GameDefinition, seed: int, options: LemonadeOptions) -> None:
         super().__init__(definition, seed, options)
@@ -90,7 +99,7 @@ class LemonadeState(GameState):
         self.world: list[WorldDay] = generate_world(seed, options.days)
         self.stands = {seat: Stand() for seat in self._seats}
         self.day = 1
-        self._mark_bankruptcies()
+        self._start_day()
 
     # -- contract -------------------------------------------------------------------
     @property
@@ -104,24 +113,24 @@ class LemonadeState(GameState):
 
     def observation(self, seat: str) -> LemonadeObservation:
         stand = self.stands[seat]
-        playing = self.day <= self.days
+        forecast = self._forecast
         facts: dict[str, Any] = {
             "day": self.day,
             "days": self.days,
             "market": self.market,
-            "today": Forecast(**self.today.public()) if playing else None,
+            "today": forecast,
             "cash": stand.cash,
-            "max_affordable_cups": affordable(stand.cash, self.today.unit_cost) if playing else 0,
+            "max_affordable_cups": 0 if forecast is None else affordable(stand.cash, forecast.unit_cost),
             "recent_days": stand.typed[-HISTORY_DAYS:],
         }
         if self.market != "shared":
-            return LemonadeObservation(**facts)
-        rivals = {
-            other: RivalDay(price=rival.records[-1]["price"], promotion=rival.records[-1]["promotion"])
+            return LemonadeObservation.trusted(facts)
+        facts["rivals_yesterday"] = {
+            other: RivalDay.trusted({"price": rival.typed[-1].price, "promotion": rival.typed[-1].promotion})
             for other, rival in self.stands.items()
-            if other != seat and rival.records and rival.records[-1]["day"] == self.day - 1
+            if other != seat and rival.typed and rival.typed[-1].day == self.day - 1
         }
-        return SharedLemonadeObservation(**facts, rivals_yesterday=rivals)
+        return SharedLemonadeObservation.trusted(facts)
 
     def action_model(self, seat: str) -> type[BaseModel]:
         return LemonadeDecision
@@ -156,19 +165,20 @@ class LemonadeState(GameState):
     def apply(self, actions: dict[str, BaseModel]) -> None:
         world = self.today
         decisions = {seat: _as_decision(action) for seat, action in actions.items()}
-        shares = {seat: 1.0 for seat in decisions}
+        shares: dict[str, float] = {}
         if self.market == "shared" and len(decisions) > 1:
             shares = shared_traffic_shares(
                 {seat: d.price for seat, d in decisions.items()},
                 {seat: d.promotion for seat, d in decisions.items()},
             )
+        forecast = world.public()
         for seat, decision in decisions.items():
             stand = self.stands[seat]
-            outcome = settle(world, decision, stand.cash, shares[seat])
+            outcome = settle(world, decision, stand.cash, shares.get(seat, 1.0))
             stand.cash = outcome.cash
-            stand.add(
+            stand.add_settled(
                 {
-                    **world.public(),
+                    **forecast,
                     "price": decision.price,
                     "produce": decision.produce,
                     "promotion": decision.promotion,
@@ -182,7 +192,7 @@ class LemonadeState(GameState):
                 }
             )
         self.day += 1
-        self._mark_bankruptcies()
+        self._start_day()
 
     def result(self) -> dict[str, SeatResult]:
         return {
@@ -211,11 +221,13 @@ class LemonadeState(GameState):
         state._seats = stand_seats(options.stands)
         state.world = [WorldDay(**day) for day in data["world"]]
         state.stands = {
-            seat: Stand(cash=s["cash"], bankrupt_day=s["bankrupt_day"]) for seat, s in data["stands"].items()
+            seat: Stand(cash=float(s["cash"]), bankrupt_day=s["bankrupt_day"])
+            for seat, s in data["stands"].items()
         }
         for seat, s in data["stands"].items():
             for record in s["records"]:
                 state.stands[seat].add(dict(record))
+        state._set_today()
         return state
 
     def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
@@ -260,18 +272,19 @@ class LemonadeState(GameState):
         return "cash by day"
 
     # -- helpers --------------------------------------------------------------------
-    @property
-    def today(self) -> WorldDay:
-        """The world of the current day (the last day once the game is over)."""
-        return self.world[min(self.day, self.days) - 1]
-
-    def _mark_bankruptcies(self) -> None:
-        # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
-        if self.day > self.days:
+    def _start_day(self) -> None:
+        """Open ``self.day``: its world and forecast, then mark the stands that went bankrupt."""
+        self._set_today()
+        if self._forecast is None:
             return
+        # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
         for stand in self.stands.values():
             if stand.bankrupt_day is None and stand.cash < self.today.unit_cost:
                 stand.bankrupt_day = self.day
+
+    def _set_today(self) -> None:
+        self.today = self.world[min(self.day, self.days) - 1]
+        self._forecast = Forecast.trusted(self.today.public()) if self.day <= self.days else None
 
 
 def vars_of(day: WorldDay) -> dict[str, Any]:

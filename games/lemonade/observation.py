@@ -7,15 +7,42 @@ yesterday's public price and promotion.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict
 
+_set = object.__setattr__
 
-class Forecast(BaseModel):
-    """The morning forecast of one day (everything but the demand noise)."""
+
+class _Snapshot(BaseModel):
+    """Base of the observation's models: frozen, and cheap to build from the game's own values."""
 
     model_config = ConfigDict(frozen=True)
+    _field_names: ClassVar[set[str]] = set()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls._field_names = set(cls.model_fields)
+
+    @classmethod
+    def trusted(cls, values: dict[str, Any]) -> Self:
+        """The model holding ``values``: every field, in field order, each already of its type.
+
+        For values the game computed itself, never for a player's input: a day's play builds
+        several of these, and validating them again would cost more than the rest of the day.
+        ``tests/games/test_lemonade_trusted.py`` checks they equal validated ones, dumps included.
+        """
+        model = object.__new__(cls)
+        _set(model, "__dict__", values)
+        _set(model, "__pydantic_fields_set__", cls._field_names)  # shared: frozen models never change it
+        _set(model, "__pydantic_extra__", None)
+        _set(model, "__pydantic_private__", None)
+        return model
+
+
+class Forecast(_Snapshot):
+    """The morning forecast of one day (everything but the demand noise)."""
 
     day: int
     weather: str
@@ -39,19 +66,15 @@ class DayRecord(Forecast):
     cash: float
 
 
-class RivalDay(BaseModel):
+class RivalDay(_Snapshot):
     """Another stand's public choices yesterday (shared market only)."""
-
-    model_config = ConfigDict(frozen=True)
 
     price: float
     promotion: str
 
 
-class LemonadeObservation(BaseModel):
+class LemonadeObservation(_Snapshot):
     """One stand's morning: the day, today's forecast, its cash and its last days."""
-
-    model_config = ConfigDict(frozen=True)
 
     day: int
     days: int

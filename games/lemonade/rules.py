@@ -17,7 +17,7 @@ with enough customers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -76,8 +76,7 @@ class LemonadeDecision(BaseModel):
     reason: str = Field(default="", max_length=2000, description="one sentence explaining the decision")
 
 
-@dataclass(frozen=True, slots=True)
-class DayOutcome:
+class DayOutcome(NamedTuple):
     """What one stand's day came to."""
 
     demand: int
@@ -111,20 +110,15 @@ def settle(
     world: WorldDay, decision: LemonadeDecision, cash: float, traffic_share: float = 1.0
 ) -> DayOutcome:
     """Settle one stand's day: sold = min(demand, produce); unsold cups are waste."""
-    wanted = demand(world, decision.price, decision.promotion, traffic_share)
-    sold = min(wanted, decision.produce)
-    revenue = round(sold * decision.price * PROMOTIONS[decision.promotion].revenue_share, 2)
-    cost = production_cost(decision.produce, world.unit_cost)
-    promotion_cost = PROMOTIONS[decision.promotion].fixed_cost
-    return DayOutcome(
-        demand=wanted,
-        sold=sold,
-        waste=decision.produce - sold,
-        revenue=revenue,
-        cost=cost,
-        promotion_cost=promotion_cost,
-        cash=round(cash + revenue - cost - promotion_cost, 2),
-    )
+    price, produce, promotion = decision.price, decision.produce, decision.promotion
+    wanted = demand(world, price, promotion, traffic_share)
+    sold = min(wanted, produce)
+    effect = PROMOTIONS[promotion]
+    revenue = round(sold * price * effect.revenue_share, 2)
+    cost = production_cost(produce, world.unit_cost)
+    promotion_cost = effect.fixed_cost
+    cash = round(cash + revenue - cost - promotion_cost, 2)
+    return DayOutcome(wanted, sold, produce - sold, revenue, cost, promotion_cost, cash)
 
 
 def affordable(cash: float, unit_cost: float, promotion: str = "none") -> int:

@@ -8,19 +8,20 @@ identical for every stand on the same day.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import random
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 WEATHERS = ("sunny", "cloudy", "rainy")
 WEATHER_WEIGHTS = (0.4, 0.4, 0.2)
+_WEATHER_CUM_WEIGHTS = tuple(itertools.accumulate(WEATHER_WEIGHTS))
 WEATHER_FACTOR = {"sunny": 1.3, "cloudy": 1.0, "rainy": 0.5}
 UNIT_COSTS = (1.2, 1.5, 1.8)
 NOISE_RANGE = 5
 
 
-@dataclass(frozen=True, slots=True)
-class WorldDay:
+class WorldDay(NamedTuple):
     """One day of the shared world, known to every stand in the morning (noise excepted)."""
 
     day: int
@@ -47,10 +48,16 @@ def generate_world(seed: int, days: int) -> list[WorldDay]:
     noise_rng = random.Random(f"lemonade-noise:{seed}")
     world = []
     for day in range(1, days + 1):
-        weather = world_rng.choices(WEATHERS, weights=WEATHER_WEIGHTS)[0]
+        weather = _draw_weather(world_rng)
         temperature = world_rng.randint(22, 35)
         traffic = max(30, int(world_rng.gauss(100, 20)))
         unit_cost = world_rng.choice(UNIT_COSTS)
         noise = noise_rng.randint(-NOISE_RANGE, NOISE_RANGE)
         world.append(WorldDay(day, weather, temperature, traffic, unit_cost, noise))
     return world
+
+
+def _draw_weather(rng: random.Random) -> str:
+    """The draw ``rng.choices(WEATHERS, weights=WEATHER_WEIGHTS)[0]`` makes, without its per-call setup."""
+    total = _WEATHER_CUM_WEIGHTS[-1]
+    return WEATHERS[bisect.bisect(_WEATHER_CUM_WEIGHTS, rng.random() * total, 0, len(WEATHERS) - 1)]
