@@ -34,13 +34,15 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, BinaryIO
+from typing import Any, BinaryIO
 
 _LENGTH = struct.Struct("<I")
 PIPE_BYTES = 1 << 20
 """Pipe capacity asked for (Linux): room for about a thousand steps before the parent waits."""
 SPIN_SECONDS = 0.0002
 """How long the child polls for the next write before it sleeps (see :func:`_frames`)."""
+LOCK_WAIT_SECONDS = 5.0
+"""How long a writer waits for the database's write lock (as ``busy_timeout`` does elsewhere)."""
 EXIT_WAIT_SECONDS = 60.0
 """How long closing waits for the child to commit what it was sent before killing it."""
 
@@ -55,12 +57,38 @@ class WriterError(Exception):
     """The writer process could not start, ended early, or failed to commit a write."""
 
 
-def run_write(conn: sqlite3.Connection, write: Write) -> int | None:
-    """Apply ``write`` as one transaction (or inside the caller's); the inserted row's id, if any."""
+def begin_immediate(conn: sqlite3.Connection) -> None:
+    """Take the database's write lock, retrying every 50 microseconds for :data:`LOCK_WAIT_SECONDS`.
+
+    For connections whose ``busy_timeout`` is 0: SQLite's own busy handler sleeps a whole
+    millisecond at the first conflict, and the two writers of one store (the playing process
+    creating an episode, the writer process committing a step) hold the lock for tens of
+    microseconds at a time.
+    """
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(0.00005)
+
+
+def run_write(conn: sqlite3.Connection, write: Write, *, retry_lock: bool = False) -> int | None:
+    """Apply ``write`` as one transaction (or inside the caller's); the inserted row's id, if any.
+
+    ``retry_lock``: take the lock with :func:`begin_immediate` (the connection's
+    ``busy_timeout`` is 0).
+    """
     before, insert, after = write
     outer = not conn.in_transaction
     if outer:
-        conn.execute("BEGIN")
+        if retry_lock:
+            begin_immediate(conn)
+        else:
+            conn.execute("BEGIN")
     try:
         for sql, rows in before:
             conn.executemany(sql, rows)
@@ -101,7 +129,7 @@ class BackgroundWriter:
             raise WriterError(f"cannot start the database writer: {exc}") from None
         assert self._process.stdin is not None and self._process.stdout is not None
         self._to_child = self._process.stdin.fileno()
-        self._from_child: IO[bytes] = self._process.stdout
+        self._replies = _FrameReader(self._process.stdout.fileno())
         with contextlib.suppress(OSError, AttributeError):
             import fcntl
 
@@ -140,11 +168,10 @@ class BackgroundWriter:
         frame = pickle.dumps((write, True), protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
             self._send(_LENGTH.pack(len(frame)) + frame)
-            head = self._from_child.read(_LENGTH.size)
-            if len(head) < _LENGTH.size:
+            reply = self._replies.next()
+            if reply is None:
                 raise WriterError(f"the database writer ended early{self._stderr_tail()}")
-            (size,) = _LENGTH.unpack(head)
-            new_id, problem = pickle.loads(self._from_child.read(size))
+            new_id, problem = pickle.loads(reply)
             self._unsynced = 0
         if problem:
             raise WriterError(f"a write was not saved: {problem}")
@@ -190,53 +217,65 @@ class BackgroundWriter:
         return f": {lines[-1]}" if lines else f" (exit status {self._process.returncode})"
 
 
-def _frames(fd: int) -> Iterator[bytes]:
-    """Each frame the parent sends, until it hangs up.
+class _FrameReader:
+    """Reads length-prefixed frames from a pipe, polling briefly before it sleeps.
 
     After a frame the reader keeps polling for :data:`SPIN_SECONDS` before it sleeps in
     ``select``: while an episode plays, the next step arrives within that time, so the
-    parent's write finds us awake and costs it no wake-up (tens of microseconds a step).
+    sender's write finds the reader awake and costs it no wake-up (tens of microseconds
+    of the sender's time each), and a reply is picked up as soon as it is written.
     """
-    os.set_blocking(fd, False)
-    buffer = bytearray()
-    while True:
-        try:
-            chunk = os.read(fd, 1 << 16)
-        except BlockingIOError:
-            spin_until = time.perf_counter() + SPIN_SECONDS
-            while time.perf_counter() < spin_until:
-                try:
-                    chunk = os.read(fd, 1 << 16)
-                    break
-                except BlockingIOError:
+
+    def __init__(self, fd: int) -> None:
+        os.set_blocking(fd, False)
+        self._fd = fd
+        self._buffer = bytearray()
+
+    def __iter__(self) -> Iterator[bytes]:
+        while (frame := self.next()) is not None:
+            yield frame
+
+    def next(self) -> bytes | None:
+        """The next frame, or ``None`` once the other end has closed the pipe."""
+        buffer = self._buffer
+        while True:
+            if len(buffer) >= _LENGTH.size:
+                (size,) = _LENGTH.unpack_from(buffer)
+                end = _LENGTH.size + size
+                if len(buffer) >= end:
+                    frame = bytes(buffer[_LENGTH.size : end])
+                    del buffer[:end]
+                    return frame
+            chunk = self._read()
+            if not chunk:
+                return None  # end of input: the other side closed the pipe or died
+            buffer += chunk
+
+    def _read(self) -> bytes:
+        spin_until = time.perf_counter() + SPIN_SECONDS
+        while True:
+            try:
+                return os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                if time.perf_counter() < spin_until:
                     os.sched_yield()  # anything else that wants this core gets it
-            else:
-                select.select([fd], [], [])
-                continue
-        if not chunk:
-            return  # end of input: the parent closed the pipe or died
-        buffer += chunk
-        while len(buffer) >= _LENGTH.size:
-            (size,) = _LENGTH.unpack_from(buffer)
-            if len(buffer) < _LENGTH.size + size:
-                break
-            yield bytes(buffer[_LENGTH.size : _LENGTH.size + size])
-            del buffer[: _LENGTH.size + size]
+                else:
+                    select.select([self._fd], [], [])
 
 
 def serve(path: str, source: int, replies: BinaryIO) -> None:
     """The child's loop: commit each received write in order until the parent hangs up."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute("PRAGMA busy_timeout=5000")
+    conn.execute("PRAGMA busy_timeout=0")  # see begin_immediate
     conn.execute("PRAGMA foreign_keys=ON")
     problem = ""
-    for frame in _frames(source):
+    for frame in _FrameReader(source):
         write, wants_reply = pickle.loads(frame)
         new_id = None
         if write is not None:
             try:
-                new_id = run_write(conn, write)
+                new_id = run_write(conn, write, retry_lock=True)
             except sqlite3.Error as exc:
                 problem = problem or f"{type(exc).__name__}: {exc}"
         if wants_reply:

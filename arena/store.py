@@ -29,6 +29,8 @@ class StoreError(Exception):
     """The database cannot be opened or written (path, permissions, corruption)."""
 
 
+BUSY_TIMEOUT_MS = 5000
+"""How long a write waits for another connection's lock before it fails."""
 BACKGROUND_ENV = "ARENA_BACKGROUND_WRITER"
 """Set to ``0`` to commit turn rows in the playing process instead of a writer process."""
 
@@ -53,7 +55,7 @@ class Store:
             self._db = sqlite_utils.Database(conn)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
             self._reap_orphans()
@@ -159,6 +161,9 @@ class Store:
             slot_key=slot_key,
             configs=configs,
         )
+        if self._writer is not None and self.background and not self._db.conn.in_transaction:
+            # Beside the writer process, without waiting for it: the new id is all the runner needs.
+            return int(self._beside_writer(write) or 0)
         return int(self._run(write, wait=True) or 0)
 
     def add_turns(self, columns: tuple[str, ...], rows: list[list[Any]]) -> None:
@@ -188,6 +193,15 @@ class Store:
             return None
         except WriterError as exc:
             raise StoreError(f"{self.path}: {exc}") from None
+
+    def _beside_writer(self, write: Write) -> int | None:
+        """Apply ``write`` here while the writer process may hold the lock (see begin_immediate)."""
+        conn = self._db.conn
+        conn.execute("PRAGMA busy_timeout=0")
+        try:
+            return run_write(conn, write, retry_lock=True)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     def _background_writer(self) -> BackgroundWriter | None:
         if self._writer is None:

@@ -8,11 +8,13 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from arena import background_writer
 from arena.match import MatchConfig, play_match
 from arena.recorder import TURN_COLUMNS
 from arena.store import Store, StoreError
@@ -168,3 +170,37 @@ def test_without_a_working_writer_process_turns_are_written_here(
     assert "database writer" in store.writer_problem
     assert store.episode(1)["turns"] == 60  # type: ignore[index]
     store.close()
+
+
+def test_episodes_are_created_while_the_writer_commits_a_backlog(db_path: Path) -> None:
+    store = Store(db_path)
+    first = running_episode(store)
+    for step in range(1000):
+        store.add_turns(TURN_COLUMNS, turn_rows(first, step))
+        if step % 100 == 0:
+            running_episode(store)  # beside the writer, which holds the lock now and then
+    assert len(store.raw_turns(first)) == 2000
+    assert [row["id"] for row in store.list_episodes(limit=20)] == list(range(11, 0, -1))
+    store.close()
+
+
+def test_taking_the_lock_retries_until_the_other_writer_lets_go(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Store(db_path, background=False).close()
+    holder = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    waiter = sqlite3.connect(db_path, isolation_level=None)
+    waiter.execute("PRAGMA busy_timeout=0")
+    monkeypatch.setattr(background_writer, "LOCK_WAIT_SECONDS", 0.05)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        background_writer.begin_immediate(waiter)  # never let go: gives up after the wait
+    released = threading.Timer(0.02, holder.execute, ["COMMIT"])
+    monkeypatch.setattr(background_writer, "LOCK_WAIT_SECONDS", 60.0)
+    released.start()
+    background_writer.begin_immediate(waiter)  # let go after a while: taken then
+    assert waiter.in_transaction
+    waiter.execute("COMMIT")
+    released.join()
+    holder.close()
+    waiter.close()
