@@ -36,8 +36,8 @@ from arena.records import (
     StepStarted,
     TurnRecord,
     TurnsRecorded,
-    TurnUsage,
 )
+from arena.turns import PendingTurn, turn_usage
 
 YIELD_EVERY = 0.002
 """Seconds an episode of scripted players may run before it yields to the event loop."""
@@ -318,11 +318,11 @@ class EpisodeRunner:
         else:
             self.failure_streak[seat] = 0
 
-    async def _decide(self, seat: str, step: int, observation: BaseModel) -> _PendingTurn:
+    async def _decide(self, seat: str, step: int, observation: BaseModel) -> PendingTurn:
         game = self.game
         player = self.players[seat]
         request = decision_request(game, seat, step, self.episode_key, observation)
-        pending = _PendingTurn(seat=seat, step=step, request=request)
+        pending = PendingTurn(seat=seat, step=step, request=request)
         self.decisions[seat] += 1
         for attempt in (1, 2):
             if attempt == 2:
@@ -382,105 +382,10 @@ class EpisodeRunner:
             return None, ErrorClass.ILLEGAL, problem
         return action, "", ""
 
-    def _finish_record(self, pending: _PendingTurn) -> TurnRecord:
-        game, seat, action = self.game, pending.seat, pending.action_model
-        request, prompt, attempts = pending.request, pending.prompt, pending.attempts
-        record = TurnRecord.trusted(
-            index=self._turn_index,
-            step=pending.step,
-            seat=seat,
-            observation=self._dumper.dump(request.observation),
-            prompt=prompt,
-            prompt_version=request.prompt_version if prompt is not None else None,
-            action=action.model_dump(),
-            reason=pending.reason,
-            raw=pending.raw,
-            valid=not attempts,
-            fallback=pending.fallback,
-            error=attempts[0].error if attempts else None,
-            error_detail=attempts[0].detail if attempts else "",
-            attempts=tuple(attempts),
-            usage=pending.usage,
-            latency=pending.latency,
-            state=game.turn_state(seat),
-            sampling=pending.sampling,
-            action_text=game.describe_action(seat, action),
-        )
+    def _finish_record(self, pending: PendingTurn) -> TurnRecord:
+        record = pending.record(self._turn_index, self.game, self._dumper)
         self._turn_index += 1
         return record
-
-
-NO_USAGE = TurnUsage()
-
-
-def turn_usage(usage: Usage) -> TurnUsage:
-    """The frozen record of a running usage total (the stored columns only)."""
-    if not (
-        usage.input_tokens
-        or usage.output_tokens
-        or usage.cached_tokens
-        or usage.reasoning_tokens
-        or usage.cost_usd
-    ):
-        return NO_USAGE  # scripted players and people: one shared frozen record
-    return TurnUsage.trusted(
-        input_tokens=usage.input_tokens,
-        output_tokens=usage.output_tokens,
-        cached_tokens=usage.cached_tokens,
-        reasoning_tokens=usage.reasoning_tokens,
-        cost_usd=usage.cost_usd,
-    )
-
-
-@dataclass(slots=True)
-class _PendingTurn:
-    """A decision in the making: attempts so far and the action finally used."""
-
-    seat: str
-    step: int
-    request: DecisionRequest
-    attempts: list[Attempt] = field(default_factory=list)
-    usage: TurnUsage = NO_USAGE
-    latency: float = 0.0
-    raw: str = ""
-    reason: str = ""
-    prompt: str | None = None
-    sampling: dict[str, Any] | None = None
-    fallback: bool = False
-    action_model: BaseModel = field(default=None)  # type: ignore[assignment]
-
-    def absorb(self, decision: Decision, request: DecisionRequest) -> None:
-        """Account for one attempt's cost, time, raw text and prompt."""
-        spent = turn_usage(decision.usage)
-        if spent is not NO_USAGE:
-            self.usage = spent if self.usage is NO_USAGE else _added(self.usage, spent)
-        self.latency += decision.latency
-        self.raw = decision.raw
-        self.reason = decision.reason
-        self.sampling = decision.sampling
-        prompt = request.prompt_if_rendered()
-        if prompt is not None and self.prompt is None:
-            self.prompt = prompt
-
-    def accept(self, action: BaseModel, decision: Decision | None) -> None:
-        """Use ``action``; ``decision`` is ``None`` when it is the game's fallback."""
-        self.action_model = action
-        if decision is None:
-            self.fallback = True
-            self.reason = str(getattr(action, "reason", "") or "fallback")
-        elif not self.reason:
-            self.reason = str(getattr(action, "reason", "") or "")
-
-
-def _added(first: TurnUsage, second: TurnUsage) -> TurnUsage:
-    """The usage of two attempts at one decision."""
-    return TurnUsage.trusted(
-        input_tokens=first.input_tokens + second.input_tokens,
-        output_tokens=first.output_tokens + second.output_tokens,
-        cached_tokens=first.cached_tokens + second.cached_tokens,
-        reasoning_tokens=first.reasoning_tokens + second.reasoning_tokens,
-        cost_usd=first.cost_usd + second.cost_usd,
-    )
 
 
 def _as_dict(action: BaseModel | dict[str, Any] | None) -> dict[str, Any] | None:
