@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 import pytest
-from pydantic import BaseModel, ConfigDict, Field, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, computed_field, field_serializer
 
 from arena.observation_dump import ObservationDumper
 from arena.registry import get_game
@@ -68,6 +68,15 @@ class Custom(BaseModel):
         return len(items)
 
 
+class Computed(BaseModel):
+    items: list[Frozen]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def total(self) -> int:
+        return len(self.items)
+
+
 class Aliased(BaseModel):
     model_config = ConfigDict(serialize_by_alias=True)
 
@@ -92,10 +101,11 @@ def test_list_fields_in_the_middle_keep_pydantic_key_order() -> None:
     "observation",
     [
         Custom(items=[Frozen(n=1)]),
+        Computed(items=[Frozen(n=1)]),
         Aliased(items=[Frozen(n=1)]),
         Mutable(items=[Thawed(n=1)]),
     ],
-    ids=["field serializer", "alias", "item not frozen"],
+    ids=["field serializer", "computed field", "alias", "item not frozen"],
 )
 def test_anything_custom_is_left_to_pydantic(observation: BaseModel) -> None:
     assert same_dump(ObservationDumper().dump(observation), observation)
