@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from arena.game import GameState, SeatResult
+from arena.observation_dump import ObservationDumper
 from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, Player, Usage, UserLeft
 from arena.playerconfig import seat_configuration
 from arena.records import (
@@ -35,8 +36,8 @@ from arena.records import (
     StepStarted,
     TurnRecord,
     TurnsRecorded,
-    TurnUsage,
 )
+from arena.turns import PendingTurn, turn_usage
 
 YIELD_EVERY = 0.002
 """Seconds an episode of scripted players may run before it yields to the event loop."""
@@ -185,6 +186,7 @@ class EpisodeRunner:
         self.episode_id: int | None = None
         self.seat_configs: dict[str, dict[str, Any]] = {}
         self._turn_index = 0
+        self._dumper = ObservationDumper()
         self.episode_key = f"{game.name}-{game.seed}-{next(_EPISODE_KEYS)}"
 
     def _emit(self, event: Event) -> None:
@@ -248,22 +250,27 @@ class EpisodeRunner:
         return EpisodeOutcome(status, results, self.episode_id, message, self.usage)
 
     async def _play(self) -> tuple[str, str]:
+        game, players = self.game, self.players
+        # Fixed for the episode, so worked out once rather than every step.
+        instant = all(getattr(player, "instant", False) for player in players.values())
+        budgeted = self.budget.max_cost_usd is not None or self.budget.max_tokens is not None
         step = 0
-        while not self.game.over():
+        while not game.over():
             if self.control is not None:
                 await self.control.before_step()
             elif time.perf_counter() - self._last_yield >= YIELD_EVERY:
                 # Scripted players never await: let other episodes and a front end run.
                 await asyncio.sleep(0)
                 self._last_yield = time.perf_counter()
-            seats = self.game.pending()
-            observations = {seat: self.game.observation(seat) for seat in seats}
+            seats = game.pending()
+            observations = {seat: game.observation(seat) for seat in seats}
             if self.observers:  # a store has no use for it: no one to tell, nothing to build
                 started = StepStarted.trusted(step=step, seats=tuple(seats), observations=observations)
                 for observer in self.observers:
                     observer(started)
+            inline = instant or len(seats) == 1 or all(getattr(players[s], "instant", False) for s in seats)
             try:
-                if len(seats) == 1 or all(getattr(self.players[seat], "instant", False) for seat in seats):
+                if inline:
                     records = [await self._decide(seat, step, observations[seat]) for seat in seats]
                 else:
                     records = list(
@@ -273,20 +280,20 @@ class EpisodeRunner:
                     )
             except FatalPlayerError as exc:
                 return EpisodeStatus.FAILED, str(exc)
-            actions = {record.seat: record.action_model for record in records}
-            self.game.apply(actions)
+            game.apply({record.seat: record.action_model for record in records})
             turns = tuple([self._finish_record(record) for record in records])
             self._emit(TurnsRecorded.trusted(step=step, turns=turns))
             step += 1
             broken = self._broken_seat()
             if broken:
                 return EpisodeStatus.PLAYER_FAILED, broken
-            total = Usage()
-            for usage in self.usage.values():
-                total.add(usage)
-            reason = self.budget.exceeded(total)
-            if reason:
-                return EpisodeStatus.BUDGET_EXCEEDED, reason
+            if budgeted:  # without a limit no total can cross it: skip summing
+                total = Usage()
+                for usage in self.usage.values():
+                    total.add(usage)
+                reason = self.budget.exceeded(total)
+                if reason:
+                    return EpisodeStatus.BUDGET_EXCEEDED, reason
         return EpisodeStatus.FINISHED, ""
 
     def _limit(self, seat: str) -> int:
@@ -311,11 +318,11 @@ class EpisodeRunner:
         else:
             self.failure_streak[seat] = 0
 
-    async def _decide(self, seat: str, step: int, observation: BaseModel) -> _PendingTurn:
+    async def _decide(self, seat: str, step: int, observation: BaseModel) -> PendingTurn:
         game = self.game
         player = self.players[seat]
         request = decision_request(game, seat, step, self.episode_key, observation)
-        pending = _PendingTurn(seat=seat, step=step, request=request)
+        pending = PendingTurn(seat=seat, step=step, request=request)
         self.decisions[seat] += 1
         for attempt in (1, 2):
             if attempt == 2:
@@ -375,90 +382,10 @@ class EpisodeRunner:
             return None, ErrorClass.ILLEGAL, problem
         return action, "", ""
 
-    def _finish_record(self, pending: _PendingTurn) -> TurnRecord:
-        record = TurnRecord.trusted(
-            index=self._turn_index,
-            step=pending.step,
-            seat=pending.seat,
-            observation=pending.request.observation.model_dump(mode="json"),
-            prompt=pending.prompt,
-            prompt_version=pending.request.prompt_version if pending.prompt is not None else None,
-            action=pending.action_model.model_dump(),
-            reason=pending.reason,
-            raw=pending.raw,
-            valid=not pending.attempts,
-            fallback=pending.fallback,
-            error=pending.attempts[0].error if pending.attempts else None,
-            error_detail=pending.attempts[0].detail if pending.attempts else "",
-            attempts=tuple(pending.attempts),
-            usage=turn_usage(pending.usage),
-            latency=pending.latency,
-            state=self.game.turn_state(pending.seat),
-            sampling=pending.sampling,
-            action_text=self.game.describe_action(pending.seat, pending.action_model),
-        )
+    def _finish_record(self, pending: PendingTurn) -> TurnRecord:
+        record = pending.record(self._turn_index, self.game, self._dumper)
         self._turn_index += 1
         return record
-
-
-@dataclass(slots=True)
-class _PendingTurn:
-    """A decision in the making: attempts so far and the action finally used."""
-
-    seat: str
-    step: int
-    request: DecisionRequest
-    attempts: list[Attempt] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
-    latency: float = 0.0
-    raw: str = ""
-    reason: str = ""
-    prompt: str | None = None
-    sampling: dict[str, Any] | None = None
-    fallback: bool = False
-    action_model: BaseModel = field(default=None)  # type: ignore[assignment]
-
-    def absorb(self, decision: Decision, request: DecisionRequest) -> None:
-        """Account for one attempt's cost, time, raw text and prompt."""
-        self.usage.add(decision.usage)
-        self.latency += decision.latency
-        self.raw = decision.raw
-        self.reason = decision.reason
-        self.sampling = decision.sampling
-        prompt = request.prompt_if_rendered()
-        if prompt is not None and self.prompt is None:
-            self.prompt = prompt
-
-    def accept(self, action: BaseModel, decision: Decision | None) -> None:
-        """Use ``action``; ``decision`` is ``None`` when it is the game's fallback."""
-        self.action_model = action
-        if decision is None:
-            self.fallback = True
-            self.reason = str(getattr(action, "reason", "") or "fallback")
-        elif not self.reason:
-            self.reason = str(getattr(action, "reason", "") or "")
-
-
-NO_USAGE = TurnUsage()
-
-
-def turn_usage(usage: Usage) -> TurnUsage:
-    """The frozen record of a running usage total (the stored columns only)."""
-    if not (
-        usage.input_tokens
-        or usage.output_tokens
-        or usage.cached_tokens
-        or usage.reasoning_tokens
-        or usage.cost_usd
-    ):
-        return NO_USAGE  # scripted players and people: one shared frozen record
-    return TurnUsage.trusted(
-        input_tokens=usage.input_tokens,
-        output_tokens=usage.output_tokens,
-        cached_tokens=usage.cached_tokens,
-        reasoning_tokens=usage.reasoning_tokens,
-        cost_usd=usage.cost_usd,
-    )
 
 
 def _as_dict(action: BaseModel | dict[str, Any] | None) -> dict[str, Any] | None:
