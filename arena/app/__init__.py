@@ -61,4 +61,7 @@ def run_app(db_path: Path, *, replay: int | None = None, open_replay: bool = Fal
         print(f"arena: error: {exc}", file=sys.stderr)
         return 1
     result = app.run()
+    if app.close_error:
+        print(f"arena: error: {app.close_error}", file=sys.stderr)
+        return 1
     return app.return_code if app.return_code is not None else (result or 0)

@@ -35,7 +35,7 @@ from arena.app.screens.tournament_setup import TournamentSetupScreen
 from arena.app.tournament_job import TournamentJob, TournamentManager
 from arena.app.tournament_model import TournamentDraft
 from arena.match import MatchConfig
-from arena.store import Store
+from arena.store import Store, StoreError
 from arena.tournament.config import TournamentConfig
 
 
@@ -90,6 +90,8 @@ class ArenaApp(App[int]):
         super().__init__()
         self._freeze_gc = freeze_gc
         self.store = store
+        self.close_error = ""
+        """Why the store could not save everything at quit ("" when it did)."""
         self.matches = MatchManager(store, extra_players=extra_players, step_delay=step_delay)
         self.tournaments = TournamentManager(store)
         self.catalog = ModelCatalog(loaded=not load_models)
@@ -308,7 +310,10 @@ class ArenaApp(App[int]):
         """Stop every running match and tournament (recorded as aborted) and close the store."""
         await self.matches.cancel_all()
         await self.tournaments.stop_all()
-        self.store.close()
+        try:
+            self.store.close()
+        except StoreError as exc:  # a write the writer process could not commit
+            self.close_error = str(exc)
 
 
 def _declared_by_arena(node: object, binding: Binding) -> bool:

@@ -182,3 +182,16 @@ async def test_a_seat_takes_a_typed_spec_not_in_the_list(app_db: Path) -> None:
         await wait_until(pilot, lambda: draft.seats["b"].startswith("openai-compat:"), "seat b typed")
         select = screen.query_one("#seat-select-1", Select)
         assert select.value == draft.seats["b"] == "openai-compat:tiny@http://127.0.0.1:9/v1"
+
+
+async def test_a_write_the_writer_could_not_save_is_reported_at_quit(app_db: Path) -> None:
+    from arena.recorder import TURN_COLUMNS
+    from tests.test_background_writer import turn_rows
+
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.store.add_turns(TURN_COLUMNS, turn_rows(episode_id=999, step=0))  # no such episode
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert "FOREIGN KEY" in app.close_error
