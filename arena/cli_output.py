@@ -156,10 +156,7 @@ def turn_line(turn: TurnRecord, player: str = "") -> Text:
         line.append(plain_text(turn.reason, limit=160), style="italic")
     usage = turn.usage
     if usage.total_tokens or usage.cost_usd:
-        tokens = f"{usage.input_tokens}+{usage.output_tokens} tok"
-        if usage.cached_tokens:
-            tokens += f" ({usage.cached_tokens} cached)"
-        line.append(f"  [{tokens}, ${usage.cost_usd:.4f}, {turn.latency:.2f}s]", style="dim")
+        line.append(f"  [{usage.tokens_text()}, ${usage.cost_usd:.4f}, {turn.latency:.2f}s]", style="dim")
     elif _calls_a_model(player):
         line.append(f"  [{turn.latency:.2f}s]", style="dim")
     return line
@@ -183,6 +180,7 @@ def results_table(
     if any(u.total_tokens or u.cost_usd for u in spent):
         table.add_row("input tokens", *(str(u.input_tokens) for u in spent))
         table.add_row("cached input", *(str(u.cached_tokens) for u in spent))
+        table.add_row("cache-write input", *(str(u.cache_write_tokens) for u in spent))
         table.add_row("output tokens", *(str(u.output_tokens) for u in spent))
         table.add_row("cost usd", *(f"{u.cost_usd:.4f}" for u in spent))
     return table

@@ -104,6 +104,7 @@ def finish_episode(episode_id: int, status: str, message: str, seats: dict[str, 
             v["input_tokens"],
             v["output_tokens"],
             v["cost_usd"],
+            v["cache_write_tokens"],
             episode_id,
             seat,
         )
@@ -113,8 +114,8 @@ def finish_episode(episode_id: int, status: str, message: str, seats: dict[str, 
         (
             (SET_STATUS, [(status, message, now(), episode_id, episode_id)]),
             (
-                "UPDATE seats SET score=?, metrics=?, input_tokens=?, output_tokens=?, cost_usd=?"
-                " WHERE episode_id=? AND seat=?",
+                "UPDATE seats SET score=?, metrics=?, input_tokens=?, output_tokens=?, cost_usd=?,"
+                " cache_write_tokens=? WHERE episode_id=? AND seat=?",
                 seat_rows,
             ),
         ),

@@ -54,6 +54,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
                     "output_tokens": s["output_tokens"],
                     "cost_usd": s["cost_usd"],
                     **_cached(turns, s["seat"]),
+                    **({"cache_write_tokens": s["cache_write_tokens"]} if s["cache_write_tokens"] else {}),
                 },
                 **({"config_hash": s["config_hash"], "config": s["config"]} if s["config_hash"] else {}),
             }

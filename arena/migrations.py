@@ -169,5 +169,16 @@ def _v5(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE turns_v5 RENAME TO turns")
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5]
+def _v6(db: sqlite_utils.Database) -> None:
+    # Input tokens written to a provider's prompt cache (Anthropic bills them at 1.25x input):
+    # per turn, and per seat beside its other episode totals. Older rows read 0.
+    db.executescript(
+        """
+        ALTER TABLE turns ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE seats ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""

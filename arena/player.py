@@ -56,8 +56,8 @@ class Usage:
     """Tokens and money one decision cost. Zero for scripted players and humans.
 
     ``input_tokens`` counts every input token; ``cached_tokens`` of them were read from the
-    provider's prompt cache and ``cache_write_tokens`` written to it (Anthropic; priced in
-    ``cost_usd`` but not stored as a column).
+    provider's prompt cache and ``cache_write_tokens`` written to it (each priced at its own
+    rate in ``cost_usd``).
     """
 
     input_tokens: int = 0

@@ -149,5 +149,6 @@ class Recorder:
                     "input_tokens": usage.input_tokens if usage else 0,
                     "output_tokens": usage.output_tokens if usage else 0,
                     "cost_usd": usage.cost_usd if usage else 0.0,
+                    "cache_write_tokens": usage.cache_write_tokens if usage else 0,
                 }
             self.store.finish_episode(episode_id, event.status, event.message, seats)

@@ -85,6 +85,9 @@ class TurnUsage(Record):
     input_tokens: int = 0
     output_tokens: int = 0
     cached_tokens: int = 0
+    """Input tokens read from a provider's prompt cache (counted in ``input_tokens`` too)."""
+    cache_write_tokens: int = 0
+    """Input tokens written to a provider's prompt cache (counted in ``input_tokens`` too)."""
     reasoning_tokens: int = 0
     cost_usd: float = 0.0
 
@@ -92,6 +95,21 @@ class TurnUsage(Record):
     def total_tokens(self) -> int:
         """Input plus output tokens."""
         return self.input_tokens + self.output_tokens
+
+    def tokens_text(self) -> str:
+        """The token counts as front ends show them (see :func:`tokens_text`)."""
+        return tokens_text(self.input_tokens, self.output_tokens, self.cached_tokens, self.cache_write_tokens)
+
+
+def tokens_text(
+    input_tokens: int, output_tokens: int, cached_tokens: int = 0, cache_write_tokens: int = 0
+) -> str:
+    """``1200+40 tok (900 cached, 250 written to cache)``; the cache parts only when not zero."""
+    text = f"{input_tokens}+{output_tokens} tok"
+    cache = [f"{cached_tokens} cached"] if cached_tokens else []
+    if cache_write_tokens:
+        cache.append(f"{cache_write_tokens} written to cache")
+    return f"{text} ({', '.join(cache)})" if cache else text
 
 
 class TurnRecord(Record):

@@ -239,6 +239,7 @@ async def _play_one(
         input_tokens=sum(u.input_tokens for u in usage),
         output_tokens=sum(u.output_tokens for u in usage),
         cached_tokens=sum(u.cached_tokens for u in usage),
+        cache_write_tokens=sum(u.cache_write_tokens for u in usage),
         cost_usd=sum(u.cost_usd for u in usage),
         decisions=counter.decisions,
         invalid=counter.invalid,

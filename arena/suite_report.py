@@ -38,6 +38,8 @@ class EpisodeSummary:
     cost_usd: float = 0.0
     cached_tokens: int = 0
     """Input tokens read from a provider's prompt cache (counted in ``input_tokens`` too)."""
+    cache_write_tokens: int = 0
+    """Input tokens written to a provider's prompt cache (counted in ``input_tokens`` too)."""
     decisions: int = 0
     invalid: int = 0
     fallbacks: int = 0
@@ -244,7 +246,7 @@ class SuiteReport:
         count = len(self.episodes) or 1
         totals = {
             key: sum(getattr(e, key) for e in self.episodes)
-            for key in ("input_tokens", "cached_tokens", "output_tokens", "cost_usd")
+            for key in ("input_tokens", "cached_tokens", "cache_write_tokens", "output_tokens", "cost_usd")
         }
         return {
             "episodes": len(self.episodes),

@@ -21,6 +21,7 @@ def turn_usage(usage: Usage) -> TurnUsage:
         usage.input_tokens
         or usage.output_tokens
         or usage.cached_tokens
+        or usage.cache_write_tokens
         or usage.reasoning_tokens
         or usage.cost_usd
     ):
@@ -29,6 +30,7 @@ def turn_usage(usage: Usage) -> TurnUsage:
         input_tokens=usage.input_tokens,
         output_tokens=usage.output_tokens,
         cached_tokens=usage.cached_tokens,
+        cache_write_tokens=usage.cache_write_tokens,
         reasoning_tokens=usage.reasoning_tokens,
         cost_usd=usage.cost_usd,
     )
@@ -106,6 +108,7 @@ def _added(first: TurnUsage, second: TurnUsage) -> TurnUsage:
         input_tokens=first.input_tokens + second.input_tokens,
         output_tokens=first.output_tokens + second.output_tokens,
         cached_tokens=first.cached_tokens + second.cached_tokens,
+        cache_write_tokens=first.cache_write_tokens + second.cache_write_tokens,
         reasoning_tokens=first.reasoning_tokens + second.reasoning_tokens,
         cost_usd=first.cost_usd + second.cost_usd,
     )

@@ -34,7 +34,8 @@ def turn_rows(episode_id: int, step: int) -> list[list[object]]:
         )
         row.update(raw="", action_text="", reason="", error_detail="")
         row.update(valid=1, fallback=0, reason_in_action=0, latency=0.0)
-        row.update(input_tokens=0, output_tokens=0, cached_tokens=0, reasoning_tokens=0, cost_usd=0.0)
+        row.update(input_tokens=0, output_tokens=0, cached_tokens=0, cache_write_tokens=0, reasoning_tokens=0)
+        row.update(cost_usd=0.0)
         rows.append([row[column] for column in TURN_COLUMNS])
     return rows
 
@@ -70,8 +71,11 @@ def test_the_same_episode_is_stored_the_same_with_or_without_the_writer(tmp_path
         store = Store(tmp_path / f"{background}.db", background=background)
         asyncio.run(play_match(MatchConfig("lemonade", SEATS, seed=5), store))
         assert (store.writer_pid is not None) is background
-        turns = store.conn.execute("SELECT * FROM turns ORDER BY idx").fetchall()
-        tables.append([row[:-5] + row[-4:] for row in turns])  # all but latency
+        cursor = store.conn.execute("SELECT * FROM turns ORDER BY idx")
+        timed = [column[0] == "latency" for column in cursor.description]
+        tables.append(
+            [tuple(v for v, t in zip(row, timed, strict=True) if not t) for row in cursor]
+        )  # all but latency
         store.close()
     assert tables[0] == tables[1] and len(tables[0]) == 60
 

@@ -93,8 +93,20 @@ def test_the_recorder_writes_every_turns_column_but_the_row_id(store: Store) -> 
 
 def test_trusted_records_need_every_field_in_order() -> None:
     with pytest.raises(TypeError, match="every field in order"):
-        TurnUsage.trusted(output_tokens=1, input_tokens=2, cached_tokens=0, reasoning_tokens=0, cost_usd=0.0)
+        TurnUsage.trusted(
+            output_tokens=1,
+            input_tokens=2,
+            cached_tokens=0,
+            cache_write_tokens=0,
+            reasoning_tokens=0,
+            cost_usd=0.0,
+        )
     usage = TurnUsage.trusted(
-        input_tokens=2, output_tokens=1, cached_tokens=0, reasoning_tokens=0, cost_usd=0.0
+        input_tokens=2,
+        output_tokens=1,
+        cached_tokens=0,
+        cache_write_tokens=0,
+        reasoning_tokens=0,
+        cost_usd=0.0,
     )
     assert usage == TurnUsage(input_tokens=2, output_tokens=1) and usage.total_tokens == 3

@@ -96,8 +96,30 @@ def test_a_database_written_before_player_configs_opens_and_exports_the_same(tmp
     store = Store(db)
     assert store.schema_version() == len(MIGRATIONS) > 2
     for episode_id, document in expected.items():
+        for turn in document["turns"]:  # migration 6's column: every older turn wrote nothing to a cache
+            turn["usage"]["cache_write_tokens"] = 0
         assert json.loads(json.dumps(export_episode(store, int(episode_id)))) == document
     assert all(seat["config"] is None for seat in store.seats(1))
+    store.close()
+
+
+def test_a_schema_5_database_migrates_and_exports_its_turns_with_no_cache_writes(tmp_path: Path) -> None:
+    # schema_v5.db (a lemonade episode with a model seat that read 1,024 cached tokens, and a
+    # bargain episode) and its export were written by the code of schema 5 (commit 1b297e1).
+    db = tmp_path / "old.db"
+    shutil.copy(DATA / "schema_v5.db", db)
+    expected = json.loads((DATA / "schema_v5_export.json").read_text())
+    store = Store(db)
+    assert store.schema_version() == len(MIGRATIONS) == 6
+    for episode_id, document in expected.items():
+        exported = json.loads(json.dumps(export_episode(store, int(episode_id))))
+        assert [turn["usage"].pop("cache_write_tokens") for turn in exported["turns"]] == [0] * len(
+            document["turns"]
+        )
+        assert exported == document
+    assert [seat["cache_write_tokens"] for seat in store.seats(1)] == [0, 0]
+    model_turns = [t for t in store.turns(1) if t["input_tokens"]]
+    assert [(t["cached_tokens"], t["cache_write_tokens"]) for t in model_turns] == [(0, 0), (1024, 0)]
     store.close()
 
 

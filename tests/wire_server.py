@@ -44,6 +44,8 @@ class Behaviour:
     cached_tokens: int = 0
     reasoning_tokens: int = 0
     cache_write_tokens: int = 0
+    usage_extra: dict[str, Any] = field(default_factory=dict)
+    """More keys for a Chat Completions ``usage`` (as gateways such as LiteLLM add them)."""
 
 
 @dataclass
@@ -340,8 +342,12 @@ def _chat_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
             "prompt_tokens": behaviour.input_tokens,
             "completion_tokens": behaviour.output_tokens,
             "total_tokens": behaviour.input_tokens + behaviour.output_tokens,
-            "prompt_tokens_details": {"cached_tokens": behaviour.cached_tokens},
+            "prompt_tokens_details": {
+                "cached_tokens": behaviour.cached_tokens,
+                "cache_write_tokens": behaviour.cache_write_tokens,
+            },
             "completion_tokens_details": {"reasoning_tokens": behaviour.reasoning_tokens},
+            **behaviour.usage_extra,
         },
     }
 
@@ -374,7 +380,10 @@ def _responses_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
         "tools": [],
         "usage": {
             "input_tokens": behaviour.input_tokens,
-            "input_tokens_details": {"cached_tokens": behaviour.cached_tokens, "cache_write_tokens": 0},
+            "input_tokens_details": {
+                "cached_tokens": behaviour.cached_tokens,
+                "cache_write_tokens": behaviour.cache_write_tokens,
+            },
             "output_tokens": behaviour.output_tokens,
             "output_tokens_details": {"reasoning_tokens": behaviour.reasoning_tokens},
             "total_tokens": behaviour.input_tokens + behaviour.output_tokens,

@@ -32,6 +32,8 @@ from arena.records import (
     StepStarted,
     TurnRecord,
     TurnsRecorded,
+    TurnUsage,
+    tokens_text,
 )
 
 HIDDEN_VIEW = "hidden"
@@ -61,9 +63,7 @@ class ReasonLine:
     reason: str
     action_text: str
     flags: str
-    tokens_in: int
-    tokens_out: int
-    cost_usd: float
+    usage: TurnUsage
     latency: float
 
 
@@ -87,6 +87,8 @@ class SeatStats:
     decisions: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_tokens: int = 0
+    cache_write_tokens: int = 0
     cost_usd: float = 0.0
     latency_total: float = 0.0
     last_latency: float = 0.0
@@ -99,10 +101,13 @@ class SeatStats:
         return self.latency_total / self.decisions if self.decisions else 0.0
 
     def summary(self) -> str:
-        """``120+40 tok · $0.0012 · 0.84s (avg 0.91s) · 1 fallback``."""
+        """``120+40 tok (90 cached) · $0.0012 · 0.84s (avg 0.91s) · 1 fallback``."""
         parts = []
         if self.input_tokens or self.output_tokens or self.cost_usd:
-            parts += [f"{self.input_tokens}+{self.output_tokens} tok", f"${self.cost_usd:.4f}"]
+            tokens = tokens_text(
+                self.input_tokens, self.output_tokens, self.cached_tokens, self.cache_write_tokens
+            )
+            parts += [tokens, f"${self.cost_usd:.4f}"]
         parts.append(f"{self.last_latency:.2f}s (avg {self.mean_latency:.2f}s)")
         if self.fallbacks:
             parts.append(f"{self.fallbacks} fallback{'s' if self.fallbacks != 1 else ''}")
@@ -198,9 +203,7 @@ class MatchModel:
                     turn.reason,
                     turn.action_text,
                     flags,
-                    usage.input_tokens,
-                    usage.output_tokens,
-                    usage.cost_usd,
+                    usage,
                     turn.latency,
                 )
             )
@@ -208,6 +211,8 @@ class MatchModel:
             stats.decisions += 1
             stats.input_tokens += usage.input_tokens
             stats.output_tokens += usage.output_tokens
+            stats.cached_tokens += usage.cached_tokens
+            stats.cache_write_tokens += usage.cache_write_tokens
             stats.cost_usd += usage.cost_usd
             stats.latency_total += turn.latency
             stats.last_latency = turn.latency

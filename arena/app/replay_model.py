@@ -22,6 +22,7 @@ from rich.text import Text
 from arena.episode_writes import dumps
 from arena.game import Game
 from arena.recorder import stored_turn
+from arena.records import tokens_text
 from arena.registry import UnknownGameError, get_game
 from arena.store import Store
 
@@ -52,6 +53,8 @@ class ReplayTurn:
     attempts: list[dict[str, Any]]
     input_tokens: int
     output_tokens: int
+    cached_tokens: int
+    cache_write_tokens: int
     cost_usd: float
     latency: float
     state: dict[str, Any]
@@ -78,6 +81,8 @@ class ReplayTurn:
             attempts=list(turn["attempts"] or []),
             input_tokens=usage["input_tokens"],
             output_tokens=usage["output_tokens"],
+            cached_tokens=usage["cached_tokens"],
+            cache_write_tokens=usage["cache_write_tokens"],
             cost_usd=usage["cost_usd"],
             latency=turn["latency"],
             state=turn["state"] if isinstance(turn["state"], dict) else {},
@@ -93,11 +98,12 @@ class ReplayTurn:
         return ""
 
     def usage_line(self) -> str:
-        """``120+40 tok · $0.0012 · 0.84s`` (just the latency when nothing was spent)."""
+        """``120+40 tok (90 cached) · $0.0012 · 0.84s`` (just the latency when nothing was spent)."""
         if self.input_tokens or self.output_tokens or self.cost_usd:
-            return (
-                f"{self.input_tokens}+{self.output_tokens} tok · ${self.cost_usd:.4f} · {self.latency:.2f}s"
+            tokens = tokens_text(
+                self.input_tokens, self.output_tokens, self.cached_tokens, self.cache_write_tokens
             )
+            return f"{tokens} · ${self.cost_usd:.4f} · {self.latency:.2f}s"
         return f"{self.latency:.2f}s"
 
 

@@ -214,7 +214,8 @@ def markdown(report: dict[str, Any]) -> str:
         "## Cost",
         f"- total ${cost['total_usd']:.4f} over {cost['episodes']} episodes"
         f" (${cost['usd_per_episode']:.4f} each); {cost['input_tokens']} input"
-        f" ({cost.get('cached_tokens', 0)} from a prompt cache) and"
+        f" ({cost.get('cached_tokens', 0)} read from a prompt cache,"
+        f" {cost.get('cache_write_tokens', 0)} written to it) and"
         f" {cost['output_tokens']} output tokens",
         "",
         "## Inference settings as used",

@@ -38,6 +38,7 @@ class PlayerUsage:
     output_tokens: int = 0
     cost_usd: float = 0.0
     cached_tokens: int = 0
+    cache_write_tokens: int = 0
     failures: Counter[str] = field(default_factory=Counter)
 
     def cost_dict(self) -> dict[str, Any]:
@@ -46,6 +47,7 @@ class PlayerUsage:
             "episodes": self.episodes,
             "input_tokens": self.input_tokens,
             "cached_tokens": self.cached_tokens,
+            "cache_write_tokens": self.cache_write_tokens,
             "output_tokens": self.output_tokens,
             "cost_usd": round(self.cost_usd, 6),
             "usd_per_episode": round(self.cost_usd / self.episodes, 6) if self.episodes else 0.0,
@@ -182,6 +184,7 @@ def _cost(data: TournamentData, players: list[str]) -> dict[str, Any]:
         "usd_per_episode": round(total / episodes, 6) if episodes else 0.0,
         "input_tokens": sum(u.input_tokens for u in data.usage.values()),
         "cached_tokens": sum(u.cached_tokens for u in data.usage.values()),
+        "cache_write_tokens": sum(u.cache_write_tokens for u in data.usage.values()),
         "output_tokens": sum(u.output_tokens for u in data.usage.values()),
         "per_player": {p: data.usage[p].cost_dict() for p in players},
     }
@@ -195,13 +198,14 @@ def _add_failures(store: Store, tournament_id: int, data: TournamentData) -> Non
         " WHERE e.tournament_id = ? AND e.status = 'finished'"
     )
     counts = store.conn.execute(
-        f"SELECT s.player, count(*), coalesce(sum(t.fallback), 0), coalesce(sum(t.cached_tokens), 0){joined}"
-        " GROUP BY s.player",
+        "SELECT s.player, count(*), coalesce(sum(t.fallback), 0), coalesce(sum(t.cached_tokens), 0),"
+        f" coalesce(sum(t.cache_write_tokens), 0){joined} GROUP BY s.player",
         (tournament_id,),
     )
-    for player, decisions, fallbacks, cached in counts:
+    for player, decisions, fallbacks, cached, written in counts:
         data.usage[player].failures.update({"decisions": decisions, "fallback": fallbacks})
         data.usage[player].cached_tokens = cached
+        data.usage[player].cache_write_tokens = written
     troubled = store.conn.execute(
         f"SELECT s.player, t.fallback, t.attempts{joined} AND t.attempts != '[]'", (tournament_id,)
     )

@@ -144,6 +144,7 @@ class OpenAIPlayer(ModelPlayer):
             usage.output_tokens = response.usage.output_tokens
             details = response.usage.input_tokens_details
             usage.cached_tokens = (details.cached_tokens or 0) if details is not None else 0
+            usage.cache_write_tokens = (details.cache_write_tokens or 0) if details is not None else 0
             out_details = response.usage.output_tokens_details
             usage.reasoning_tokens = (out_details.reasoning_tokens or 0) if out_details is not None else 0
         completion = Completion("".join(texts), usage)
@@ -191,6 +192,7 @@ class OpenAIPlayer(ModelPlayer):
             usage.output_tokens = response.usage.completion_tokens or 0
             prompt_details = response.usage.prompt_tokens_details
             usage.cached_tokens = (prompt_details.cached_tokens or 0) if prompt_details else 0
+            usage.cache_write_tokens = _chat_cache_writes(response.usage)
             out_details = response.usage.completion_tokens_details
             usage.reasoning_tokens = (out_details.reasoning_tokens or 0) if out_details else 0
         completion = Completion(choice.message.content or "", usage)
@@ -299,3 +301,22 @@ def classify_openai_error(exc: Exception) -> ProviderFailure | None:
     if isinstance(exc, openai.APIResponseValidationError | openai.APIError):
         return ProviderFailure(ErrorClass.PROVIDER_ERROR, f"unexpected reply: {sdk_message(exc)}")
     return None
+
+
+def _chat_cache_writes(usage: Any) -> int:
+    """Input tokens a Chat Completions server says it wrote to its prompt cache (0: none said).
+
+    OpenAI and OpenRouter report ``prompt_tokens_details.cache_write_tokens``; LiteLLM in front
+    of Anthropic reports ``cache_creation_input_tokens`` (also as ``cache_creation_tokens`` in the
+    details). Each counts tokens inside ``prompt_tokens``.
+    """
+    details = usage.prompt_tokens_details
+    for source, name in (
+        (details, "cache_write_tokens"),
+        (details, "cache_creation_tokens"),
+        (usage, "cache_creation_input_tokens"),
+    ):
+        value = getattr(source, name, None) if source is not None else None
+        if isinstance(value, int) and value > 0:
+            return value
+    return 0

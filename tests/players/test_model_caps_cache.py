@@ -149,6 +149,41 @@ async def test_cached_tokens_are_read_and_priced_at_the_cached_rate(
     assert second.cost_usd < full
 
 
+@pytest.mark.parametrize("provider", PROVIDERS)
+async def test_cache_writes_are_read_from_every_wire_format(
+    provider: str, wire: WireServer, config_for: ConfigFor
+) -> None:
+    # Anthropic counts reads and writes apart from input_tokens; OpenAI (and OpenRouter-like
+    # compatible servers) count them inside it.
+    wire.script(reply(GOOD, input_tokens=1000, cached_tokens=200, cache_write_tokens=300))
+    p = player(config_for(provider, price_input_per_mtok=2.0))
+    try:
+        usage = (await p.decide(request(1))).usage
+    finally:
+        await p.close()
+    total = 1500 if provider == "anthropic" else 1000
+    assert (usage.input_tokens, usage.cached_tokens, usage.cache_write_tokens) == (total, 200, 300)
+    write_price = 2.5 if provider == "anthropic" else 2.0  # only Anthropic bills writes above input
+    expected = ((total - 500) * 2.0 + 200 * 0.2 + 300 * write_price) / 1e6
+    assert usage.cost_usd == pytest.approx(expected)
+
+
+async def test_a_gateway_reporting_anthropic_style_cache_writes_on_chat_completions_is_read(
+    wire: WireServer, config_for: ConfigFor
+) -> None:
+    litellm = {"cache_creation_input_tokens": 300, "cache_read_input_tokens": 200}
+    wire.script(
+        reply(GOOD, input_tokens=1000, cached_tokens=200, usage_extra=litellm),
+        reply(GOOD, input_tokens=1000),
+    )
+    p = player(config_for("openai-compat"))
+    try:
+        written = [(await p.decide(request(step))).usage.cache_write_tokens for step in (1, 2)]
+    finally:
+        await p.close()
+    assert written == [300, 0]
+
+
 async def test_a_models_file_price_for_cached_input_wins(wire: WireServer, config_for: ConfigFor) -> None:
     config = config_for("openai-chat", price_input_per_mtok=2.0, price_cached_input_per_mtok=1.0)
     wire.script(reply(GOOD, input_tokens=1000, output_tokens=0, cached_tokens=400))

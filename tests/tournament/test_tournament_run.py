@@ -18,10 +18,11 @@ import pytest
 from arena.cli import main
 from arena.store import Store
 from arena.tournament.config import TournamentConfigError, build_config
+from arena.tournament.report import build_report, markdown
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, plan, run_tournament
 from arena.tournament.standings import tournament_table
 from players.models import ModelsConfig
-from tests.players.modelkit import settings_for
+from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
 from tests.wire_server import WireServer, reply, unauthorized
 
 TRIO = ("baseline:honest", "baseline:bluffing", "baseline:pushover")
@@ -266,3 +267,22 @@ def test_listing_shows_the_players_of_a_suite_made_by_an_older_arena(
     assert main(["--db", str(db_path), "tournaments"]) == 0
     row = capsys.readouterr().out.splitlines()[1].split("\t")
     assert row[3] == "baseline:honest baseline:random" and row[4] == "0/?"
+
+
+async def test_the_cost_table_and_report_count_prompt_cache_reads_and_writes(
+    store: Store, wire: WireServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, CANARY_KEY)
+    offer = {"action": "offer", "price": 40, "message": "", "reason": "opening"}
+    wire.script(*[reply(offer, cached_tokens=500, cache_write_tokens=70) for _ in range(2)])
+    models = ModelsConfig(models={"m": settings_for("anthropic", wire, price_input_per_mtok=3.0)})
+    config = build_config(game="bargain", players=("m", "baseline:pushover"), seeds=1, options={"rounds": 2})
+    progress = await run_tournament(store, config, models_config=models)
+    assert progress.status == "finished" and progress.done == 2 and len(wire.posts()) == 2
+    report = build_report(store, progress.tournament_id)
+    cost = report["cost"]
+    assert (cost["cached_tokens"], cost["cache_write_tokens"]) == (1000, 140)
+    mine = cost["per_player"]["m"]
+    assert (mine["input_tokens"], mine["cached_tokens"], mine["cache_write_tokens"]) == (2 * 690, 1000, 140)
+    assert cost["per_player"]["baseline:pushover"]["cache_write_tokens"] == 0
+    assert "1380 input (1000 read from a prompt cache, 140 written to it)" in markdown(report)

@@ -27,8 +27,9 @@ def reason_entry(line: ReasonLine) -> Text:
         )
     text.append("\n")
     text.append_text(safe_text(line.reason or "(no reason given)", "italic", limit=1200))
-    if line.tokens_in or line.tokens_out or line.cost_usd:
-        cost = f"  [{line.tokens_in}+{line.tokens_out} tok, ${line.cost_usd:.4f}, {line.latency:.2f}s]"
+    usage = line.usage
+    if usage.total_tokens or usage.cost_usd:
+        cost = f"  [{usage.tokens_text()}, ${usage.cost_usd:.4f}, {line.latency:.2f}s]"
         text.append_text(safe_text(cost, "dim"))
     elif line.latency >= MIN_SHOWN_LATENCY:
         text.append_text(safe_text(f"  [{line.latency:.2f}s]", "dim"))
