@@ -30,6 +30,7 @@ import sqlite3
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -116,16 +117,19 @@ class BackgroundWriter:
         env = dict(
             os.environ, PYTHONPATH=os.pathsep.join(filter(None, [source_root, os.environ.get("PYTHONPATH")]))
         )
+        # A file, not a pipe: a child that wrote more than a pipe holds would block forever.
+        self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - open for the child's life; close()
         try:
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "arena.background_writer", str(path)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                stderr=self._errors,
                 env=env,
                 start_new_session=True,  # Ctrl-C at the terminal stops the parent, which then closes us
             )
         except OSError as exc:
+            self._errors.close()
             raise WriterError(f"cannot start the database writer: {exc}") from None
         assert self._process.stdin is not None and self._process.stdout is not None
         self._to_child = self._process.stdin.fileno()
@@ -196,9 +200,9 @@ class BackgroundWriter:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
-            for stream in (self._process.stdout, self._process.stderr):
-                if stream is not None:
-                    stream.close()
+            if self._process.stdout is not None:
+                self._process.stdout.close()
+            self._errors.close()
 
     def _send(self, data: bytes) -> None:
         if self._closed:
@@ -211,9 +215,12 @@ class BackgroundWriter:
             raise WriterError(f"the database writer ended early{self._stderr_tail()}") from None
 
     def _stderr_tail(self) -> str:
-        if self._process.poll() is None or self._process.stderr is None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._process.wait(1.0)  # it closed its end: it is exiting, let it finish writing
+        if self._process.poll() is None or self._errors.closed:
             return ""
-        lines = self._process.stderr.read().decode(errors="replace").strip().splitlines()
+        self._errors.seek(0)
+        lines = self._errors.read().decode(errors="replace").strip().splitlines()
         return f": {lines[-1]}" if lines else f" (exit status {self._process.returncode})"
 
 

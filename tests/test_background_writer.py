@@ -208,3 +208,16 @@ def test_taking_the_lock_retries_until_the_other_writer_lets_go(
     released.join()
     holder.close()
     waiter.close()
+
+
+def test_a_writer_that_cannot_start_says_why(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = db_path.parent / "python"
+    broken.write_text("#!/bin/sh\necho 'no module named arena' >&2\nexit 3\n")
+    broken.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(broken))
+    store = Store(db_path)
+    episode = running_episode(store)
+    store.add_turns(TURN_COLUMNS, turn_rows(episode, 0))
+    assert store.writer_problem == "the database writer ended early: no module named arena"
+    assert len(store.raw_turns(episode)) == 2  # written here instead
+    store.close()
