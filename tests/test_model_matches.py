@@ -19,8 +19,8 @@ from arena.store import Store
 from arena.suite import run_suite
 from arena.suite_view import suite_table
 from players.models import ModelsConfig
-from players.models.base import SYSTEM_PROMPT_VERSION
 from players.models.local_runtime import missing_requirement
+from players.models.prompting import SYSTEM_PROMPT_VERSION
 from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
 from tests.wire_server import (
     WireServer,
