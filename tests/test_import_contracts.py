@@ -13,7 +13,6 @@ FRONT_ENDS = {
     "arena.cli",
     "arena.cli_output",
     "arena.cli_tournament",
-    "arena.suite_view",
     "arena.testing",
 }
 
