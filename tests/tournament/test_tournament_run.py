@@ -266,3 +266,18 @@ def test_listing_shows_the_players_of_a_suite_made_by_an_older_arena(
     assert main(["--db", str(db_path), "tournaments"]) == 0
     row = capsys.readouterr().out.splitlines()[1].split("\t")
     assert row[3] == "baseline:honest baseline:random" and row[4] == "0/?"
+
+
+async def test_a_report_reads_the_tournament_row_once(store: Store) -> None:
+    from arena.tournament.report import build_report
+
+    config = build_config(game="bargain", players=TRIO[:2], seeds=1, options={"rounds": 2})
+    progress = await run_tournament(store, config)
+    statements: list[str] = []
+    store.conn.set_trace_callback(statements.append)
+    try:
+        report = build_report(store, progress.tournament_id)
+    finally:
+        store.conn.set_trace_callback(None)
+    assert report["identity"]["players"] == list(TRIO[:2])
+    assert sum("FROM tournaments" in statement for statement in statements) == 1
