@@ -11,6 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FRONT_ENDS = {
     "arena.app",
     "arena.cli",
+    "arena.cli_args",
+    "arena.cli_episodes",
     "arena.cli_output",
     "arena.cli_tournament",
     "arena.testing",
