@@ -9,123 +9,44 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from rich.console import Console
 
 from arena import cli_tournament
+from arena.cli_args import (
+    UsageError,
+    build_parser,
+    episode_id_arg,
+    open_store,
+    option_lines,
+    parse_count,
+    parse_pairs,
+    parse_seed_flag,
+    seats_for,
+)
+from arena.cli_episodes import cmd_episodes, cmd_export
 from arena.cli_output import LiveOutput, StdoutConsole, silence_stdout
-from arena.export import EpisodeNotFound, export_episode
+from arena.export import EpisodeNotFound
 from arena.lineup import baseline_choices
 from arena.match import MatchConfig, prepare_runner, run_to_end
 from arena.paths import database_path
 from arena.player import PlayerSetupError, UserLeft
 from arena.player_kinds import player_kinds
 from arena.records import EpisodeStatus
-from arena.registry import GameDefinition, UnknownGameError, game_names, get_game
+from arena.registry import UnknownGameError, game_names, get_game
 from arena.runner import Budget
-from arena.sanitize import INVISIBLE, plain_text
+from arena.sanitize import plain_text
 from arena.specs import SpecError
 from arena.store import Store, StoreError
-from arena.user_input import INT64_MAX, budget_problem, in_int64, parse_seed
+from arena.user_input import budget_problem
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 PIPE_WIDTH = 160
-
-
-class UsageError(Exception):
-    """A command-line mistake to report in one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
-    parser = _Parser(
-        prog="arena", description="Language models, baselines and people play games head-to-head."
-    )
-    parser.add_argument("--db", help="database file (default: $ARENA_DB or saves/arena.db)")
-    parser.add_argument(
-        "--models",
-        help="models file (default: $ARENA_MODELS, ./arena-models.toml, ~/.config/arena/models.toml)",
-    )
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-
-    play = sub.add_parser("play", help="play one episode headless", add_help=False)
-    play.add_argument("-h", "--help", action=_PlayHelp, help="show this help and every game's options")
-    play.add_argument("game", help="game name (see: arena games)")
-    play.add_argument(
-        "--seat", action="append", default=[], metavar="SEAT=SPEC", help="give a seat to a player"
-    )
-    play.add_argument("--seed", default="0", help="integer seed (default 0)")
-    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
-    play.add_argument("--budget-usd", type=float, default=None, help="stop the episode past this cost")
-    play.add_argument(
-        "--budget-tokens", type=int, default=None, help="stop the episode past this many tokens"
-    )
-    play.add_argument("--quiet", action="store_true", help="print only the results")
-    play.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-
-    suite = sub.add_parser("suite", help="one line-up over many deals: a thin alias of arena tournament run")
-    suite.add_argument("game", help="game name (see: arena games)")
-    suite.add_argument(
-        "--seat", action="append", default=[], metavar="SEAT=SPEC", help="give a seat to a player"
-    )
-    suite.add_argument("--n", default="50", help="number of deals (default 50)")
-    suite.add_argument("--seed", default="0", help="integer seed the deals are drawn from (default 0)")
-    suite.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
-    suite.add_argument("--no-swap", action="store_true", help=argparse.SUPPRESS)
-    suite.add_argument("--report", metavar="FILE", help="also write the JSON report (with disclosure) here")
-    suite.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-
-    players = sub.add_parser("players", help="list the player specs a game accepts")
-    players.add_argument("game")
-
-    sub.add_parser("games", help="list the games")
-
-    replay = sub.add_parser("replay", help="open the app's replay screen (an episode, or the list)")
-    replay.add_argument("episode_id", nargs="?", type=int, help="episode to open (default: browse)")
-    replay.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-
-    models = sub.add_parser("models", help="list the model players and whether each can play now")
-    models.add_argument("--example", action="store_true", help="print an example models file and exit")
-
-    episodes = sub.add_parser("episodes", help="list saved episodes")
-    episodes.add_argument("--game")
-    episodes.add_argument("--status")
-    episodes.add_argument("--player")
-    episodes.add_argument("--limit", type=int, default=30)
-    episodes.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-
-    export = sub.add_parser("export", help="write an episode as JSON to stdout")
-    export.add_argument("episode_id", type=int)
-    export.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-    cli_tournament.add_parsers(sub, _Parser)
-    _accept_global_options_everywhere(sub)
-    return parser
-
-
-def _accept_global_options_everywhere(sub: Any) -> None:
-    """Let ``--db`` and ``--models`` follow any subcommand as well as precede it."""
-    parsers = list(sub.choices.values())
-    while parsers:
-        parser = parsers.pop()
-        known = {option for action in parser._actions for option in action.option_strings}
-        if "--db" not in known:
-            parser.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-        if "--models" not in known:
-            parser.add_argument("--models", dest="sub_models", help=argparse.SUPPRESS)
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                parsers.extend(action.choices.values())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -151,18 +72,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def escape_invisible(text: str) -> str:
-    """JSON text with bidi overrides and invisible characters written as ``\\uXXXX`` escapes.
-
-    JSON already escapes control characters such as ESC; these would otherwise reach a
-    terminal raw and reorder or hide what it shows. The escaped JSON decodes the same.
-    """
-    return text.translate(_ESCAPES)
-
-
-_ESCAPES = {ord(char): f"\\u{ord(char):04x}" for char in INVISIBLE}
-
-
 def fail(message: str, code: int = 1) -> int:
     """Print ``arena: error: MESSAGE`` as one line on stderr and return ``code``."""
     one_line = " ".join(plain_text(message).split())
@@ -175,51 +84,14 @@ def stdout_console() -> Console:
     return StdoutConsole(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
 
 
-def _db(args: argparse.Namespace, *, write: bool = True) -> Store:
-    """The store ``--db`` names. Reading never creates anything; writing says what it creates."""
-    path = database_path(getattr(args, "sub_db", None) or args.db)
-    if not path.parent.exists():
-        if not write:
-            raise StoreError(f"no database at {path} (the folder {path.parent} does not exist)")
-        sys.stderr.write(f"arena: creating folder {plain_text(str(path.parent))} for the database\n")
-    return Store(path)
-
-
-def _parse_pairs(items: list[str], what: str) -> dict[str, str]:
-    pairs: dict[str, str] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise UsageError(f"{what} wants NAME=VALUE, got {item!r}")
-        name = key.strip()
-        if name in pairs:
-            raise UsageError(f"{what} {name} is given twice ({pairs[name]!r} and {value.strip()!r})")
-        pairs[name] = value.strip()
-    return pairs
-
-
-def _parse_seed(text: str) -> int:
-    try:
-        return parse_seed(text)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def _episode_id(value: int) -> int:
-    # An id SQLite cannot hold cannot name an episode; say so instead of failing in the store.
-    if not in_int64(value):
-        raise EpisodeNotFound(f"no episode {value}")
-    return value
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     """``arena play GAME --seat a=SPEC ...``"""
     spec = get_game(args.game)
-    seats = _parse_pairs(args.seat, "--seat")
-    options: dict[str, Any] = dict(_parse_pairs(args.option, "--option"))
+    seats = parse_pairs(args.seat, "--seat")
+    options: dict[str, Any] = dict(parse_pairs(args.option, "--option"))
     if not seats:
         example = " ".join(
-            f"--seat {s}=baseline:{next(iter(spec.baselines))}" for s in _seats_for(spec, options)
+            f"--seat {s}=baseline:{next(iter(spec.baselines))}" for s in seats_for(spec, options)
         )
         raise UsageError(f"give every seat a player, e.g. {example}")
     problem = budget_problem(args.budget_usd, args.budget_tokens)
@@ -228,11 +100,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     config = MatchConfig(
         game=spec.name,
         seats=seats,
-        seed=_parse_seed(args.seed),
+        seed=parse_seed_flag(args.seed),
         options=options,
         budget=Budget(args.budget_usd, args.budget_tokens),
     )
-    return _run_play(config, _db(args), quiet=args.quiet)
+    return _run_play(config, open_store(args), quiet=args.quiet)
 
 
 def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
@@ -262,9 +134,9 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
 def cmd_suite(args: argparse.Namespace) -> int:
     """``arena suite GAME --seat ... --n N``: a thin alias of ``arena tournament run`` for one line-up."""
     spec = get_game(args.game)
-    options = dict(_parse_pairs(args.option, "--option"))
-    seats = _parse_pairs(args.seat, "--seat")
-    names = _seats_for(spec, options)
+    options = dict(parse_pairs(args.option, "--option"))
+    seats = parse_pairs(args.seat, "--seat")
+    names = seats_for(spec, options)
     if not seats:
         raise UsageError(f"give every seat a player ({', '.join(names)}), e.g. --seat {names[0]}=SPEC")
     if args.no_swap:
@@ -272,23 +144,13 @@ def cmd_suite(args: argparse.Namespace) -> int:
             "--no-swap is gone: a suite is a tournament and plays every seating (see: arena play)"
         )
     config = cli_tournament.suite_config(
-        spec.name, names, seats, _parse_count(args.n), _parse_seed(args.seed), options
+        spec.name, names, seats, parse_count(args.n), parse_seed_flag(args.seed), options
     )
-    store = _db(args)
+    store = open_store(args)
     try:
         return cli_tournament.suite_command(store, config, args.report, stdout_console())
     finally:
         store.close()
-
-
-def _parse_count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"--n must be a whole number, got {text!r}") from None
-    if value < 1:
-        raise UsageError("--n must be at least 1")
-    return value
 
 
 def cmd_players(args: argparse.Namespace) -> int:
@@ -333,14 +195,6 @@ def cmd_models(args: argparse.Namespace) -> int:
     return 0
 
 
-def _seats_for(spec: GameDefinition, options: dict[str, Any]) -> tuple[str, ...]:
-    """The seats these options give (the default seats while the options are not valid yet)."""
-    try:
-        return spec.seats_for(options)
-    except ValueError:
-        return spec.default_seats
-
-
 def cmd_games(args: argparse.Namespace) -> int:
     """``arena games``: names, one-line descriptions, seats and options with defaults and ranges."""
     for name in game_names():
@@ -348,72 +202,6 @@ def cmd_games(args: argparse.Namespace) -> int:
         print(f"{name}\t{spec.title}: {spec.description}")
         for line in option_lines(spec):
             print(f"\t{line}")
-    return 0
-
-
-class _PlayHelp(argparse.Action):
-    """``arena play --help``: the usual help, then every game's seats and options (read lazily)."""
-
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
-        parser.print_help()
-        for name in game_names():
-            print(f"\n{name}:")
-            for line in option_lines(get_game(name)):
-                print(f"  {line}")
-        parser.exit()
-
-
-def option_lines(spec: GameDefinition) -> list[str]:
-    """The seats and one line per option (``--option NAME=DEFAULT  help (range)``)."""
-    lines = [f"seats: {', '.join(spec.default_seats)} (by default)"]
-    for option in spec.options:
-        if option.choices:
-            allowed = f" (one of {', '.join(map(str, option.choices))})"
-        elif option.minimum is not None and option.maximum is not None:
-            allowed = f" ({option.minimum:g} to {option.maximum:g})"
-        else:
-            allowed = ""
-        lines.append(f"--option {option.name}={option.default}  {option.help}{allowed}")
-    return lines
-
-
-def cmd_episodes(args: argparse.Namespace) -> int:
-    """``arena episodes``: recent episodes, newest first."""
-    if args.limit < 1:
-        raise UsageError(f"--limit must be at least 1, got {args.limit}")
-    store = _db(args, write=False)
-    try:
-        rows = store.list_episodes(
-            game=args.game, status=args.status, player=args.player, limit=min(args.limit, INT64_MAX)
-        )
-    finally:
-        store.close()
-    if not rows:
-        print(
-            "no episodes yet; try: arena play lemonade --seat a=baseline:weather --seat b=baseline:cost-plus"
-        )
-        return 0
-    print("id\tgame\tseed\tstatus\tturns\tstarted\tplayers\tscores")
-    for row in rows:
-        print(
-            f"{row['id']}\t{row['game']}\t{row['seed']}\t{row['status']}\t{row['turns']}\t"
-            f"{row['started_at']}\t{row['players'] or ''}\t{row['scores'] or ''}"
-        )
-    return 0
-
-
-def cmd_export(args: argparse.Namespace) -> int:
-    """``arena export ID``: the episode as JSON on stdout."""
-    store = _db(args, write=False)
-    try:
-        document = export_episode(store, _episode_id(args.episode_id))
-    finally:
-        store.close()
-    sys.stdout.write(escape_invisible(json.dumps(document, ensure_ascii=False, indent=1)))
-    sys.stdout.write("\n")
     return 0
 
 
@@ -432,7 +220,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.episode_id is not None:
         store = Store(path)
         try:
-            if store.episode(_episode_id(args.episode_id)) is None:
+            if store.episode(episode_id_arg(args.episode_id)) is None:
                 raise EpisodeNotFound(f"no episode {args.episode_id} in {path}")
         finally:
             store.close()
@@ -447,13 +235,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     console = stdout_console()
     try:
         if args.tournament_command == "run":
-            config = cli_tournament.config_from_args(args, _parse_pairs)
-            store = _db(args)
+            config = cli_tournament.config_from_args(args, parse_pairs)
+            store = open_store(args)
             try:
                 return cli_tournament.run_command(args, store, config, console)
             finally:
                 store.close()
-        store = _db(args, write=args.tournament_command == "resume")
+        store = open_store(args, write=args.tournament_command == "resume")
         try:
             handler = {
                 "resume": cli_tournament.resume_command,
@@ -469,7 +257,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def cmd_tournaments(args: argparse.Namespace) -> int:
     """``arena tournaments``: recent tournaments."""
-    store = _db(args, write=False)
+    store = open_store(args, write=False)
     try:
         return cli_tournament.list_command(args, store, stdout_console())
     finally:

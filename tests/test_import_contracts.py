@@ -11,9 +11,10 @@ ROOT = Path(__file__).resolve().parent.parent
 FRONT_ENDS = {
     "arena.app",
     "arena.cli",
+    "arena.cli_args",
+    "arena.cli_episodes",
     "arena.cli_output",
     "arena.cli_tournament",
-    "arena.suite_view",
     "arena.testing",
 }
 

@@ -15,7 +15,7 @@ CORE_MODULES = [
     "arena.store",
     "arena.recorder",
     "arena.match",
-    "arena.suite",
+    "arena.tournament.run",
     "arena.export",
     "arena.cli",
     "games.lemonade",

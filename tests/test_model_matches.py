@@ -11,16 +11,19 @@ import pytest
 from rich.console import Console
 
 from arena.cli import main
+from arena.cli_tournament import render_table
 from arena.export import export_episode
 from arena.match import MatchConfig, play_match
 from arena.player import PlayerSetupError
 from arena.runner import Budget
 from arena.store import Store
-from arena.suite import run_suite
-from arena.suite_view import suite_table
+from arena.tournament.config import build_config
+from arena.tournament.report import build_report
+from arena.tournament.run import run_tournament
+from arena.tournament.standings import tournament_table
 from players.models import ModelsConfig
-from players.models.base import SYSTEM_PROMPT_VERSION
 from players.models.local_runtime import missing_requirement
+from players.models.prompting import SYSTEM_PROMPT_VERSION
 from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
 from tests.wire_server import (
     WireServer,
@@ -336,33 +339,45 @@ async def test_suites_leave_out_unfinished_episodes_and_tell_configurations_apar
     wire: WireServer, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ARENA_MODELS", str(models_file(tmp_path / "cold.toml", wire, 0.2)))
-    # Deal 0: a good day, an unusable one (re-asked, then the fallback), a good day. Deal 1: refused.
+    # Seat a: a good day, an unusable one (re-asked, then the fallback), a good day. Seat b: refused.
     wire.script(reply(GOOD), reply("no"), reply("no"), reply(GOOD), *(context_exceeded() for _ in range(3)))
-    lineup = {"a": "m", "b": "baseline:weather"}
-    cold = await run_suite(store, "lemonade", lineup, n=2, seed=4, swap=False, options={"days": 3})
-    assert [e.status for e in cold.episodes] == ["finished", "player_failed"]
-    assert cold.per_player["m"].episodes == 1 and cold.per_player["m"].fallback_rate == pytest.approx(
+    players = ("m", "baseline:weather")
+    lineup = {
+        "players": players,
+        "seeds": 1,
+        "seed": 4,
+        "options": {"days": 3},
+        "concurrency": 1,
+        "retries": 0,
+    }
+    cold = await run_tournament(store, build_config(game="lemonade", **lineup))
+    statuses = store.conn.execute(
+        "SELECT status FROM episodes WHERE tournament_id = ? ORDER BY id", (cold.tournament_id,)
+    )
+    assert [status for (status,) in statuses] == ["finished", "player_failed"]
+    table = tournament_table(store, cold.tournament_id)
+    model = next(row for row in table["players"] if row["player"] == "m")
+    counts = table["failures"]["per_player"]["m"]
+    assert model["episodes"] == 1 and counts["fallback"] / counts["decisions"] == pytest.approx(
         1 / 3, abs=1e-3
     )
-    document = cold.to_dict()
-    assert document["left_out"]["episodes"] == 1
-    assert document["left_out"]["by_status"] == {"player_failed": 1}
-    assert "exceeds the available context size" in document["left_out"]["reasons"][0]["message"]
-    assert document["failures"]["per_player"]["m"]["left_out"] == 1
-    assert document["per_player"]["m"]["fallback_rate"] == pytest.approx(0.3333)
+    assert [item["status"] for item in table["left_out"]] == ["player_failed"]
+    assert "exceeds the available context size" in table["left_out"][0]["reason"]
+    assert "m" in table["left_out"][0]["players"]
     buffer = io.StringIO()
-    Console(file=buffer, width=200, color_system=None).print(suite_table(cold))
-    table = buffer.getvalue()
-    assert "1 of 2 episodes left out (not finished: 1 player_failed)" in table and "fallback%" in table
+    Console(file=buffer, width=200, color_system=None).print(render_table(table))
+    text = buffer.getvalue()
+    assert "left out: 1 player_failed" in text and "fallback" in text
 
     monkeypatch.setenv("ARENA_MODELS", str(models_file(tmp_path / "hot.toml", wire, 0.9)))
-    wire.script(*(reply(GOOD) for _ in range(3)))
-    hot = await run_suite(store, "lemonade", lineup, n=1, seed=4, swap=False, options={"days": 3})
-    cold.episodes += hot.episodes
-    cold.configurations.update(hot.configurations)
-    labels = sorted(cold.per_player)
-    assert len(labels) == 3 and [label.split("#")[0] for label in labels] == ["baseline:weather", "m", "m"]
-    temperatures = {cold.to_dict()["configurations"][label]["config"]["temperature"] for label in labels[1:]}
+    wire.script(*(reply(GOOD) for _ in range(6)))
+    hot = await run_tournament(store, build_config(game="lemonade", **lineup))
+    assert hot.status == "finished" and hot.done == 2
+    reports = [build_report(store, progress.tournament_id) for progress in (cold, hot)]
+    hashes = {report["inference"]["m"]["config_hash"] for report in reports}
+    weather = {report["inference"]["baseline:weather"]["config_hash"] for report in reports}
+    assert len(hashes) == 2 and len(weather) == 1 and not hashes & weather
+    temperatures = {report["inference"]["m"]["settings"]["temperature"] for report in reports}
     assert temperatures == {0.2, 0.9}
     stored = store.conn.execute("SELECT count(*) FROM player_configs WHERE name = 'm'").fetchone()[0]
     assert stored == 2

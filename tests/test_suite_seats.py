@@ -1,5 +1,5 @@
-"""Seats follow the options everywhere: a suite of three lemonade stands runs (it used to fail
-with "lemonade seats are a, b")."""
+"""Seats follow the options everywhere: a tournament of three lemonade stands runs (it used to
+fail with "lemonade seats are a, b")."""
 
 from __future__ import annotations
 
@@ -7,27 +7,28 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli import main
 from arena.registry import get_game
-from arena.specs import SpecError
 from arena.store import Store
-from arena.suite import run_suite
+from arena.tournament.config import build_config
+from arena.tournament.run import run_tournament
+from arena.tournament.standings import read_tournament
 
 
-async def test_a_suite_of_three_stands_runs(tmp_path: Path) -> None:
-    store = Store(tmp_path / "arena.db")
-    try:
-        players = {"a": "baseline:weather", "b": "baseline:cost-plus", "c": "baseline:random"}
-        options = {"stands": 3, "days": 3}
-        report = await run_suite(store, "lemonade", players, n=2, seed=1, options=options)
-    finally:
-        store.close()
-    assert report.status == "finished" and len(report.episodes) == 6
-    assert all(set(episode.scores) == {"a", "b", "c"} for episode in report.episodes)
+async def test_a_tournament_of_three_stands_runs(store: Store) -> None:
+    players = ("baseline:weather", "baseline:cost-plus", "baseline:random")
+    config = build_config(game="lemonade", players=players, seeds=2, seed=1, options={"stands": 3, "days": 3})
+    progress = await run_tournament(store, config)
+    assert progress.status == "finished" and progress.done == 6
+    records = read_tournament(store, progress.tournament_id).records
+    assert len(records) == 6
+    assert all(set(record.scores) == {"a", "b", "c"} for record in records)
 
 
-async def test_a_suite_names_the_seats_the_options_give() -> None:
-    with pytest.raises(SpecError, match="lemonade seats are a, b, c"):
-        await run_suite(None, "lemonade", {"a": "baseline:weather"}, n=1, seed=1, options={"stands": 3})
+def test_a_suite_names_the_seats_the_options_give(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
+    argv = ["--db", str(db_path), "suite", "lemonade", "--seat", "a=baseline:weather", "--option", "stands=3"]
+    assert main(argv) != 0
+    assert "lemonade seats are a, b, c" in capsys.readouterr().err
 
 
 def test_seats_are_a_function_of_the_options() -> None:

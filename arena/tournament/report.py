@@ -21,7 +21,7 @@ from arena.registry import get_game
 from arena.runner import REASK_ERRORS
 from arena.store import Store, StoreError
 from arena.tournament.report_schema import validate_report
-from arena.tournament.run import load_config
+from arena.tournament.run import load_tournament
 from arena.tournament.schedule import __doc__ as SCHEDULE_DOC
 from arena.tournament.standings import tournament_table
 
@@ -36,13 +36,13 @@ class NothingToReport(ValueError):
 
 def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
     """The ``report.json`` document of a tournament (validated)."""
-    config = load_config(store, tournament_id)
-    table = tournament_table(store, tournament_id)
+    stored = load_tournament(store, tournament_id)
+    row, config = stored
+    table = tournament_table(store, tournament_id, stored=stored)
     if table["ratings"] is None:
         raise NothingToReport(f"tournament {tournament_id} has no finished episode to report yet")
     spec = get_game(config.game)
     info = table["tournament"]
-    row = store.tournament(tournament_id) or {}
     status = info["status"]
     sample = spec.create(0, info["options"])
     report: dict[str, Any] = {

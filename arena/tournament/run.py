@@ -159,8 +159,8 @@ def plan(config: TournamentConfig) -> list[Slot]:
     return schedule(seats, list(config.players), config.seeds, config.seed)
 
 
-def load_config(store: Store, tournament_id: int) -> TournamentConfig:
-    """The stored configuration of a tournament."""
+def load_tournament(store: Store, tournament_id: int) -> tuple[dict[str, Any], TournamentConfig]:
+    """A tournament's row as stored and the validated configuration it holds (one read)."""
     row = store.tournament(tournament_id)
     if row is None:
         raise TournamentNotFound(f"no tournament {tournament_id} in {store.path}")
@@ -170,7 +170,12 @@ def load_config(store: Store, tournament_id: int) -> TournamentConfig:
             f"tournament {tournament_id} was made by arena suite; it cannot be resumed"
         )
     fields = {key: value for key, value in stored.items() if key in TournamentConfig.model_fields}
-    return TournamentConfig.model_validate(fields)
+    return row, TournamentConfig.model_validate(fields)
+
+
+def load_config(store: Store, tournament_id: int) -> TournamentConfig:
+    """The stored configuration of a tournament."""
+    return load_tournament(store, tournament_id)[1]
 
 
 def slot_states(store: Store, tournament_id: int, slots: Sequence[Slot]) -> list[SlotState]:

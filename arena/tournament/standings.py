@@ -20,8 +20,9 @@ import orjson
 from arena.records import EpisodeStatus
 from arena.registry import get_game
 from arena.store import Store
+from arena.tournament.config import TournamentConfig
 from arena.tournament.records import EpisodeRecord
-from arena.tournament.run import load_config, plan, slot_states
+from arena.tournament.run import load_tournament, plan, slot_states
 from arena.tournament.tables import tables
 
 TIMEOUT_ERRORS = frozenset({"timeout"})
@@ -114,10 +115,20 @@ def read_tournament(store: Store, tournament_id: int) -> TournamentData:
     return data
 
 
-def tournament_table(store: Store, tournament_id: int, *, resamples: int = 1000) -> dict[str, Any]:
-    """The tournament's tables as one JSON-able dict (see the module docstring)."""
-    config = load_config(store, tournament_id)
-    row = store.tournament(tournament_id) or {}
+def tournament_table(
+    store: Store,
+    tournament_id: int,
+    *,
+    resamples: int = 1000,
+    stored: tuple[dict[str, Any], TournamentConfig] | None = None,
+) -> dict[str, Any]:
+    """The tournament's tables as one JSON-able dict (see the module docstring).
+
+    ``stored`` is :func:`load_tournament`'s answer when the caller has it (it is read here otherwise).
+    """
+    if stored is None:
+        stored = load_tournament(store, tournament_id)
+    row, config = stored
     spec = get_game(config.game)
     slots = plan(config)
     states = slot_states(store, tournament_id, slots)

@@ -10,7 +10,6 @@ scrubbing - lives here once.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import os
 import random
@@ -25,6 +24,7 @@ from arena.playerconfig import public_url
 from .config import ModelSettings
 from .memory import ChatMessage, TranscriptMemory, split_head
 from .parsing import ReplyParseError, parse_reply
+from .prompting import FEEDBACK_TEMPLATE, SYSTEM_PROMPT_VERSION, SYSTEM_TEMPLATE, decision_seed
 from .retry import ProviderFailure, RetryLog, RetryPolicy, call_with_retries
 from .schema import DEFAULT_STRING_CAP, OUTPUT_CAP_RULE, action_schema, capped_schema, output_estimate
 from .sdkutil import http_headers, scrub, scrub_value, sdk_message, shared_ssl_context
@@ -40,16 +40,6 @@ __all__ = [
     "shared_ssl_context",
 ]
 
-SYSTEM_TEMPLATE = (
-    "You are a player in a game. Each turn you get the rules and the current state. "
-    "Reply with a single JSON object that matches this JSON schema, and nothing else:\n{schema}"
-)
-FEEDBACK_TEMPLATE = (
-    "Your previous reply could not be used: {feedback}\n"
-    "Reply again with a single JSON object that matches the schema."
-)
-SYSTEM_PROMPT_VERSION = hashlib.sha256(f"{SYSTEM_TEMPLATE}\n{FEEDBACK_TEMPLATE}".encode()).hexdigest()[:12]
-"""Hash of the system and re-ask templates, recorded in every model seat's configuration."""
 MAX_DETAIL = 600
 
 Finish = Literal["stop", "truncated", "refusal"]
@@ -85,12 +75,6 @@ def concurrency_gate(key: tuple[str, str, str], limit: int) -> asyncio.Semaphore
     if gate is None:
         gate = per_loop[key] = asyncio.Semaphore(limit)
     return gate
-
-
-def decision_seed(episode_seed: int, seat: str, step: int, attempt: int) -> int:
-    """The sampling seed of one decision: a stable 31-bit function of episode, seat, step, attempt."""
-    digest = hashlib.sha256(f"arena-decision:{episode_seed}:{seat}:{step}:{attempt}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
 class ModelPlayer:

@@ -4,7 +4,7 @@ Decoding is constrained by a grammar built from the action schema (llama.cpp's
 JSON-schema converter, fed :func:`players.models.schema.grammar_schema`), so the reply
 is always a JSON object of the right shape; ranges and rules are still checked by the
 runner. Each decision's sampling seed is derived from the episode seed, seat, step and
-attempt (:func:`players.models.base.decision_seed`), so a seeded match replays identically.
+attempt (:func:`players.models.prompting.decision_seed`), so a seeded match replays identically.
 The game's rules at the start of the prompt are the stable prefix whose evaluation is
 cached across decisions and seats.
 """

@@ -5,7 +5,7 @@ strict: false}``; Chat Completions ``response_format = {type: json_schema,
 json_schema: {name, schema, strict: false}}``. The SDK's own retries are off
 (``max_retries=0``): :mod:`players.models.retry` runs the only retry loop.
 
-Seeds: Chat Completions calls carry ``seed`` (see :func:`players.models.base.decision_seed`);
+Seeds: Chat Completions calls carry ``seed`` (see :func:`players.models.prompting.decision_seed`);
 the Responses API has no seed parameter, so OpenAI Responses seats are not seeded.
 
 Before a match the server's ``GET /models`` is probed (compatible servers always,

@@ -1,20 +1,39 @@
-"""Suite mode over a real SQLite file: deals, swaps, tournament rows, aggregates, disclosure."""
+"""`arena suite` as a tournament over a real SQLite file: deals, swaps, rows, aggregates, disclosure."""
 
 from __future__ import annotations
 
 import io
-import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
+from arena.cli_tournament import render_table, suite_config
 from arena.specs import SpecError
 from arena.store import Store
-from arena.suite import SuiteReport, deal_seed, rotations, run_suite
-from arena.suite_view import suite_table
+from arena.tournament.config import TournamentConfig, TournamentConfigError, build_config
+from arena.tournament.report import build_report
+from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, run_tournament
+from arena.tournament.schedule import deal_seed, lineups, schedule
+from arena.tournament.standings import read_tournament, tournament_table
 
+SEATS = ("seller", "buyer")
 LINEUP = {"seller": "baseline:honest", "buyer": "baseline:bluffing"}
+SWAPPED = {"seller": "baseline:bluffing", "buyer": "baseline:honest"}
+
+
+def suite(
+    lineup: dict[str, str], n: int, seed: int, options: dict[str, str] | None = None
+) -> TournamentConfig:
+    """The tournament ``arena suite bargain`` plays for ``lineup``."""
+    return suite_config("bargain", SEATS, lineup, n, seed, options or {})
+
+
+def printed(table: dict[str, object], width: int) -> str:
+    buffer = io.StringIO()
+    Console(file=buffer, width=width, color_system=None).print(render_table(table))
+    return buffer.getvalue()
 
 
 def test_deal_seeds_are_stable_and_distinct() -> None:
@@ -24,111 +43,128 @@ def test_deal_seeds_are_stable_and_distinct() -> None:
     assert deal_seed(8, 0) != deal_seed(7, 0)
 
 
-def test_rotations_swap_seats_and_skip_duplicates() -> None:
-    seats = ("seller", "buyer")
-    assert rotations(seats, LINEUP, True) == [
-        LINEUP,
-        {"seller": "baseline:bluffing", "buyer": "baseline:honest"},
-    ]
-    assert rotations(seats, LINEUP, False) == [LINEUP]
-    same = {"seller": "baseline:honest", "buyer": "baseline:honest"}
-    assert rotations(seats, same, True) == [same]
+def test_every_deal_is_played_in_both_seatings_and_a_player_only_once() -> None:
+    players = list(dict.fromkeys(LINEUP.values()))
+    assert [slot.seating for slot in schedule(SEATS, players, 1, 0)] == [LINEUP, SWAPPED]
+    with pytest.raises(ValueError, match="repeated: baseline:honest"):
+        lineups(SEATS, ["baseline:honest", "baseline:honest"])
+    with pytest.raises(SpecError, match="two different players"):
+        suite({"seller": "baseline:honest", "buyer": "baseline:honest"}, 1, 0)
 
 
 async def test_suite_records_every_episode_under_a_tournament(tmp_path: Path) -> None:
     store = Store(tmp_path / "suite.db")
     calls: list[tuple[int, int]] = []
+
+    def seen(progress: TournamentProgress) -> None:
+        calls.append((progress.done, progress.total))
+
     try:
-        report = await run_suite(
-            store, "bargain", LINEUP, n=12, seed=3, progress=lambda done, total: calls.append((done, total))
-        )
-        assert report.status == "finished" and report.tournament_id is not None
-        assert len(report.episodes) == 24 and calls[-1] == (24, 24) and len(calls) == 24
+        tournament_id = create_tournament(store, suite(LINEUP, 12, 3))
+        progress = await TournamentRun(store, tournament_id, progress=seen).run()
+        assert progress.status == "finished" and progress.done == 24
+        assert calls[-1] == (24, 24) and sorted({done for done, _ in calls}) == list(range(25))
         rows = store.conn.execute(
             "SELECT COUNT(*), COUNT(DISTINCT seed) FROM episodes"
             " WHERE tournament_id = ? AND status = 'finished'",
-            (report.tournament_id,),
+            (tournament_id,),
         ).fetchone()
         assert rows == (24, 12)
-        status = store.conn.execute("SELECT status FROM tournaments WHERE id = ?", (report.tournament_id,))
+        status = store.conn.execute("SELECT status FROM tournaments WHERE id = ?", (tournament_id,))
         assert status.fetchone()[0] == "finished"
-        first = report.episodes[0]
-        assert first.episode_id is not None and store.turns(first.episode_id)
-        assert {e.seed for e in report.episodes} == {deal_seed(3, i) for i in range(12)}
+        first = store.conn.execute("SELECT min(id) FROM episodes").fetchone()[0]
+        assert store.turns(first)
+        records = read_tournament(store, tournament_id).records
+        assert {r.deal_seed for r in records} == {deal_seed(3, i) for i in range(12)}
         # Each deal is played with the seats swapped: same seed, same deal, roles exchanged.
-        assert report.episodes[0].seed == report.episodes[1].seed
-        assert report.episodes[1].seats == {"seller": "baseline:bluffing", "buyer": "baseline:honest"}
+        seatings: dict[int, list[dict[str, str]]] = {}
+        for record in records:
+            seatings.setdefault(record.deal_seed, []).append(dict(record.seating))
+        assert all(sorted(s, key=str) == sorted([LINEUP, SWAPPED], key=str) for s in seatings.values())
+        table = tournament_table(store, tournament_id)
+        document = build_report(store, tournament_id)
     finally:
         store.close()
 
-    per_player = report.per_player
+    per_player = {row["player"]: row for row in table["players"]}
     assert set(per_player) == {"baseline:honest", "baseline:bluffing"}
     honest, bluffing = per_player["baseline:honest"], per_player["baseline:bluffing"]
-    assert honest.episodes == bluffing.episodes == 24
-    assert honest.wins + honest.draws + honest.losses == 24
-    assert 0.8 <= honest.metrics["closed"] <= 1.0
-    assert honest.metrics["in_zone"] == honest.metrics["closed"]
-    assert bluffing.score > honest.score
-    assert bluffing.metrics["bluffs"] > 0 and honest.metrics["bluffs"] == 0
-    assert set(report.per_role["baseline:honest"]) == {"seller", "buyer"}
-    assert report.per_role["baseline:honest"]["seller"].episodes == 12
+    assert honest["episodes"] == bluffing["episodes"] == 24
+    assert honest["wins"] + honest["draws"] + honest["losses"] == 24
+    metrics = table["metrics"]
+    closed = metrics["baseline:honest"]["closed"]["mean"]
+    assert 0.8 <= closed <= 1.0
+    assert metrics["baseline:honest"]["in_zone"]["mean"] == closed
+    assert metrics["baseline:bluffing"]["score"]["mean"] > metrics["baseline:honest"]["score"]["mean"]
+    assert (
+        metrics["baseline:bluffing"]["bluffs"]["mean"] > 0
+        and metrics["baseline:honest"]["bluffs"]["mean"] == 0
+    )
+    roles = Counter(
+        seat for r in records for seat, player in r.seating.items() if player == "baseline:honest"
+    )
+    assert roles == {"seller": 12, "buyer": 12}
 
-    document = json.loads(report.to_json())
-    assert {"identity", "harness", "inference", "cost", "failures", "per_player", "per_role"} <= set(document)
-    assert document["identity"]["seed"] == 3 and document["identity"]["n"] == 12
+    assert {"identity", "harness", "inference", "cost", "failures", "players", "metrics"} <= set(document)
+    assert document["identity"]["master_seed"] == 3 and document["identity"]["seeds"] == 12
     assert document["harness"]["first_to_move"] == ["seller"]
-    assert document["harness"]["options"] == {"rounds": 8}
+    assert document["identity"]["options"] == {"rounds": 8}
     assert "Never accept" in document["harness"]["fallback"]
-    assert document["inference"]["baseline:honest"] == {"spec": "baseline:honest", "kind": "baseline"}
-    assert document["cost"]["avg_input_tokens"] == 0
+    honest_inference = document["inference"]["baseline:honest"]
+    assert (honest_inference["spec"], honest_inference["kind"]) == ("baseline:honest", "baseline")
+    assert document["cost"]["input_tokens"] == 0
     failures = document["failures"]
-    assert failures["fallback_rate"] == 0 and failures["parse_failure_rate"] == 0
-    assert failures["no_deal_rate"] == pytest.approx(1 - honest.metrics["closed"], abs=1e-3)
+    assert all(p["fallback"] == 0 and p["invalid"] == 0 for p in failures["per_player"].values())
+    assert failures["errors_by_class"] == {}
+    no_deal = sum(not r.metrics["seller"]["closed"] for r in records) / len(records)
+    assert no_deal == pytest.approx(1 - closed, abs=1e-3)
 
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=200, color_system=None)
-    console.print(suite_table(report))
-    table = buffer.getvalue()
-    assert "baseline:bluffing" in table and "in_zone" in table and "bluffs" in table
-
-
-async def test_suite_is_reproducible_and_works_without_a_store() -> None:
-    first = await run_suite(None, "bargain", LINEUP, n=5, seed=11, swap=False, options={"rounds": 6})
-    second = await run_suite(None, "bargain", LINEUP, n=5, seed=11, swap=False, options={"rounds": 6})
-    assert len(first.episodes) == 5 and first.tournament_id is None
-    assert [e.scores for e in first.episodes] == [e.scores for e in second.episodes]
-    assert first.to_dict()["harness"]["episode_length"] == 6
+    text = printed(table, 200)
+    assert "baseline:bluffing" in text and "in_zone" in text and "bluffs" in text
 
 
-async def test_suite_is_generic_over_games() -> None:
+async def test_suite_is_reproducible_in_any_database(tmp_path: Path) -> None:
+    results = []
+    for name in ("first.db", "second.db"):
+        store = Store(tmp_path / name)
+        try:
+            progress = await run_tournament(store, suite(LINEUP, 5, 11, {"rounds": "6"}))
+            assert progress.done == 10
+            records = read_tournament(store, progress.tournament_id).records
+            results.append({r.slot_key: r.scores for r in records})
+            report = build_report(store, progress.tournament_id)
+        finally:
+            store.close()
+    assert results[0] == results[1] and len(results[0]) == 10
+    assert report["harness"]["episode_length"] == 6
+
+
+async def test_suite_is_generic_over_games(store: Store) -> None:
     lineup = {"a": "baseline:weather", "b": "baseline:cost-plus"}
-    report = await run_suite(None, "lemonade", lineup, n=2, seed=1, options={"days": 3})
-    assert isinstance(report, SuiteReport) and len(report.episodes) == 4
-    assert report.per_player["baseline:weather"].episodes == 4
-    assert "final_cash" in report.per_player["baseline:weather"].metrics
-    assert "no_deal_rate" not in report.failures()
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=250, color_system=None)
-    console.print(suite_table(report))
+    config = suite_config("lemonade", ("a", "b"), lineup, 2, 1, {"days": "3"})
+    progress = await run_tournament(store, config)
+    assert progress.done == 4
+    table = tournament_table(store, progress.tournament_id)
+    weather = next(row for row in table["players"] if row["player"] == "baseline:weather")
+    assert weather["episodes"] == 4
+    assert "final_cash" in table["metrics"]["baseline:weather"]
+    assert "closed" not in table["metrics"]["baseline:weather"]
+    printed(table, 250)
 
 
-async def test_bad_lineups_fail_before_anything_is_recorded(tmp_path: Path) -> None:
-    store = Store(tmp_path / "bad.db")
-    try:
-        with pytest.raises(SpecError):
-            await run_suite(store, "bargain", {"seller": "baseline:honest"}, n=2, seed=0)
-        with pytest.raises(ValueError):
-            await run_suite(store, "bargain", LINEUP, n=2, seed=0, options={"rounds": 1})
-        assert store.conn.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0] == 0
-        with pytest.raises(SpecError):
-            await run_suite(
-                store, "bargain", {"seller": "baseline:nope", "buyer": "baseline:honest"}, n=2, seed=0
-            )
-        assert store.conn.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0] == 0
-        # A player that fails once play has started leaves its tournament marked failed.
-        with pytest.raises(SpecError):
-            await run_suite(store, "bargain", {"seller": "human", "buyer": "baseline:honest"}, n=2, seed=0)
-        status = store.conn.execute("SELECT status FROM tournaments").fetchone()[0]
-        assert status == "failed"
-    finally:
-        store.close()
+def test_bad_lineups_fail_before_anything_is_recorded(store: Store) -> None:
+    with pytest.raises(SpecError):
+        suite({"seller": "baseline:honest"}, 2, 0)
+    with pytest.raises(ValueError):
+        create_tournament(
+            store,
+            build_config(game="bargain", players=tuple(LINEUP.values()), seeds=2, options={"rounds": 1}),
+        )
+    assert store.conn.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0] == 0
+    with pytest.raises(SpecError):
+        create_tournament(store, suite({"seller": "baseline:nope", "buyer": "baseline:honest"}, 2, 0))
+    assert store.conn.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0] == 0
+    # A human cannot sit in a tournament: refused before anything is recorded (it used to fail mid-play).
+    with pytest.raises(TournamentConfigError, match="cannot seat a human"):
+        create_tournament(store, suite({"seller": "human", "buyer": "baseline:honest"}, 2, 0))
+    assert store.conn.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0] == 0

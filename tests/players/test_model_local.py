@@ -15,10 +15,11 @@ from arena.registry import get_game
 from arena.runner import decision_request
 from arena.specs import parse_player_spec
 from players.models import ModelsConfig, ModelSettings, build_model_player, local_runtime
-from players.models.base import ModelPlayer, decision_seed
+from players.models.base import ModelPlayer
 from players.models.local_decode import LocalReply
 from players.models.local_player import LocalPlayer
 from players.models.local_runtime import missing_requirement
+from players.models.prompting import decision_seed
 from players.models.schema import action_schema, grammar_schema
 from tests.players.modelkit import LemonadeAction, make_request
 

@@ -9,7 +9,7 @@ import pytest
 
 from arena.specs import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
-from players.models.base import decision_seed
+from players.models.prompting import decision_seed
 from tests.players.modelkit import GOOD, make_request
 from tests.wire_server import WireServer, reply
 

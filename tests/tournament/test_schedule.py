@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from itertools import permutations
 
 import pytest
 
-from arena.suite import deal_seed as suite_deal_seed
 from arena.tournament.schedule import Slot, deal_seed, lineups, schedule
 
 PLAYERS = ["baseline:honest", "baseline:bluff", "openai:gpt-x", "openai-compat:m@http://h:1/v1/a=b"]
+
+
+def suite_deal_seed(seed: int, index: int) -> int:
+    """The rule ``arena suite`` dealt by before it became a tournament (stored suites used it)."""
+    digest = hashlib.sha256(f"arena-suite:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
 def seat_counts(slots: list[Slot]) -> Counter[tuple[str, str]]:

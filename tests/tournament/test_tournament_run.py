@@ -286,3 +286,18 @@ async def test_the_cost_table_and_report_count_prompt_cache_reads_and_writes(
     assert (mine["input_tokens"], mine["cached_tokens"], mine["cache_write_tokens"]) == (2 * 690, 1000, 140)
     assert cost["per_player"]["baseline:pushover"]["cache_write_tokens"] == 0
     assert "1380 input (1000 read from a prompt cache, 140 written to it)" in markdown(report)
+
+
+async def test_a_report_reads_the_tournament_row_once(store: Store) -> None:
+    from arena.tournament.report import build_report
+
+    config = build_config(game="bargain", players=TRIO[:2], seeds=1, options={"rounds": 2})
+    progress = await run_tournament(store, config)
+    statements: list[str] = []
+    store.conn.set_trace_callback(statements.append)
+    try:
+        report = build_report(store, progress.tournament_id)
+    finally:
+        store.conn.set_trace_callback(None)
+    assert report["identity"]["players"] == list(TRIO[:2])
+    assert sum("FROM tournaments" in statement for statement in statements) == 1

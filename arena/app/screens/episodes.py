@@ -5,30 +5,30 @@ Ctrl+t lists the stored tournaments, whose tables open from there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Iterator
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Header, Input, Select, Static
+from textual.widget import Widget
+from textual.widgets import DataTable, Input, Select
 
-from arena.app.browse_model import COLUMNS, STATUSES, EpisodeFilter, episode_cells
+from arena.app.browse_model import COLUMNS as BROWSE_COLUMNS
+from arena.app.browse_model import STATUSES, EpisodeFilter, episode_cells
 from arena.app.safe import safe_text
-from arena.app.screens.base import ArenaScreen
+from arena.app.screens.lists import STATUS_STYLES, ListScreen
 from arena.registry import game_names
 
-if TYPE_CHECKING:
-    pass
 
-STATUS_STYLES = {"finished": "green", "running": "cyan", "aborted": "yellow"}
-
-
-class EpisodesScreen(ArenaScreen):
+class EpisodesScreen(ListScreen):
     """Every saved episode, newest first."""
 
     HELP_NAME = "episodes"
+    TABLE_ID = "episodes"
+    HEAD_ID = "episode-count"
+    COLUMNS = BROWSE_COLUMNS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_filter", "Filter", key_display="/"),
         Binding("f5", "reload", "Reload"),
@@ -41,32 +41,18 @@ class EpisodesScreen(ArenaScreen):
         self.filter = EpisodeFilter()
         self.sub_title = "episodes"
 
-    def compose(self) -> ComposeResult:
-        """Build the widgets."""
-        yield Header()
-        with Horizontal(id="episode-filters"):
-            yield Select([(Text(n), n) for n in game_names()], prompt="any game", id="filter-game")
-            yield Select([(Text(s), s) for s in STATUSES], prompt="any status", id="filter-status")
-            yield Input(placeholder="player contains… (e.g. weather)", id="filter-player")
-        yield Static(Text(""), id="episode-count")
-        yield DataTable[Text](id="episodes", cursor_type="row", zebra_stripes=True)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        """Set up once the widgets exist."""
-        table = self.query_one("#episodes", DataTable)
-        for column in COLUMNS:
-            table.add_column(column, key=column)
-        self.action_reload()
-        table.focus()
-
-    def on_screen_resume(self) -> None:
-        """Refresh when this screen comes back on top."""
-        self.action_reload()
+    def compose_filters(self) -> Iterator[Widget]:
+        """The game, status and player filters."""
+        yield Horizontal(
+            Select([(Text(n), n) for n in game_names()], prompt="any game", id="filter-game"),
+            Select([(Text(s), s) for s in STATUSES], prompt="any status", id="filter-status"),
+            Input(placeholder="player contains… (e.g. weather)", id="filter-player"),
+            id="episode-filters",
+        )
 
     def action_reload(self) -> None:
         """Query the database again with the current filters."""
-        table: DataTable[Text] = self.query_one("#episodes", DataTable)
+        table = self.table
         rows = self.filter.query(self.arena.store)
         table.clear()
         for row in rows:
@@ -77,7 +63,7 @@ class EpisodesScreen(ArenaScreen):
         count = f"{len(rows)} episode{'s' if len(rows) != 1 else ''} · {self.filter.describe()}"
         hint = " · enter: replay" if rows else " · none match: play a match from the home screen"
         hint += " · ctrl+t: tournaments"
-        self.query_one("#episode-count", Static).update(safe_text(count + hint, "dim"))
+        self.show_head(safe_text(count + hint, "dim"))
 
     @on(Select.Changed, "#filter-game")
     def _game_filter(self, event: Select.Changed) -> None:
@@ -96,7 +82,7 @@ class EpisodesScreen(ArenaScreen):
 
     @on(Input.Submitted, "#filter-player")
     def _player_done(self) -> None:
-        self.query_one("#episodes", DataTable).focus()
+        self.table.focus()
 
     @on(DataTable.RowSelected, "#episodes")
     def _open(self, event: DataTable.RowSelected) -> None:
@@ -110,7 +96,3 @@ class EpisodesScreen(ArenaScreen):
     def action_tournaments(self) -> None:
         """The stored tournaments; enter opens one's tables."""
         self.arena.open_tournaments()
-
-    def action_back(self) -> None:
-        """Back to where you came from."""
-        self.arena.pop_or_home()

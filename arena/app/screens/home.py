@@ -9,15 +9,13 @@ players on that many deal seeds, in every seating, rolled up into ratings and ta
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import ClassVar
 
-from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.widget import Widget
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -27,22 +25,16 @@ from arena.app.home_model import (
     MatchDraft,
     SeatOption,
     default_seats,
-    option_kind,
-    option_title,
-    reflow,
-    rules_by_seat,
     seat_options,
     typed_seat,
 )
-from arena.app.safe import safe_line, safe_text
+from arena.app.safe import safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.tournament_model import TournamentDraft
-from arena.app.widgets.home_parts import SessionList, option_label, players_summary
+from arena.app.widgets.home_parts import SessionList, option_label, players_summary, recent_view
+from arena.app.widgets.setup_fields import option_fields, rules_view, seat_rows
 from arena.registry import GameSpec, UnknownGameError, game_names, get_game
 from arena.specs import SpecError
-
-if TYPE_CHECKING:
-    pass
 
 
 class HomeScreen(ArenaScreen):
@@ -160,31 +152,7 @@ class HomeScreen(ArenaScreen):
         self._seat_order = seats
         box = self.query_one("#seats", Vertical)
         await box.remove_children()
-        rows: list[Widget] = []
-        label_width = max(len(f"seat {seat}") for seat in seats) + 2 if seats else 10
-        for index, seat in enumerate(seats):
-            select: Select[str] = Select(
-                [(option_label(c), c.spec) for c in self.choices],
-                value=self.draft.seats[seat],
-                allow_blank=False,
-                id=f"seat-select-{index}",
-                compact=True,
-            )
-            rows.append(
-                Horizontal(
-                    Label(Text(f"seat {seat}", style="bold"), classes="seat-label").set_styles(
-                        f"width: {label_width};"
-                    ),
-                    select,
-                    classes="seat-row",
-                )
-            )
-            rows.append(Static(Text(""), id=f"seat-error-{index}", classes="field-error seat-error"))
-        example = f"{seats[0]}=openai-compat:MODEL@URL" if seats else "a=openai:MODEL"
-        rows.append(
-            Input(placeholder=f"or type SEAT=SPEC, e.g. {example} (enter)", id="seat-typed", compact=True)
-        )
-        rows.append(Static(Text(""), id="seat-typed-error", classes="field-error"))
+        rows = seat_rows(seats, self.choices, self.draft.seats)
         await box.mount_all(rows)
 
     @on(Input.Submitted, "#seat-typed")
@@ -213,42 +181,7 @@ class HomeScreen(ArenaScreen):
         assert self.draft is not None and self.spec is not None
         box = self.query_one("#options", Grid)
         await box.remove_children()
-        fields: list[Widget] = [
-            Vertical(
-                Label(Text("seed"), classes="option-label"),
-                Input(self.draft.seed, id="opt-seed", type="integer", compact=True),
-                Static(Text(""), id="opt-error-seed", classes="field-error"),
-                classes="option-field",
-            )
-        ]
-        self._option_names = []
-        for index, option in enumerate(self.spec.options):
-            self._option_names.append(option.name)
-            control: Widget
-            if option_kind(option) == "choice":
-                values = option.choices or (True, False)
-                control = Select(
-                    [(Text(str(v)), str(v)) for v in values],
-                    value=str(option.default),
-                    allow_blank=False,
-                    id=f"opt-{index}",
-                    compact=True,
-                )
-            else:
-                kind = option_kind(option)
-                input_type: Literal["integer", "number", "text"] = (
-                    "integer" if kind == "integer" else "number" if kind == "number" else "text"
-                )
-                control = Input(str(option.default), id=f"opt-{index}", type=input_type, compact=True)
-            control.tooltip = Text(option.help)
-            fields.append(
-                Vertical(
-                    Label(Text(option_title(option)), classes="option-label"),
-                    control,
-                    Static(Text(""), id=f"opt-error-{index}", classes="field-error"),
-                    classes="option-field",
-                )
-            )
+        fields, self._option_names = option_fields(self.draft.seed, self.spec)
         await box.mount_all(fields)
 
     def _show_players(self) -> None:
@@ -282,13 +215,7 @@ class HomeScreen(ArenaScreen):
         if self.spec is None or self.draft is None:
             return
         given: dict[str, str] = {name: text for name, text in self.draft.options.items() if text.strip()}
-        groups = rules_by_seat(self.spec, given)
-        rules: list[RenderableType] = []
-        for seats, text in groups:
-            if len(groups) > 1:
-                rules.append(Text(f"seat {', '.join(seats)}", style="bold"))
-            rules.append(safe_text(reflow(text), keep_newlines=True))
-        self.query_one("#game-rules", Static).update(Group(*rules))
+        self.query_one("#game-rules", Static).update(rules_view(self.spec, given))
 
     def _refresh_if_stale(self) -> None:
         if self._players_stale:
@@ -405,15 +332,4 @@ class HomeScreen(ArenaScreen):
     def refresh_recent(self) -> None:
         """The last few saved episodes."""
         rows = self.arena.store.list_episodes(limit=8)
-        if not rows:
-            self.query_one("#recent", Static).update(Text("none yet", style="dim"))
-            return
-        lines = [
-            safe_line(
-                (f"#{row['id']} ", "bold"),
-                (f"{row['game']} {row['status']} {row['turns']} turns ", ""),
-                (row["players"] or "", "dim"),
-            )
-            for row in rows
-        ]
-        self.query_one("#recent", Static).update(Group(*lines))
+        self.query_one("#recent", Static).update(recent_view(rows))

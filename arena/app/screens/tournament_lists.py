@@ -10,23 +10,24 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable
 
 from arena.app.safe import safe_line, safe_text
-from arena.app.screens.base import ArenaScreen
+from arena.app.screens.lists import STATUS_STYLES, ListScreen
 from arena.app.tournament_board import player_episodes, tournament_list
 
-STATUS_STYLES = {"finished": "green", "running": "cyan", "aborted": "yellow"}
 TOURNAMENT_COLUMNS = ("id", "name", "game", "players", "done/total", "status", "spend", "created")
 EPISODE_COLUMNS = ("episode", "deal seed", "status", "seat", "score", "against", "their score")
 
 
-class TournamentsScreen(ArenaScreen):
+class TournamentsScreen(ListScreen):
     """Every stored tournament, newest first."""
 
     HELP_NAME = "tournaments"
+    TABLE_ID = "tournaments"
+    HEAD_ID = "tournament-count"
+    COLUMNS = TOURNAMENT_COLUMNS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "new", "New tournament", priority=True),
         Binding("f5", "reload", "Reload"),
@@ -37,28 +38,9 @@ class TournamentsScreen(ArenaScreen):
         super().__init__()
         self.sub_title = "tournaments"
 
-    def compose(self) -> ComposeResult:
-        """Build the widgets."""
-        yield Header()
-        yield Static(Text(""), id="tournament-count")
-        yield DataTable[Text](id="tournaments", cursor_type="row", zebra_stripes=True)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        """Set up once the widgets exist."""
-        table = self.query_one("#tournaments", DataTable)
-        for column in TOURNAMENT_COLUMNS:
-            table.add_column(column, key=column)
-        self.action_reload()
-        table.focus()
-
-    def on_screen_resume(self) -> None:
-        """Refresh when this screen comes back on top."""
-        self.action_reload()
-
     def action_reload(self) -> None:
         """Read the list again."""
-        table: DataTable[Text] = self.query_one("#tournaments", DataTable)
+        table = self.table
         rows = tournament_list(self.arena.store)
         table.clear()
         for row in rows:
@@ -79,7 +61,7 @@ class TournamentsScreen(ArenaScreen):
         hint = " · enter: tables · ↻ resumable (enter, then c) · ctrl+n: new tournament" if rows else ""
         empty = "no tournaments yet · ctrl+n: set one up"
         count = f"{len(rows)} tournament{'s' if len(rows) != 1 else ''}{hint}" if rows else empty
-        self.query_one("#tournament-count", Static).update(Text(count, style="dim"))
+        self.show_head(Text(count, style="dim"))
 
     @on(DataTable.RowSelected, "#tournaments")
     def _open(self, event: DataTable.RowSelected) -> None:
@@ -90,15 +72,15 @@ class TournamentsScreen(ArenaScreen):
         """Set up a new tournament."""
         self.arena.open_tournament_setup()
 
-    def action_back(self) -> None:
-        """Back to where you came from."""
-        self.arena.pop_or_home()
 
-
-class PlayerEpisodesScreen(ArenaScreen):
+class PlayerEpisodesScreen(ListScreen):
     """One player's episodes in one tournament; enter opens the replay."""
 
     HELP_NAME = "player's episodes"
+    TABLE_ID = "player-episodes"
+    HEAD_ID = "player-episodes-head"
+    COLUMNS = EPISODE_COLUMNS
+    RELOAD_ON_RESUME = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f5", "reload", "Reload"),
         Binding("escape", "back", "Back"),
@@ -110,24 +92,9 @@ class PlayerEpisodesScreen(ArenaScreen):
         self.player = player
         self.sub_title = f"tournament {tournament_id}"
 
-    def compose(self) -> ComposeResult:
-        """Build the widgets."""
-        yield Header()
-        yield Static(Text(""), id="player-episodes-head")
-        yield DataTable[Text](id="player-episodes", cursor_type="row", zebra_stripes=True)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        """Set up once the widgets exist."""
-        table = self.query_one("#player-episodes", DataTable)
-        for column in EPISODE_COLUMNS:
-            table.add_column(column, key=column)
-        self.action_reload()
-        table.focus()
-
     def action_reload(self) -> None:
         """Read the episodes again (a running tournament adds more)."""
-        table: DataTable[Text] = self.query_one("#player-episodes", DataTable)
+        table = self.table
         rows = player_episodes(self.arena.store, self.tournament_id, self.player)
         table.clear()
         for row in rows:
@@ -146,13 +113,9 @@ class PlayerEpisodesScreen(ArenaScreen):
             (self.player, "cyan"),
             (f" · {len(rows)} episode{'s' if len(rows) != 1 else ''} · enter: replay", "dim"),
         )
-        self.query_one("#player-episodes-head", Static).update(head)
+        self.show_head(head)
 
     @on(DataTable.RowSelected, "#player-episodes")
     def _open(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value is not None:
             self.arena.open_replay(int(event.row_key.value.split(":")[0]))
-
-    def action_back(self) -> None:
-        """Back to the tournament."""
-        self.arena.pop_or_home()

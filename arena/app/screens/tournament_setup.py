@@ -18,10 +18,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Footer, Header, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from arena.app.home_model import SEED_FIELD, option_kind, option_title
+from arena.app.home_model import SEED_FIELD, option_title
 from arena.app.safe import safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.tournament_model import (
@@ -34,6 +34,7 @@ from arena.app.tournament_model import (
     suggestions,
 )
 from arena.app.widgets.home_parts import option_label
+from arena.app.widgets.setup_fields import labelled_field, option_control
 from arena.registry import UnknownGameError, game_names, get_game
 from arena.specs import SpecError
 from arena.tournament.config import TournamentConfigError
@@ -223,29 +224,13 @@ class TournamentSetupScreen(ArenaScreen):
             kind_: Literal["integer", "text"] = "integer" if kind == "integer" else "text"
             control = Input(values[key], id=f"tf-{key}", type=kind_, compact=True)
             control.tooltip = Text(tip)
-            fields.append(_field(title, control, f"tf-error-{key}"))
+            fields.append(labelled_field(title, control, f"tf-error-{key}"))
         self._option_names = []
         for index, option in enumerate(draft.spec.options):
             self._option_names.append(option.name)
             value = draft.options.get(option.name, str(option.default))
-            widget: Widget
-            if option_kind(option) == "choice":
-                choices = option.choices or (True, False)
-                widget = Select(
-                    [(Text(str(v)), str(v)) for v in choices],
-                    value=value,
-                    allow_blank=False,
-                    id=f"tf-opt-{index}",
-                    compact=True,
-                )
-            else:
-                kind = option_kind(option)
-                input_type: Literal["integer", "number", "text"] = (
-                    "integer" if kind == "integer" else "number" if kind == "number" else "text"
-                )
-                widget = Input(value, id=f"tf-opt-{index}", type=input_type, compact=True)
-            widget.tooltip = Text(option.help)
-            fields.append(_field(option_title(option), widget, f"tf-error-opt-{index}"))
+            widget = option_control(option, value, f"tf-opt-{index}")
+            fields.append(labelled_field(option_title(option), widget, f"tf-error-opt-{index}"))
         await box.mount_all(fields)
 
     @on(Input.Changed, "#t-fields Input")
@@ -312,12 +297,3 @@ class TournamentSetupScreen(ArenaScreen):
     def action_back(self) -> None:
         """Back to where you came from."""
         self.arena.pop_or_home()
-
-
-def _field(title: str, control: Widget, error_id: str) -> Vertical:
-    return Vertical(
-        Label(Text(title), classes="option-label"),
-        control,
-        Static(Text(""), id=error_id, classes="field-error"),
-        classes="option-field",
-    )

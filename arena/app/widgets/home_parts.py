@@ -1,8 +1,8 @@
-"""Pieces of the home screen: how players appear in the seat lists, and this session's list."""
+"""Pieces of the home screen: how players appear in the seat lists, this session's list, recent episodes."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -80,3 +80,18 @@ class SessionList(OptionList):
         match = app.matches.get(int(key or "0"))
         if match is not None:
             app.watch_match(match)
+
+
+def recent_view(rows: list[dict[str, Any]]) -> RenderableType:
+    """The last few saved episodes, one line each."""
+    if not rows:
+        return Text("none yet", style="dim")
+    lines = [
+        safe_line(
+            (f"#{row['id']} ", "bold"),
+            (f"{row['game']} {row['status']} {row['turns']} turns ", ""),
+            (row["players"] or "", "dim"),
+        )
+        for row in rows
+    ]
+    return Group(*lines)

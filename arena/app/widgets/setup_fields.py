@@ -1,0 +1,107 @@
+"""The set-up forms, built from the game: a picker per seat, a field per option, the rules.
+
+These build widgets and renderables only; the home and tournament set-up screens own the
+drafts they edit and mount what they return. Ids and classes are the ones the screens and
+the stylesheet look up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Input, Label, Select, Static
+
+from arena.app.home_model import SeatOption, option_kind, option_title, reflow, rules_by_seat
+from arena.app.safe import safe_text
+from arena.app.widgets.home_parts import option_label
+from arena.registry import GameOption, GameSpec
+
+
+def seat_rows(seats: Sequence[str], choices: list[SeatOption], chosen: dict[str, str]) -> list[Widget]:
+    """A labelled player list per seat with its error line, then the typed ``SEAT=SPEC`` field."""
+    rows: list[Widget] = []
+    label_width = max(len(f"seat {seat}") for seat in seats) + 2 if seats else 10
+    for index, seat in enumerate(seats):
+        select: Select[str] = Select(
+            [(option_label(c), c.spec) for c in choices],
+            value=chosen[seat],
+            allow_blank=False,
+            id=f"seat-select-{index}",
+            compact=True,
+        )
+        rows.append(
+            Horizontal(
+                Label(Text(f"seat {seat}", style="bold"), classes="seat-label").set_styles(
+                    f"width: {label_width};"
+                ),
+                select,
+                classes="seat-row",
+            )
+        )
+        rows.append(Static(Text(""), id=f"seat-error-{index}", classes="field-error seat-error"))
+    example = f"{seats[0]}=openai-compat:MODEL@URL" if seats else "a=openai:MODEL"
+    rows.append(
+        Input(placeholder=f"or type SEAT=SPEC, e.g. {example} (enter)", id="seat-typed", compact=True)
+    )
+    rows.append(Static(Text(""), id="seat-typed-error", classes="field-error"))
+    return rows
+
+
+def option_fields(seed: str, spec: GameSpec) -> tuple[list[Widget], list[str]]:
+    """The seed field and one field per game option, and the options' names in field order."""
+    seed_input = Input(seed, id="opt-seed", type="integer", compact=True)
+    fields: list[Widget] = [labelled_field("seed", seed_input, "opt-error-seed")]
+    names: list[str] = []
+    for index, option in enumerate(spec.options):
+        names.append(option.name)
+        control = option_control(option, str(option.default), f"opt-{index}")
+        fields.append(labelled_field(option_title(option), control, f"opt-error-{index}"))
+    return fields, names
+
+
+def option_control(option: GameOption, value: str, widget_id: str) -> Widget:
+    """The control for one game option: a list of its choices, else an input of its kind; help as tooltip."""
+    control: Widget
+    kind = option_kind(option)
+    if kind == "choice":
+        values = option.choices or (True, False)
+        control = Select(
+            [(Text(str(v)), str(v)) for v in values],
+            value=value,
+            allow_blank=False,
+            id=widget_id,
+            compact=True,
+        )
+    else:
+        input_type: Literal["integer", "number", "text"] = (
+            "integer" if kind == "integer" else "number" if kind == "number" else "text"
+        )
+        control = Input(value, id=widget_id, type=input_type, compact=True)
+    control.tooltip = Text(option.help)
+    return control
+
+
+def labelled_field(title: str, control: Widget, error_id: str) -> Vertical:
+    """``control`` under its title, with the line its errors show in below."""
+    return Vertical(
+        Label(Text(title), classes="option-label"),
+        control,
+        Static(Text(""), id=error_id, classes="field-error"),
+        classes="option-field",
+    )
+
+
+def rules_view(spec: GameSpec, given: dict[str, str]) -> RenderableType:
+    """The rules as each seat is told them with the options ``given`` so far."""
+    groups = rules_by_seat(spec, given)
+    rules: list[RenderableType] = []
+    for seats, text in groups:
+        if len(groups) > 1:
+            rules.append(Text(f"seat {', '.join(seats)}", style="bold"))
+        rules.append(safe_text(reflow(text), keep_newlines=True))
+    return Group(*rules)
