@@ -1,17 +1,20 @@
-"""A child process that commits a store's turn rows while the episode plays on.
+"""A child process that commits a store's episode writes while the episode plays on.
 
 Recording a step is one SQLite transaction. Run in the playing process, its commit is
 time the episode waits for; Python threads cannot overlap it (the writer thread would need
-the GIL back after every SQLite call). So :class:`arena.store.Store` hands each write of an
-episode (its creation, each step's turn rows, its end) to this writer process over a pipe
-and goes on playing; the child runs each as one transaction, in the order sent, on its own
-connection to the same file (WAL lets both connections read while one writes).
+the GIL back after every SQLite call). So :class:`arena.store.Store` hands each step's turn
+rows and each episode's end to this writer process over a pipe and goes on playing; the
+child runs each as one transaction, in the order sent, on its own connection to the same
+file (WAL lets both connections read while one writes).
 
-Only creating an episode waits for the child (the runner needs the new id). Anything else
-that touches the database first waits until the child has committed all it was sent, so
-every read sees every write before it. If the parent dies (even by ``kill -9``), the child
-reads end-of-file after the last write sent, commits it and exits: a crash loses nothing
-the parent had handed over, and the parent hands over each step as soon as it is played.
+The playing process never waits for the child while it plays: it creates each episode
+itself, beside the child (the runner needs the new id at once; both sides take the lock
+with :func:`begin_immediate`). Anything else that touches the database first waits until
+the child has committed all it was sent, so every read sees every write before it. If the
+parent dies (even by ``kill -9``), the child reads end-of-file after the last write sent,
+commits it and exits: a crash loses nothing the parent had handed over, and the parent
+hands over each step as soon as it is played. The child polls for work briefly and then
+naps (see :class:`_FrameReader`), so an idle writer costs next to nothing.
 
 Wire format, both ways: a 4-byte little-endian length, then a pickle. Parent to child:
 ``(write, wants_reply)``, a :data:`Write` (one transaction) or ``None``. Child to parent,
@@ -41,7 +44,7 @@ _LENGTH = struct.Struct("<I")
 PIPE_BYTES = 1 << 20
 """Pipe capacity asked for (Linux): room for about a thousand steps before the parent waits."""
 SPIN_SECONDS = 0.0002
-"""How long the child polls for the next write before it sleeps (see :func:`_frames`)."""
+"""How long a reader polls for the next frame before it sleeps (see :class:`_FrameReader`)."""
 LOCK_WAIT_SECONDS = 5.0
 """How long a writer waits for the database's write lock (as ``busy_timeout`` does elsewhere)."""
 NAP_SECONDS = (0.001, 0.05)
@@ -238,10 +241,11 @@ class BackgroundWriter:
 class _FrameReader:
     """Reads length-prefixed frames from a pipe, polling briefly before it sleeps.
 
-    After a frame the reader keeps polling for :data:`SPIN_SECONDS` before it sleeps in
-    ``select``: while an episode plays, the next step arrives within that time, so the
-    sender's write finds the reader awake and costs it no wake-up (tens of microseconds
-    of the sender's time each), and a reply is picked up as soon as it is written.
+    After a frame the reader keeps polling for :data:`SPIN_SECONDS` (yielding its core):
+    while scripted players play, the next step arrives within that time, so the sender's
+    write finds the reader awake and costs it no wake-up, and a reply is picked up as soon
+    as it is written. Then the parent's reader sleeps on the pipe; the child naps instead
+    (see :meth:`_nap_until_rung`).
     """
 
     def __init__(self, fd: int, doorbell: int | None = None) -> None:
