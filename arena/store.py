@@ -38,9 +38,11 @@ BACKGROUND_ENV = "ARENA_BACKGROUND_WRITER"
 class Store:
     """The one writer of an Arena database file.
 
-    Turn rows go to a :class:`arena.background_writer.BackgroundWriter` (started on the
-    first step recorded) so the episode plays on while SQLite commits; everything else
-    first waits for it (see :attr:`conn`), so reads and other writes see every turn sent.
+    An episode's turn rows and its end go to a
+    :class:`arena.background_writer.BackgroundWriter` (started with the first episode) so
+    the episode plays on while SQLite commits; episodes are created here, beside it, and
+    everything else first waits for it (see :attr:`conn`), so reads and other writes see
+    every write sent.
     """
 
     def __init__(self, path: str | Path, *, background: bool | None = None) -> None:
