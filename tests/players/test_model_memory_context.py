@@ -146,7 +146,7 @@ async def test_gemma_with_memory_plays_past_where_its_context_overflowed(tmp_pat
 
 
 @needs_gemma
-async def test_a_game_prompt_too_long_for_the_context_ends_the_episode_with_one_line() -> None:
+async def test_a_game_prompt_too_long_for_the_context_is_one_fatal_line() -> None:
     player = build_model_player(
         parse_player_spec("g"),
         seed=1,
