@@ -4,7 +4,7 @@ Every seat is stored with the configuration its player actually ran with (kind,
 provider, model id, base URL, sampling settings and limits with defaults filled in,
 prompt versions, model file hash...). Identical configurations share one row of the
 ``player_configs`` table, keyed by :func:`config_hash` of the canonical JSON. Two
-configurations under one name are two players; :func:`display_names` tells them apart.
+configurations under one name are two players (the episode list shows them as ``name#abcd``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -62,25 +61,3 @@ def seat_configuration(player: Player, game: Game) -> dict[str, Any]:
     elif config["kind"] == "model":
         config.setdefault("prompt_version", game.definition.prompt_version)
     return config
-
-
-def display_names(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """A label per config hash: the player's name, or ``name#abcd`` when the name is ambiguous.
-
-    ``pairs`` are ``(name, hash)``; the suffix is the shortest hash prefix (at least four
-    characters) that tells apart the configurations sharing that name.
-    """
-    by_name: dict[str, set[str]] = {}
-    for name, digest in pairs:
-        by_name.setdefault(name, set()).add(digest)
-    labels: dict[str, str] = {}
-    for name, digests in by_name.items():
-        if len(digests) == 1:
-            labels[next(iter(digests))] = name
-            continue
-        size = 4
-        while len({d[:size] for d in digests}) < len(digests):
-            size += 1
-        for digest in digests:
-            labels[digest] = f"{name}#{digest[:size]}"
-    return labels

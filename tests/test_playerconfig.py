@@ -1,8 +1,8 @@
-"""Player configurations: canonical hashing, public URLs, labels for ambiguous names."""
+"""Player configurations: canonical hashing, public URLs, the configuration of every kind."""
 
 from __future__ import annotations
 
-from arena.playerconfig import config_hash, display_names, public_url, seat_configuration
+from arena.playerconfig import config_hash, public_url, seat_configuration
 from arena.registry import get_game
 from tests.scripted import ScriptedPlayer
 
@@ -18,15 +18,6 @@ def test_public_urls_lose_credentials_and_secret_query_parameters() -> None:
     assert public_url(url) == "https://gateway.example:8443/v1?api-version=2024"
     assert public_url("http://127.0.0.1:8090/v2") == "http://127.0.0.1:8090/v2"
     assert public_url(None) is None
-
-
-def test_one_name_with_two_configurations_gets_two_labels() -> None:
-    labels = display_names([("m", "abcd1111"), ("m", "abcd2222"), ("baseline:honest", "ffff0000")])
-    assert labels == {"abcd1111": "m#abcd1", "abcd2222": "m#abcd2", "ffff0000": "baseline:honest"}
-    assert display_names([("m", "1234aaaa"), ("m", "5678aaaa")]) == {
-        "1234aaaa": "m#1234",
-        "5678aaaa": "m#5678",
-    }
 
 
 def test_humans_and_baselines_have_configurations_too() -> None:

@@ -56,6 +56,10 @@ class ActionForm:
         self.field_errors: dict[str, str] = {}
         self.error: str | None = request.feedback
 
+    def applies(self, spec: FieldSpec) -> bool:
+        """True when the choices entered now call for ``spec`` (a bargain's price only for an offer)."""
+        return spec.applies(self.entries)
+
     def field(self, name: str) -> FieldSpec | None:
         """The field called ``name``, if the form has one."""
         return next((f for f in self.fields if f.name == name), None)
@@ -65,7 +69,8 @@ class ActionForm:
 
         A valid (or emptied) entry clears the field's message from the last submit, and
         once no field is marked any more the form's own message goes too: it explained
-        entries that have since changed.
+        entries that have since changed. A choice that makes other fields not apply
+        clears their messages too; their entries are kept for when they apply again.
         """
         self.entries[name] = text
         spec = self.field(name)
@@ -76,8 +81,11 @@ class ActionForm:
             self.field_errors[name] = problem
         else:
             self.field_errors.pop(name, None)
-            if not self.field_errors:
-                self.error = None
+        for other in self.fields:
+            if not self.applies(other):
+                self.field_errors.pop(other.name, None)
+        if not problem and not self.field_errors:
+            self.error = None
         return problem
 
     def submit(self) -> FormOutcome:
@@ -94,7 +102,7 @@ class ActionForm:
         errors: dict[str, str] = {}
         for spec in self.fields:
             text = self.entries.get(spec.name, "")
-            if not text.strip() and not spec.required:
+            if not self.applies(spec) or (not text.strip() and not spec.required):
                 continue
             try:
                 values[spec.name] = parse_field(spec, text)
@@ -161,8 +169,8 @@ class ActionForm:
         return None
 
     def entries_for_storage(self) -> dict[str, str]:
-        """What the person typed (stored raw as the turn's reply)."""
-        return dict(self.entries)
+        """What the person typed in the fields that apply (stored raw as the turn's reply)."""
+        return {spec.name: self.entries.get(spec.name, "") for spec in self.fields if self.applies(spec)}
 
 
 def _default_text(spec: FieldSpec) -> str:

@@ -95,7 +95,7 @@ class ModelPlayer:
         self.last_retry_log = RetryLog()
         self._last_reply: tuple[tuple[str, str, int], str] | None = None
         transcript = settings.memory == "transcript"
-        self.memory = TranscriptMemory(settings.memory_budget_tokens) if transcript else None
+        self.memory = TranscriptMemory(settings.memory_budget) if transcript else None
 
     # -- set-up -----------------------------------------------------------------------
 
@@ -165,9 +165,12 @@ class ModelPlayer:
         """The resolved configuration this seat plays with (stored per seat; never a key).
 
         Defaults are filled in (output token cap, timeout); ``temperature`` is ``None``
-        when none is sent (the provider's default applies).
+        when none is sent (the provider's default applies). ``memory_budget_tokens`` is the budget
+        in effect; ``memory_budget_configured`` appears when the context made it smaller.
         """
         settings = self.settings
+        capped = self.memory is not None and settings.memory_budget < settings.memory_budget_tokens
+        configured = {"memory_budget_configured": settings.memory_budget_tokens} if capped else {}
         return {
             "kind": self.kind,
             "name": self.spec,
@@ -179,7 +182,8 @@ class ModelPlayer:
             "max_output_tokens": self.output_cap_setting,
             "string_max_length": None if settings.provider == "local" else DEFAULT_STRING_CAP,
             "memory": settings.memory,
-            "memory_budget_tokens": settings.memory_budget_tokens if self.memory else None,
+            "memory_budget_tokens": settings.memory_budget if self.memory else None,
+            **configured,
             "prompt_cache": self.prompt_cache,
             "timeout": settings.turn_timeout,
             "max_retries": settings.max_retries,
@@ -273,20 +277,30 @@ class ModelPlayer:
         """The prompt, plus the previous reply and the validation error on a re-ask.
 
         With transcript memory the seat's earlier turns of the episode come first (see
-        :mod:`players.models.memory`); ``system`` counts towards its token budget.
+        :mod:`players.models.memory`); ``system`` counts towards its token budget, and so
+        does a re-ask's extra text when the model's context is known.
         """
+        note = FEEDBACK_TEMPLATE.format(feedback=request.feedback) if request.feedback else ""
+        last, extra = self._last_reply, list[ChatMessage]()
+        if (
+            note
+            and last is not None
+            and last[0] == (request.game, request.seat, request.step)
+            and last[1].strip()
+        ):
+            extra = [ChatMessage("assistant", last[1]), ChatMessage("user", note)]
         if self.memory is not None:
-            messages = self.memory.messages(request, system)
+            reserve = 0
+            if note and self.settings.context_tokens is not None:
+                reserve = sum(self.memory.count(m.content) for m in extra or [ChatMessage("user", note)])
+            messages = self.memory.messages(request, system, reserve)
         else:
             head, _ = split_head(request.prompt, request.rules)
             messages = [ChatMessage("user", request.prompt, len(head))]
-        if request.feedback:
-            note = FEEDBACK_TEMPLATE.format(feedback=request.feedback)
-            key = (request.game, request.seat, request.step)
-            if self._last_reply is not None and self._last_reply[0] == key and self._last_reply[1].strip():
-                messages += [ChatMessage("assistant", self._last_reply[1]), ChatMessage("user", note)]
-            else:
-                messages[-1].content = f"{messages[-1].content}\n\n{note}"
+        if extra:
+            messages += extra
+        elif note:
+            messages[-1].content = f"{messages[-1].content}\n\n{note}"
         return messages
 
     async def decide(self, request: DecisionRequest) -> Decision:
@@ -352,7 +366,7 @@ class ModelPlayer:
     ) -> Completion:
         try:
             return await self._complete(system, messages, request, schema)
-        except (ProviderFailure, asyncio.CancelledError, TimeoutError):
+        except (ProviderFailure, FatalPlayerError, asyncio.CancelledError, TimeoutError):
             raise
         except Exception as exc:
             failure = self._classify(exc)

@@ -54,6 +54,10 @@ and Anthropic cache reads: 0.1x; older OpenAI families are 0.25-0.5x: set the pr
 ANTHROPIC_CACHE_WRITE_RATIO = 1.25
 """Price of an Anthropic cache write (5-minute cache) as a share of the input price."""
 DEFAULT_MEMORY_BUDGET_TOKENS = 8000
+MIN_PROMPT_TOKENS = 256
+"""The least room an offline model's context must leave for the prompt after the reply cap."""
+DEFAULT_N_CTX = 4096
+"""Context size of an offline model when the models file sets no ``n_ctx``."""
 SPEC_OPTIONS = ("memory", "memory_budget_tokens")
 """Settings a direct spec may carry after ``?``, e.g. ``openai:gpt-4.1-mini?memory=transcript``."""
 DEFAULT_TIMEOUT: dict[str, float] = {"openai": 60.0, "anthropic": 60.0, "openai-compat": 60.0, "local": 120.0}
@@ -109,6 +113,13 @@ class ModelSettings(BaseModel):
             raise ValueError("'anthropic_mode' applies to provider anthropic only")
         if (self.n_ctx is not None or self.n_threads is not None) and self.provider != "local":
             raise ValueError("'n_ctx' and 'n_threads' apply to provider local only")
+        context = self.context_tokens
+        if context is not None and context - self.output_tokens < MIN_PROMPT_TOKENS:
+            raise ValueError(
+                f"a context of {context} tokens less the {self.output_tokens}-token reply cap leaves"
+                f" {context - self.output_tokens} for the prompt (at least {MIN_PROMPT_TOKENS}):"
+                " raise n_ctx or lower max_output_tokens"
+            )
         return self
 
     @property
@@ -120,6 +131,23 @@ class ModelSettings(BaseModel):
     def output_tokens(self) -> int:
         """Output token cap with the provider default filled in."""
         return self.max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS[self.provider]
+
+    @property
+    def context_tokens(self) -> int | None:
+        """The context size when it is known here (offline models), else ``None``."""
+        return (self.n_ctx or DEFAULT_N_CTX) if self.provider == "local" else None
+
+    @property
+    def memory_budget(self) -> int:
+        """The transcript memory budget in effect: the configured one, capped to fit the context.
+
+        With a known context the prompt and remembered turns may use what the reply cap
+        leaves of it; a hosted model's context is not known here, so its budget is as set.
+        """
+        context = self.context_tokens
+        if context is None:
+            return self.memory_budget_tokens
+        return min(self.memory_budget_tokens, context - self.output_tokens)
 
     @property
     def turn_timeout(self) -> float:

@@ -18,6 +18,10 @@ from dataclasses import dataclass
 from .local_native import DecodeCancelled, NativeModel
 
 
+class ContextOverflow(ValueError):
+    """The prompt plus the reply cap would not fit the model's context."""
+
+
 @dataclass(slots=True)
 class LocalReply:
     """Text and token counts of one local generation (``cached_tokens`` were not evaluated)."""
@@ -101,12 +105,12 @@ class PrefixDecoder:
         seed: int,
         cancelled: Callable[[], bool],
     ) -> LocalReply:
-        """One reply; raises ValueError for a prompt the context cannot hold, TimeoutError if cancelled."""
+        """One reply; ContextOverflow for a prompt the context cannot hold, TimeoutError if cancelled."""
         native = self.native
         text = native.render_chat(messages)
         tokens, split = split_tokens(native, text, stable_length(native, messages, stable_user_text))
         if len(tokens) + max_tokens > native.n_ctx:
-            raise ValueError(
+            raise ContextOverflow(
                 f"prompt of {len(tokens)} tokens plus {max_tokens} for the reply exceeds "
                 f"the context of {native.n_ctx} tokens (raise n_ctx)"
             )

@@ -15,15 +15,29 @@ import asyncio
 import threading
 from typing import Any
 
-from arena.player import DecisionRequest, ErrorClass, PlayerSetupError, Usage
+from arena.player import DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
 
 from . import local_runtime
 from .base import ChatMessage, Completion, ModelPlayer
 from .config import ModelSettings
+from .local_decode import ContextOverflow
 from .retry import ProviderFailure
 from .schema import SchemaError, grammar_schema
 
 DEFAULT_TEMPERATURE = 0.7
+
+
+def memory_note(settings: ModelSettings) -> str:
+    """``; transcript memory: N tokens`` and why, when memory is on (else empty)."""
+    if settings.memory != "transcript":
+        return ""
+    budget = settings.memory_budget
+    if budget == settings.memory_budget_tokens:
+        return f"; transcript memory: {budget} tokens"
+    return (
+        f"; transcript memory: {budget} tokens (not {settings.memory_budget_tokens}: the context"
+        f" of {settings.context_tokens} less the {settings.output_tokens}-token reply cap)"
+    )
 
 
 class LocalPlayer(ModelPlayer):
@@ -54,13 +68,16 @@ class LocalPlayer(ModelPlayer):
         """The base configuration plus context size, threads and the model file's SHA-256."""
         return {
             **super().configuration(),
-            "n_ctx": self.settings.n_ctx or local_runtime.DEFAULT_N_CTX,
+            "n_ctx": self.settings.context_tokens,
             "n_threads": self.settings.n_threads,  # None: every core (does not change the replies)
             "model_sha256": local_runtime.model_sha256(self.settings.model),
         }
 
     async def prepare(self) -> None:
-        """Assemble (once) and load (once per process) the model; PlayerSetupError if impossible."""
+        """Assemble (once) and load (once per process) the model; PlayerSetupError if impossible.
+
+        Transcript memory then counts in the model's own tokens.
+        """
         try:
             self.model = await asyncio.to_thread(
                 local_runtime.shared_model,
@@ -70,11 +87,15 @@ class LocalPlayer(ModelPlayer):
             )
         except local_runtime.LocalRuntimeError as exc:
             raise PlayerSetupError(f"{self.spec}: {exc}") from None
+        if self.memory is not None:
+            self.memory.count_with(local_runtime.token_counter(self.model))
 
     async def check(self) -> tuple[bool, str]:
-        """Installed and (for a path) present; does not load the model."""
+        """Installed and (for a path) present; does not load the model. Says how memory fits."""
         problem = local_runtime.missing_requirement(self.settings.model)
-        return (False, problem) if problem else (True, "installed")
+        if problem:
+            return False, problem
+        return True, f"installed{memory_note(self.settings)}"
 
     async def _complete(
         self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]
@@ -104,6 +125,11 @@ class LocalPlayer(ModelPlayer):
                 seed=sampling["seed"],
                 cancelled=cancel.is_set,
             )
+        except ContextOverflow as exc:
+            if len(messages) == 1:  # nothing remembered and no re-ask: the game's prompt alone is too long
+                raise FatalPlayerError(f"{self.spec}: context too small for this game: {exc}") from None
+            detail = f"local model rejected the request: {exc}"
+            raise ProviderFailure(ErrorClass.PROVIDER_ERROR, detail) from None
         except ValueError as exc:
             detail = f"local model rejected the request: {exc}"
             raise ProviderFailure(ErrorClass.PROVIDER_ERROR, detail) from None

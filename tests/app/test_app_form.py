@@ -95,3 +95,26 @@ async def test_a_rule_problem_sits_next_to_its_field_and_clears_when_fixed(app_d
         assert not note.has_class("-error")
         assert render_plain(form.query_one("#form-error", Static).content).strip() == ""
         assert isinstance(field(form, 1), Input) and field(form, 1).value == "7"
+
+
+async def test_choosing_accept_hides_price_and_message_and_offer_brings_them_back(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await bargain_form(pilot, app)
+        burst(app, "4", "2", "tab", "h", "i")
+        await wait_until(pilot, lambda: field(form, 2).value == "hi", "price and message typed")
+        rows = [form.query(f".row-{index}") for index in (1, 2)]
+        assert all(widget.display for row in rows for widget in row)
+        burst(app, "shift+tab", "shift+tab", "right")
+        await wait_until(pilot, lambda: form.form.entries["action"] == "accept", "accept chosen")
+        assert not any(widget.display for row in rows for widget in row), "price and message hidden"
+        labels = [line.split()[1] for line in screen_text(app).splitlines() if line.startswith("│ ")]
+        assert "action" in labels and "reason" in labels
+        assert "price" not in labels and "message" not in labels
+        burst(app, "tab")
+        await pilot.pause()
+        assert app.focused is field(form, 3), "tab skips the hidden fields"
+        burst(app, "shift+tab", "left")
+        await wait_until(pilot, lambda: form.form.entries["action"] == "offer", "offer chosen again")
+        assert all(widget.display for row in rows for widget in row)
+        assert field(form, 1).value == "42" and field(form, 2).value == "hi", "what was typed is kept"

@@ -36,6 +36,26 @@ def test_a_rule_problem_is_marked_on_the_field_it_names_and_clears_once_fixed() 
     assert outcome.action is not None and outcome.action.model_dump()["price"] == 50
 
 
+def test_accepting_skips_the_price_and_message_but_keeps_what_was_typed_in_them() -> None:
+    game = get_game("bargain").create(1, {})
+    game.apply({"seller": game.action_model("seller").model_validate({"action": "offer", "price": 120})})
+    form = ActionForm(decision_request(game, "buyer", 1))
+    form.set_entry("price", "abc")
+    form.set_entry("message", "x" * 400)
+    assert "price" in form.field_errors, "a bad price is marked while it applies"
+    form.set_entry("action", "accept")
+    assert form.field_errors == {} and form.error is None, "the mark goes with the field"
+    assert not form.applies(form.fields[1]) and not form.applies(form.fields[2])
+    outcome = form.submit()
+    assert outcome.action is not None, outcome
+    assert outcome.action.model_dump() == {"action": "accept", "price": None, "message": "", "reason": ""}
+    assert form.entries_for_storage() == {"action": "accept", "reason": ""}
+    assert form.entries["price"] == "abc", "the entry waits for an offer"
+    form.set_entry("action", "offer")
+    assert form.applies(form.fields[1])
+    assert "price" in form.submit().field_errors
+
+
 async def test_the_conversation_keeps_each_move_and_what_was_said(tmp_path: Path) -> None:
     store = Store(tmp_path / "chat.db")
     config = MatchConfig("bargain", {"seller": "baseline:bluffing", "buyer": "baseline:honest"}, seed=3)

@@ -6,7 +6,9 @@ checkbox. Each entry is checked as it is typed; on submit the schema and the gam
 check run, and any problem is shown next to its field or under the form. Enter submits,
 Tab and shift+Tab cycle through the fields and the submit button (focus never wanders
 off the form while the move is due); only a rejected submit moves the cursor, to the
-first field to correct. The entries stay as typed until the move is accepted.
+first field to correct. The entries stay as typed until the move is accepted. Fields
+that do not apply to the choice made (a bargain's price and message when accepting) are
+hidden and skipped, and show again with what was typed in them when they apply again.
 """
 
 from __future__ import annotations
@@ -131,9 +133,12 @@ class HumanForm(Vertical):
         )
         with Grid(classes="form-fields"):
             for index, spec in enumerate(self.form.fields):
-                yield Label(safe_text(spec.name), classes="form-label")
-                yield self._control(index, spec)
-                yield Static(self._note(spec), id=f"err-{index}", classes="field-note")
+                row = f"row-{index}"
+                yield Label(safe_text(spec.name), classes=f"form-label {row}")
+                control = self._control(index, spec)
+                control.add_class(row)
+                yield control
+                yield Static(self._note(spec), id=f"err-{index}", classes=f"field-note {row}")
         yield Static(safe_text(self.form.error or ""), id="form-error")
         with Horizontal(id="form-actions"):
             yield Button("Submit move (enter)", id="form-submit", variant="success", compact=True)
@@ -154,8 +159,11 @@ class HumanForm(Vertical):
         note.set_class(spec.name in self.form.field_errors, "-error")
 
     def _show_messages(self) -> None:
-        for index in range(len(self.form.fields)):
+        for index, spec in enumerate(self.form.fields):
             self._show_note(index)
+            applies = self.form.applies(spec)
+            for widget in self.query(f".row-{index}"):
+                widget.display = applies
         error = self.query_one("#form-error", Static)
         error.update(safe_text(self.form.error or ""))
         error.display = bool(self.form.error)
@@ -224,8 +232,12 @@ class HumanForm(Vertical):
         self.screen.set_focus(widget)
 
     def _stops(self) -> list[Widget]:
-        """The widgets Tab visits, in order: every field, then the submit button."""
-        stops: list[Widget] = [self.query_one(f"#field-{i}") for i in range(len(self.form.fields))]
+        """The widgets Tab visits, in order: every field that applies, then the submit button."""
+        stops: list[Widget] = [
+            self.query_one(f"#field-{i}")
+            for i, spec in enumerate(self.form.fields)
+            if self.form.applies(spec)
+        ]
         stops.append(self.query_one("#form-submit", Button))
         return stops
 
