@@ -38,7 +38,7 @@ from arena.player import PlayerSetupError, UserLeft
 from arena.player_kinds import player_kinds
 from arena.records import EpisodeStatus
 from arena.registry import UnknownGameError, game_names, get_game
-from arena.runner import Budget
+from arena.run_control import Budget
 from arena.sanitize import plain_text
 from arena.specs import SpecError
 from arena.store import Store, StoreError

@@ -11,7 +11,8 @@ from arena.player import Player
 from arena.recorder import Recorder
 from arena.records import Observer
 from arena.registry import get_game
-from arena.runner import DEFAULT_FAILURE_LIMIT, Budget, EpisodeOutcome, EpisodeRunner, RunControl
+from arena.run_control import Budget, RunControl
+from arena.runner import DEFAULT_FAILURE_LIMIT, EpisodeOutcome, EpisodeRunner
 from arena.specs import SpecError
 from arena.store import Store
 from arena.user_input import seed_problem

@@ -15,7 +15,7 @@ from arena.cli_tournament import render_table
 from arena.export import export_episode
 from arena.match import MatchConfig, play_match
 from arena.player import PlayerSetupError
-from arena.runner import Budget
+from arena.run_control import Budget
 from arena.store import Store
 from arena.tournament.config import build_config
 from arena.tournament.report import build_report

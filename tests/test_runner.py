@@ -12,7 +12,7 @@ from arena.match import MatchConfig, play_match, prepare_runner
 from arena.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
 from arena.records import EpisodeEnded, Event, TurnsRecorded
 from arena.registry import get_game
-from arena.runner import Budget, RunControl
+from arena.run_control import Budget, RunControl
 from arena.store import Store
 from tests.scripted import CrashingPlayer, ScriptedPlayer, decision
 

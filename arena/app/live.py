@@ -18,7 +18,8 @@ from arena.app.match_model import MatchModel
 from arena.match import MatchConfig, prepare_runner
 from arena.player import Player, PlayerSetupError
 from arena.records import EpisodeEnded, EpisodeStatus, Event
-from arena.runner import EpisodeOutcome, EpisodeRunner, RunControl
+from arena.run_control import RunControl
+from arena.runner import EpisodeOutcome, EpisodeRunner
 from arena.store import Store
 
 SPEEDS: tuple[float, ...] = (0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0)

@@ -34,7 +34,7 @@ from arena.player import Player
 from arena.playerconfig import config_hash, seat_configuration
 from arena.records import EpisodeStatus, Event, Observer, TurnsRecorded
 from arena.registry import get_game
-from arena.runner import Budget
+from arena.run_control import Budget
 from arena.specs import SpecError, parse_player_spec
 from arena.store import Store
 from arena.tournament.config import TournamentConfig, TournamentConfigError
