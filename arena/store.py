@@ -46,6 +46,11 @@ class Store:
     """
 
     def __init__(self, path: str | Path, *, background: bool | None = None) -> None:
+        """Open (creating and migrating as needed) the database at ``path``.
+
+        ``background``: commit episodes through a writer process; by default yes, unless
+        the environment sets ``ARENA_BACKGROUND_WRITER=0``.
+        """
         self.path = Path(path)
         self.background = os.environ.get(BACKGROUND_ENV, "1") != "0" if background is None else background
         self._writer: BackgroundWriter | None = None
@@ -68,7 +73,7 @@ class Store:
     def conn(self) -> sqlite3.Connection:
         """The underlying connection (autocommit; use :meth:`transaction` to group).
 
-        Waits first until the writer process has committed every turn sent to it.
+        Waits first until the writer process has committed every write sent to it.
         """
         if self._writer is not None and self._writer.unsynced:
             try:
