@@ -16,10 +16,10 @@ commits it and exits: a crash loses nothing the parent had handed over, and the 
 hands over each step as soon as it is played. The child polls for work briefly and then
 naps (see :class:`_FrameReader`), so an idle writer costs next to nothing.
 
-Wire format, both ways: a 4-byte little-endian length, then a pickle. Parent to child:
-``(write, wants_reply)``, a :data:`Write` (one transaction) or ``None``. Child to parent,
-only when asked: ``(new_id, problem)``, the write's inserted row id and the first error
-since the last reply ("" when all went well).
+Wire format, both ways: a 4-byte little-endian length, then the frame. Parent to child: a
+pickled ``(write, wants_reply)``, a :data:`Write` (one transaction) or ``None``. Child to
+parent, only when asked: the UTF-8 text of the first error since the last reply ("" when
+all went well).
 """
 
 from __future__ import annotations
@@ -174,12 +174,11 @@ class BackgroundWriter:
             self._send(_LENGTH.pack(len(frame)) + frame)
             self._unsynced += 1
 
-    def submit_and_wait(self, write: Write | None) -> int | None:
-        """Queue ``write`` (or nothing), wait until it and all before it are committed; its new id.
-
-        Raises :class:`WriterError` if it or any write since the last reply failed.
-        """
-        frame = pickle.dumps((write, True), protocol=pickle.HIGHEST_PROTOCOL)
+    def sync(self) -> None:
+        """Wait until every queued write is committed; raise :class:`WriterError` if one failed."""
+        if not self._unsynced:
+            return
+        frame = pickle.dumps((None, True), protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
             self._send(_LENGTH.pack(len(frame)) + frame)
             if self._doorbell is not None:
@@ -187,16 +186,10 @@ class BackgroundWriter:
             reply = self._replies.next()
             if reply is None:
                 raise WriterError(f"the database writer ended early{self._stderr_tail()}")
-            new_id, problem = pickle.loads(reply)
+            problem = reply.decode()
             self._unsynced = 0
         if problem:
             raise WriterError(f"a write was not saved: {problem}")
-        return int(new_id) if new_id is not None else None
-
-    def sync(self) -> None:
-        """Wait until every queued write is committed; raise :class:`WriterError` if one failed."""
-        if self._unsynced:
-            self.submit_and_wait(None)
 
     def close(self) -> None:
         """Let the child commit what it was sent, then wait for it to exit (idempotent)."""
@@ -323,14 +316,13 @@ def serve(path: str, source: int, replies: BinaryIO, doorbell: int | None = None
     problem = ""
     for frame in _FrameReader(source, doorbell):
         write, wants_reply = pickle.loads(frame)
-        new_id = None
         if write is not None:
             try:
-                new_id = run_write(conn, write, retry_lock=True)
+                run_write(conn, write, retry_lock=True)
             except sqlite3.Error as exc:
                 problem = problem or f"{type(exc).__name__}: {exc}"
         if wants_reply:
-            reply = pickle.dumps((new_id, problem))
+            reply = problem.encode()
             replies.write(_LENGTH.pack(len(reply)) + reply)
             replies.flush()
             problem = ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import os
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NotRequired, TypedDict, Unpack
 
 import orjson
 
@@ -34,39 +34,44 @@ SET_STATUS = (
 )
 
 
-def create_episode(
-    *,
-    game: str,
-    game_version: str,
-    prompt_version: str,
-    arena_version: str,
-    seed: int,
-    config: dict[str, Any],
-    seats: list[tuple[str, str, str]],
-    tournament_id: int | None = None,
-    slot_key: str | None = None,
-    configs: dict[str, dict[str, Any]] | None = None,
-) -> Write:
+class NewEpisode(TypedDict):
+    """What creating an episode records (``Store.create_episode`` takes these as keywords)."""
+
+    game: str
+    game_version: str
+    prompt_version: str
+    arena_version: str
+    seed: int
+    config: dict[str, Any]
+    seats: list[tuple[str, str, str]]
+    """(seat, player spec, player kind) for each seat."""
+    tournament_id: NotRequired[int | None]
+    slot_key: NotRequired[str | None]
+    configs: NotRequired[dict[str, dict[str, Any]] | None]
+    """Seat -> its player's resolved configuration (stored once per distinct one)."""
+
+
+def create_episode(**episode: Unpack[NewEpisode]) -> Write:
     """A running episode, its seats and their configurations (the episode's id is the insert's)."""
-    configs = configs or {}
+    configs = episode.get("configs") or {}
     hashes = {seat: config_hash(config) for seat, config in configs.items()}
     started = now()
     player_configs = [
         (hashes[seat], str(config.get("name", "")), str(config.get("kind", "")), dumps(config), started)
         for seat, config in configs.items()
     ]
-    episode = (
-        game,
-        game_version,
-        prompt_version,
-        arena_version,
-        seed,
-        dumps(config),
+    row = (
+        episode["game"],
+        episode["game_version"],
+        episode["prompt_version"],
+        episode["arena_version"],
+        episode["seed"],
+        dumps(episode["config"]),
         "running",
         started,
         os.getpid(),
-        tournament_id,
-        slot_key,
+        episode.get("tournament_id"),
+        episode.get("slot_key"),
     )
     return (
         (
@@ -79,12 +84,12 @@ def create_episode(
         (
             "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, config,"
             " status, started_at, pid, tournament_id, slot_key) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            episode,
+            row,
         ),
         (
             (
                 "INSERT INTO seats (episode_id, seat, player, kind, config_hash) VALUES (?,?,?,?,?)",
-                [(seat, player, kind, hashes.get(seat)) for seat, player, kind in seats],
+                [(seat, player, kind, hashes.get(seat)) for seat, player, kind in episode["seats"]],
             ),
         ),
     )

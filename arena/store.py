@@ -12,14 +12,14 @@ import sqlite3
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import orjson
 import sqlite_utils
 
 from arena import episode_writes
 from arena.background_writer import BackgroundWriter, Write, WriterError, run_write
-from arena.episode_writes import dumps, now
+from arena.episode_writes import NewEpisode, dumps, now
 from arena.migrations import MIGRATIONS
 
 JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics", "sampling"})
@@ -137,41 +137,22 @@ class Store:
         return _Transaction(self.conn)
 
     # -- writes -------------------------------------------------------------------------
-    def create_episode(
-        self,
-        *,
-        game: str,
-        game_version: str,
-        prompt_version: str,
-        arena_version: str,
-        seed: int,
-        config: dict[str, Any],
-        seats: list[tuple[str, str, str]],
-        tournament_id: int | None = None,
-        slot_key: str | None = None,
-        configs: dict[str, dict[str, Any]] | None = None,
-    ) -> int:
+    def create_episode(self, **episode: Unpack[NewEpisode]) -> int:
         """Insert a running episode and its seats; returns the episode id.
 
-        ``configs`` maps a seat to its player's resolved configuration; each distinct one
-        is stored once in ``player_configs`` and the seat refers to it by hash.
+        Each distinct player configuration (``configs``, by seat) is stored once in
+        ``player_configs`` and the seat refers to it by hash. With a writer process this
+        runs here, beside it, without waiting for it: the new id is all the runner needs.
         """
-        write = episode_writes.create_episode(
-            game=game,
-            game_version=game_version,
-            prompt_version=prompt_version,
-            arena_version=arena_version,
-            seed=seed,
-            config=config,
-            seats=seats,
-            tournament_id=tournament_id,
-            slot_key=slot_key,
-            configs=configs,
-        )
-        if self._writer is not None and self.background and not self._db.conn.in_transaction:
-            # Beside the writer process, without waiting for it: the new id is all the runner needs.
-            return int(self._beside_writer(write) or 0)
-        return int(self._run(write, wait=True) or 0)
+        write = episode_writes.create_episode(**episode)
+        if self._writer_to_use() is None:
+            return int(run_write(self.conn, write) or 0)
+        conn = self._db.conn
+        conn.execute("PRAGMA busy_timeout=0")  # see begin_immediate
+        try:
+            return int(run_write(conn, write, retry_lock=True) or 0)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     def add_turns(self, columns: tuple[str, ...], rows: list[list[Any]]) -> None:
         """Record one step's turn rows (tuples of ``columns``; see :func:`arena.recorder.turn_row`)."""
@@ -187,28 +168,23 @@ class Store:
         """Wait until the writer process has committed everything handed to it."""
         self.conn  # noqa: B018 - waits for the writer
 
-    def _run(self, write: Write, *, wait: bool = False) -> int | None:
-        """Apply one transaction: through the writer process when there is one (returning at once
-        unless ``wait``), here otherwise or inside a caller's open transaction."""
-        writer = self._background_writer() if self.background and not self._db.conn.in_transaction else None
+    def _run(self, write: Write) -> None:
+        """Apply one transaction: handed to the writer process when there is one, else here."""
+        writer = self._writer_to_use()
         if writer is None:
-            return run_write(self.conn, write)
+            run_write(self.conn, write)
+            return
         try:
-            if wait:
-                return writer.submit_and_wait(write)
             writer.submit(write)
-            return None
         except WriterError as exc:
             raise StoreError(f"{self.path}: {exc}") from None
 
-    def _beside_writer(self, write: Write) -> int | None:
-        """Apply ``write`` here while the writer process may hold the lock (see begin_immediate)."""
-        conn = self._db.conn
-        conn.execute("PRAGMA busy_timeout=0")
-        try:
-            return run_write(conn, write, retry_lock=True)
-        finally:
-            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    def _writer_to_use(self) -> BackgroundWriter | None:
+        """The writer process for the next write (started if need be), or ``None`` to write here:
+        no writer wanted or possible, or inside a caller's open transaction (which it joins)."""
+        if not self.background or self._db.conn.in_transaction:
+            return None
+        return self._background_writer()
 
     def _background_writer(self) -> BackgroundWriter | None:
         if self._writer is None:
