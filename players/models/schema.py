@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -88,6 +89,16 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
 
 def closed_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """A copy with ``additionalProperties: false`` on every object (strict providers)."""
+
+    def close(node: dict[str, Any]) -> None:
+        if node.get("type") == "object" or "properties" in node:
+            node["additionalProperties"] = False
+
+    return _edited_copy(schema, close)
+
+
+def _edited_copy(schema: dict[str, Any], edit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """A deep copy of ``schema`` with ``edit`` applied to every object node, outermost first."""
     result = copy.deepcopy(schema)
 
     def visit(node: Any) -> None:
@@ -95,8 +106,7 @@ def closed_schema(schema: dict[str, Any]) -> dict[str, Any]:
             for item in node:
                 visit(item)
         elif isinstance(node, dict):
-            if node.get("type") == "object" or "properties" in node:
-                node["additionalProperties"] = False
+            edit(node)
             for value in node.values():
                 visit(value)
 
@@ -159,20 +169,12 @@ def capped_schema(schema: dict[str, Any], *, string_cap: int = DEFAULT_STRING_CA
     Providers that enforce ``maxLength`` stop a rambling reason early; the others at least
     read it as an instruction. Replies are still parsed against the uncapped schema.
     """
-    result = copy.deepcopy(schema)
 
-    def visit(node: Any) -> None:
-        if isinstance(node, list):
-            for item in node:
-                visit(item)
-        elif isinstance(node, dict):
-            if node.get("type") == "string" and "enum" not in node and "const" not in node:
-                node["maxLength"] = min(int(node.get("maxLength", string_cap)), string_cap)
-            for value in node.values():
-                visit(value)
+    def cap(node: dict[str, Any]) -> None:
+        if node.get("type") == "string" and "enum" not in node and "const" not in node:
+            node["maxLength"] = min(int(node.get("maxLength", string_cap)), string_cap)
 
-    visit(result)
-    return result
+    return _edited_copy(schema, cap)
 
 
 def estimate_output_tokens(schema: dict[str, Any]) -> int:
