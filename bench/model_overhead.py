@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +134,23 @@ def serve(delay: float) -> None:
         sys.stdin.read()
 
 
+@contextlib.contextmanager
+def served(delay: float) -> Iterator[str]:
+    """Run :func:`serve` in a child process (this file with ``--serve``); yields its OpenAI URL."""
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--serve", "--delay", str(delay)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None and child.stdin is not None
+    try:
+        yield child.stdout.readline().strip()
+    finally:
+        child.stdin.close()
+        child.wait(timeout=10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--delay", type=float, default=0.2)
@@ -141,25 +160,13 @@ def main() -> None:
     if args.serve:
         serve(args.delay)
         return
-    child = subprocess.Popen(
-        [sys.executable, __file__, "--serve", "--delay", str(args.delay)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert child.stdout is not None and child.stdin is not None
-    url = child.stdout.readline().strip()
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            config = load_models_config(models_file(Path(folder), url, 2 * args.episodes))
-            store = Store(Path(folder) / "bench.db")
-            asyncio.run(sequential(store, config, args.delay))
-            for model_seats in (2, 1, 2):
-                asyncio.run(concurrent(store, config, args.episodes, args.delay, model_seats))
-            store.close()
-    finally:
-        child.stdin.close()
-        child.wait(timeout=10)
+    with served(args.delay) as url, tempfile.TemporaryDirectory() as folder:
+        config = load_models_config(models_file(Path(folder), url, 2 * args.episodes))
+        store = Store(Path(folder) / "bench.db")
+        asyncio.run(sequential(store, config, args.delay))
+        for model_seats in (2, 1, 2):
+            asyncio.run(concurrent(store, config, args.episodes, args.delay, model_seats))
+        store.close()
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import math
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from model_overhead import served  # the bench's model server, one copy
 from sqlite_reference import SEATS
 from sqlite_reference import arena as recorded_loop  # the plain recorded loop, one copy
 
@@ -91,36 +91,23 @@ def models_file(folder: Path, url: str) -> Path:
 
 
 def model_tournament(delay: float, seeds: int) -> None:
-    bench_server = Path(__file__).with_name("model_overhead.py")
-    child = subprocess.Popen(
-        [sys.executable, str(bench_server), "--serve", "--delay", str(delay)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert child.stdout is not None and child.stdin is not None
-    url = child.stdout.readline().strip()
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            models = load_models_config(models_file(Path(folder), url))
-            store = Store(Path(folder) / "models.db")
-            config = build_config(
-                game="lemonade",
-                players=("m1", "m2", "m3", "m4"),
-                seeds=seeds,
-                options={"days": 5},
-                concurrency=8,
-            )
-            started = time.perf_counter()
-            result = asyncio.run(run_tournament(store, config, models_config=models))
-            wall = time.perf_counter() - started
-            decisions, reasked = store.conn.execute(
-                "SELECT count(*), coalesce(sum(attempts != '[]'), 0) FROM turns"
-            ).fetchone()
-            store.close()
-    finally:
-        child.stdin.close()
-        child.wait(timeout=10)
+    with served(delay) as url, tempfile.TemporaryDirectory() as folder:
+        models = load_models_config(models_file(Path(folder), url))
+        store = Store(Path(folder) / "models.db")
+        config = build_config(
+            game="lemonade",
+            players=("m1", "m2", "m3", "m4"),
+            seeds=seeds,
+            options={"days": 5},
+            concurrency=8,
+        )
+        started = time.perf_counter()
+        result = asyncio.run(run_tournament(store, config, models_config=models))
+        wall = time.perf_counter() - started
+        decisions, reasked = store.conn.execute(
+            "SELECT count(*), coalesce(sum(attempts != '[]'), 0) FROM turns"
+        ).fetchone()
+        store.close()
     assert result.status == "finished", result
     episodes = result.done
     critical = math.ceil(episodes / 8) * 5 * delay
