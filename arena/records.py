@@ -14,6 +14,7 @@ from typing import Any, Protocol, Self
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.game import GameState, SeatResult
+from arena.unvalidated import unvalidated
 
 
 class EpisodeStatus:
@@ -28,7 +29,6 @@ class EpisodeStatus:
     """A seat's provider kept refusing its requests (see ``EpisodeRunner``): no scores."""
 
 
-_set = object.__setattr__
 _FIELD_ORDER: dict[type[BaseModel], tuple[tuple[str, ...], set[str]]] = {}
 
 
@@ -51,12 +51,7 @@ class Record(BaseModel):
         order, names = known
         if tuple(values) != order:
             raise TypeError(f"{cls.__name__}.trusted needs every field in order: {', '.join(order)}")
-        record = object.__new__(cls)
-        _set(record, "__dict__", values)
-        _set(record, "__pydantic_fields_set__", names)  # shared: frozen records never change it
-        _set(record, "__pydantic_extra__", None)
-        _set(record, "__pydantic_private__", None)
-        return record
+        return unvalidated(cls, values, names)
 
 
 class SeatInfo(Record):

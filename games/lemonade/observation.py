@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict
 
-_set = object.__setattr__
+from arena.unvalidated import unvalidated
 
 
 class _Snapshot(BaseModel):
@@ -33,12 +33,7 @@ class _Snapshot(BaseModel):
         several of these, and validating them again would cost more than the rest of the day.
         ``tests/games/test_lemonade_trusted.py`` checks they equal validated ones, dumps included.
         """
-        model = object.__new__(cls)
-        _set(model, "__dict__", values)
-        _set(model, "__pydantic_fields_set__", cls._field_names)  # shared: frozen models never change it
-        _set(model, "__pydantic_extra__", None)
-        _set(model, "__pydantic_private__", None)
-        return model
+        return unvalidated(cls, values, cls._field_names)
 
 
 class Forecast(_Snapshot):
