@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 
 from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.unvalidated import unvalidated
 from games.lemonade.observation import Forecast, LemonadeObservation, SharedLemonadeObservation
 from games.lemonade.rules import (
     MAX_PRICE,
@@ -18,6 +20,9 @@ from games.lemonade.rules import (
 from games.lemonade.world import WEATHER_FACTOR
 
 WEATHER_PRICES = {"sunny": 3.5, "cloudy": 3.0, "rainy": 2.5}
+WEATHER_PRICE_FACTORS = {weather: price_factor(price) for weather, price in WEATHER_PRICES.items()}
+"""``price_factor`` of each weather price (customers see it as listed: no promotion)."""
+_WEATHER_PRICE_TEXTS = {price: f"{price:.2f}" for price in WEATHER_PRICES.values()}
 COST_PLUS_MARKUP = 2.0
 COST_PLUS_CUPS = 60
 FIRST_DAY_SHARE = 0.5
@@ -75,17 +80,23 @@ class CostPlusStand(_LemonadeBaseline):
     name = "cost-plus"
 
     def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
-        today = self.forecast(observation)
-        price = round(min(MAX_PRICE, max(MIN_PRICE, today.unit_cost * COST_PLUS_MARKUP)), 2)
-        cups = min(COST_PLUS_CUPS, observation.max_affordable_cups)
-        note = "" if cups == COST_PLUS_CUPS else f", cut to {cups} because that is all the cash pays for"
-        return LemonadeDecision(
-            price=price,
-            produce=cups,
-            promotion="none",
-            reason=f"cost-plus: price {price:.2f} is {COST_PLUS_MARKUP:g}x the {today.unit_cost:.2f} "
-            f"cup cost; fixed {COST_PLUS_CUPS} cups{note}",
-        )
+        price, reason = _cost_plus_terms(self.forecast(observation).unit_cost)
+        cups = COST_PLUS_CUPS
+        if observation.max_affordable_cups < cups:
+            cups = observation.max_affordable_cups
+            reason += f", cut to {cups} because that is all the cash pays for"
+        return _decision(price, cups, reason)
+
+
+@functools.lru_cache(maxsize=64)
+def _cost_plus_terms(unit_cost: float) -> tuple[float, str]:
+    """Cost-plus's price at ``unit_cost`` and the reason it gives for a full day (a few cup costs recur)."""
+    price = round(min(MAX_PRICE, max(MIN_PRICE, unit_cost * COST_PLUS_MARKUP)), 2)
+    reason = (
+        f"cost-plus: price {price:.2f} is {COST_PLUS_MARKUP:g}x the {unit_cost:.2f} "
+        f"cup cost; fixed {COST_PLUS_CUPS} cups"
+    )
+    return price, reason
 
 
 class WeatherStand(_LemonadeBaseline):
@@ -95,17 +106,35 @@ class WeatherStand(_LemonadeBaseline):
 
     def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
         today = self.forecast(observation)
-        price = WEATHER_PRICES[today.weather]
-        expected = expected_demand(today, price)
-        cups = min(expected, observation.max_affordable_cups)
+        weather, traffic = today.weather, today.traffic
+        price = WEATHER_PRICES[weather]
+        # expected_demand(today, price) with no promotion: its boost and seen-price share are 1.0.
+        expected = int(traffic * WEATHER_FACTOR[weather] * WEATHER_PRICE_FACTORS[weather])
+        expected = expected if expected > 0 else 0
+        cups = observation.max_affordable_cups
         capped = " (all the cash pays for)" if cups < expected else ""
-        return LemonadeDecision(
-            price=price,
-            produce=cups,
-            promotion="none",
-            reason=f"{today.weather} day with traffic {today.traffic}: price {price:.2f}, "
+        if expected <= cups:
+            cups = expected
+        return _decision(
+            price,
+            cups,
+            f"{weather} day with traffic {traffic}: price {_WEATHER_PRICE_TEXTS[price]}, "
             f"expect about {expected} cups, make {cups}{capped}",
         )
+
+
+_DECISION_FIELDS = frozenset(LemonadeDecision.model_fields)
+
+
+def _decision(price: float, produce: int, reason: str) -> LemonadeDecision:
+    """A decision without a promotion, built without validation.
+
+    Only for cost-plus and weather: their price is a fixed or clamped one in range, their
+    cups at most what the cash pays for (at most ``MAX_PRODUCE``), their reason short. The
+    model is not frozen, so each decision gets its own set of fields set.
+    """
+    values = {"price": price, "produce": produce, "promotion": "none", "reason": reason}
+    return unvalidated(LemonadeDecision, values, set(_DECISION_FIELDS))
 
 
 @dataclass(frozen=True, slots=True)

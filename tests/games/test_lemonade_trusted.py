@@ -7,7 +7,9 @@ import random
 import pytest
 from pydantic import BaseModel
 
+from games.lemonade.baselines import BASELINES
 from games.lemonade.observation import LemonadeObservation, SharedLemonadeObservation
+from games.lemonade.rules import LemonadeDecision
 from tests.gamekit import new_lemonade
 
 
@@ -61,3 +63,22 @@ def test_whole_number_cash_in_stored_json_is_observed_as_a_float() -> None:
     data["stands"]["a"]["cash"] = 50
     state = new_lemonade(1).definition.state_from_json(data)
     assert_as_validated(state.observation("a"))
+
+
+@pytest.mark.parametrize("name", ["weather", "cost-plus"])
+@pytest.mark.parametrize("market", ["identical", "shared"])
+def test_baseline_decisions_built_unvalidated_equal_validated_ones(name: str, market: str) -> None:
+    cut = 0
+    for seed in range(10):
+        game = new_lemonade(seed, market=market, stands=2, days=20)
+        stand = BASELINES[name][0](random.Random(seed))
+        rng = random.Random(seed)
+        while not game.over():
+            for seat in game.pending():
+                decision = stand.choose(game.observation(seat))
+                assert type(decision) is LemonadeDecision
+                assert_as_validated(decision)
+                assert game.validate(seat, decision) is None
+                cut += "cut to" in decision.reason or "all the cash pays for" in decision.reason
+            game.apply({seat: game.sample_action(seat, rng) for seat in game.pending()})
+    assert cut > 0  # random play runs low on cash: the capped branch was checked too
