@@ -43,6 +43,14 @@ if TYPE_CHECKING:
 HISTORY_DAYS = 7
 FALLBACK_FIRST_DAY_CUPS = 20
 
+# The snapshot builders the game calls every day, looked up once: an attribute read on a
+# pydantic model class goes through its metaclass's __getattr__ hook (slow).
+_new_forecast = Forecast.trusted
+_new_day_record = DayRecord.trusted
+_new_observation = LemonadeObservation.trusted
+_new_shared_observation = SharedLemonadeObservation.trusted
+_new_rival_day = RivalDay.trusted
+
 
 @dataclass
 class Stand:
@@ -62,7 +70,7 @@ class Stand:
     def add_settled(self, record: dict[str, Any]) -> None:
         """Keep one more day the game just settled: its values are typed and in field order."""
         self.records.append(record)
-        self.typed.append(DayRecord.trusted(dict(record)))
+        self.typed.append(_new_day_record(dict(record)))
 
 
 class LemonadeOptions(BaseModel):
@@ -124,13 +132,13 @@ class LemonadeState(GameState):
             "recent_days": stand.typed[-HISTORY_DAYS:],
         }
         if self.market != "shared":
-            return LemonadeObservation.trusted(facts)
+            return _new_observation(facts)
         facts["rivals_yesterday"] = {
-            other: RivalDay.trusted({"price": rival.typed[-1].price, "promotion": rival.typed[-1].promotion})
+            other: _new_rival_day({"price": rival.typed[-1].price, "promotion": rival.typed[-1].promotion})
             for other, rival in self.stands.items()
             if other != seat and rival.typed and rival.typed[-1].day == self.day - 1
         }
-        return SharedLemonadeObservation.trusted(facts)
+        return _new_shared_observation(facts)
 
     def action_model(self, seat: str) -> type[BaseModel]:
         return LemonadeDecision
@@ -174,22 +182,25 @@ class LemonadeState(GameState):
         forecast = world.public()
         for seat, decision in decisions.items():
             stand = self.stands[seat]
-            outcome = settle(world, decision, stand.cash, shares.get(seat, 1.0))
-            stand.cash = outcome.cash
+            demand, sold, waste, revenue, cost, promotion_cost, cash = settle(
+                world, decision, stand.cash, shares.get(seat, 1.0)
+            )
+            stand.cash = cash
+            # dict(forecast, **fields) builds the record faster than a literal with a ** spread.
             stand.add_settled(
-                {
-                    **forecast,
-                    "price": decision.price,
-                    "produce": decision.produce,
-                    "promotion": decision.promotion,
-                    "demand": outcome.demand,
-                    "sold": outcome.sold,
-                    "waste": outcome.waste,
-                    "revenue": outcome.revenue,
-                    "cost": outcome.cost,
-                    "promotion_cost": outcome.promotion_cost,
-                    "cash": outcome.cash,
-                }
+                dict(
+                    forecast,
+                    price=decision.price,
+                    produce=decision.produce,
+                    promotion=decision.promotion,
+                    demand=demand,
+                    sold=sold,
+                    waste=waste,
+                    revenue=revenue,
+                    cost=cost,
+                    promotion_cost=promotion_cost,
+                    cash=cash,
+                )
             )
         self.day += 1
         self._start_day()
@@ -284,7 +295,7 @@ class LemonadeState(GameState):
 
     def _set_today(self) -> None:
         self.today = self.world[min(self.day, self.days) - 1]
-        self._forecast = Forecast.trusted(self.today.public()) if self.day <= self.days else None
+        self._forecast = _new_forecast(self.today.public()) if self.day <= self.days else None
 
 
 def vars_of(day: WorldDay) -> dict[str, Any]:

@@ -7,23 +7,26 @@ yesterday's public price and promotion.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict
 
 from arena.unvalidated import unvalidated
+
+_FIELD_NAMES: dict[type[BaseModel], set[str]] = {}
+"""Each snapshot model's field names. Kept out of the classes: any attribute read on a pydantic
+model class goes through its metaclass's ``__getattr__`` hook, several times slower than a dict."""
 
 
 class _Snapshot(BaseModel):
     """Base of the observation's models: frozen, and cheap to build from the game's own values."""
 
     model_config = ConfigDict(frozen=True)
-    _field_names: ClassVar[set[str]] = set()
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
-        cls._field_names = set(cls.model_fields)
+        _FIELD_NAMES[cls] = set(cls.model_fields)
 
     @classmethod
     def trusted(cls, values: dict[str, Any]) -> Self:
@@ -33,7 +36,7 @@ class _Snapshot(BaseModel):
         several of these, and validating them again would cost more than the rest of the day.
         ``tests/games/test_lemonade_trusted.py`` checks they equal validated ones, dumps included.
         """
-        return unvalidated(cls, values, cls._field_names)
+        return unvalidated(cls, values, _FIELD_NAMES[cls])
 
 
 class Forecast(_Snapshot):
