@@ -32,7 +32,7 @@ from games.lemonade.rules import (
     LemonadeDecision,
     affordable,
     check_decision,
-    settle,
+    settled,
     shared_traffic_shares,
 )
 from games.lemonade.world import WorldDay, generate_world
@@ -98,6 +98,8 @@ class LemonadeState(GameState):
     """The world of the current day (the last day once the game is over)."""
     _forecast: Forecast | None
     """Today's forecast, shared by every stand's observation (``None`` once the game is over)."""
+    _pending: tuple[str, ...]
+    """The seats still playing today, worked out once a day (asked for several times a step)."""
 
     def __init__(self, definition: GameDefinition, seed: int, options: LemonadeOptions) -> None:
         super().__init__(definition, seed, options)
@@ -115,9 +117,10 @@ class LemonadeState(GameState):
         return self._seats
 
     def pending(self) -> list[str]:
-        if self.day > self.days:
-            return []
-        return [seat for seat, stand in self.stands.items() if stand.bankrupt_day is None]
+        return list(self._pending)
+
+    def over(self) -> bool:
+        return not self._pending
 
     def observation(self, seat: str) -> LemonadeObservation:
         stand = self.stands[seat]
@@ -182,7 +185,7 @@ class LemonadeState(GameState):
         forecast = world.public()
         for seat, decision in decisions.items():
             stand = self.stands[seat]
-            demand, sold, waste, revenue, cost, promotion_cost, cash = settle(
+            demand, sold, waste, revenue, cost, promotion_cost, cash = settled(
                 world, decision, stand.cash, shares.get(seat, 1.0)
             )
             stand.cash = cash
@@ -239,6 +242,7 @@ class LemonadeState(GameState):
             for record in s["records"]:
                 state.stands[seat].add(dict(record))
         state._set_today()
+        state._set_pending()
         return state
 
     def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
@@ -286,12 +290,16 @@ class LemonadeState(GameState):
     def _start_day(self) -> None:
         """Open ``self.day``: its world and forecast, then mark the stands that went bankrupt."""
         self._set_today()
-        if self._forecast is None:
-            return
-        # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
-        for stand in self.stands.values():
-            if stand.bankrupt_day is None and stand.cash < self.today.unit_cost:
-                stand.bankrupt_day = self.day
+        if self._forecast is not None:
+            # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
+            for stand in self.stands.values():
+                if stand.bankrupt_day is None and stand.cash < self.today.unit_cost:
+                    stand.bankrupt_day = self.day
+        self._set_pending()
+
+    def _set_pending(self) -> None:
+        playing = self.day <= self.days
+        self._pending = tuple(seat for seat, s in self.stands.items() if playing and s.bankrupt_day is None)
 
     def _set_today(self) -> None:
         self.today = self.world[min(self.day, self.days) - 1]

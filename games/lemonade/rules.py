@@ -116,6 +116,13 @@ def settle(
     world: WorldDay, decision: LemonadeDecision, cash: float, traffic_share: float = 1.0
 ) -> DayOutcome:
     """Settle one stand's day: sold = min(demand, produce); unsold cups are waste."""
+    return DayOutcome(*settled(world, decision, cash, traffic_share))
+
+
+def settled(
+    world: WorldDay, decision: LemonadeDecision, cash: float, traffic_share: float = 1.0
+) -> tuple[int, int, int, float, float, float, float]:
+    """:func:`settle`'s values as a plain tuple, for the game's every-day use (no named tuple to build)."""
     price, produce, promotion = decision.price, decision.produce, decision.promotion
     wanted = demand(world, price, promotion, traffic_share)
     sold = wanted if wanted < produce else produce
@@ -124,7 +131,7 @@ def settle(
     cost = round(produce * world.unit_cost, 2)  # production_cost
     promotion_cost = effect.fixed_cost
     cash = round(cash + revenue - cost - promotion_cost, 2)
-    return DayOutcome(wanted, sold, produce - sold, revenue, cost, promotion_cost, cash)
+    return wanted, sold, produce - sold, revenue, cost, promotion_cost, cash
 
 
 def affordable(cash: float, unit_cost: float, promotion: str = "none") -> int:
