@@ -98,8 +98,10 @@ class LemonadeState(GameState):
     """The world of the current day (the last day once the game is over)."""
     _forecast: Forecast | None
     """Today's forecast, shared by every stand's observation (``None`` once the game is over)."""
-    _pending: tuple[str, ...]
+    _pending: list[str]
     """The seats still playing today, worked out once a day (asked for several times a step)."""
+    _public: dict[str, Any]
+    """``today.public()``: the forecast's values, which also open every stand's record of the day."""
 
     def __init__(self, definition: GameDefinition, seed: int, options: LemonadeOptions) -> None:
         super().__init__(definition, seed, options)
@@ -117,7 +119,7 @@ class LemonadeState(GameState):
         return self._seats
 
     def pending(self) -> list[str]:
-        return list(self._pending)
+        return self._pending.copy()
 
     def over(self) -> bool:
         return not self._pending
@@ -182,7 +184,7 @@ class LemonadeState(GameState):
                 {seat: d.price for seat, d in decisions.items()},
                 {seat: d.promotion for seat, d in decisions.items()},
             )
-        forecast = world.public()
+        forecast = self._public
         for seat, decision in decisions.items():
             stand = self.stands[seat]
             demand, sold, waste, revenue, cost, promotion_cost, cash = settled(
@@ -299,11 +301,12 @@ class LemonadeState(GameState):
 
     def _set_pending(self) -> None:
         playing = self.day <= self.days
-        self._pending = tuple(seat for seat, s in self.stands.items() if playing and s.bankrupt_day is None)
+        self._pending = [seat for seat, s in self.stands.items() if playing and s.bankrupt_day is None]
 
     def _set_today(self) -> None:
         self.today = self.world[min(self.day, self.days) - 1]
-        self._forecast = _new_forecast(self.today.public()) if self.day <= self.days else None
+        self._public = self.today.public()
+        self._forecast = _new_forecast(self._public) if self.day <= self.days else None
 
 
 def vars_of(day: WorldDay) -> dict[str, Any]:
