@@ -25,6 +25,23 @@ def test_world_follows_the_seed_draw_order() -> None:
         assert -5 <= day.noise <= 5
 
 
+def test_world_draws_are_the_random_module_calls_they_stand_for() -> None:
+    for seed in range(300):
+        rng, noise_rng = random.Random(seed), random.Random(f"lemonade-noise:{seed}")
+        expected = [
+            WorldDay(
+                day,
+                rng.choices(["sunny", "cloudy", "rainy"], weights=[0.4, 0.4, 0.2])[0],
+                rng.randint(22, 35),
+                max(30, int(rng.gauss(100, 20))),
+                rng.choice([1.2, 1.5, 1.8]),
+                noise_rng.randint(-5, 5),
+            )
+            for day in range(1, 41)
+        ]
+        assert generate_world(seed, 40) == expected
+
+
 def test_world_ignores_the_global_random() -> None:
     random.seed(1)
     first = generate_world(7, 30)

@@ -47,12 +47,14 @@ def generate_world(seed: int, days: int) -> list[WorldDay]:
     world_rng = random.Random(seed)
     noise_rng = random.Random(f"lemonade-noise:{seed}")
     world = []
+    # Each draw below is exactly the commented random call's, without its layers of argument checks.
     for day in range(1, days + 1):
         weather = _draw_weather(world_rng)
-        temperature = world_rng.randint(22, 35)
-        traffic = max(30, int(world_rng.gauss(100, 20)))
-        unit_cost = world_rng.choice(UNIT_COSTS)
-        noise = noise_rng.randint(-NOISE_RANGE, NOISE_RANGE)
+        temperature = 22 + _below(world_rng, 14)  # randint(22, 35)
+        traffic = int(world_rng.gauss(100, 20))
+        traffic = traffic if traffic > 30 else 30  # max(30, traffic)
+        unit_cost = UNIT_COSTS[_below(world_rng, len(UNIT_COSTS))]  # choice(UNIT_COSTS)
+        noise = _below(noise_rng, 2 * NOISE_RANGE + 1) - NOISE_RANGE  # randint(-NOISE_RANGE, NOISE_RANGE)
         world.append(WorldDay(day, weather, temperature, traffic, unit_cost, noise))
     return world
 
@@ -61,3 +63,12 @@ def _draw_weather(rng: random.Random) -> str:
     """The draw ``rng.choices(WEATHERS, weights=WEATHER_WEIGHTS)[0]`` makes, without its per-call setup."""
     total = _WEATHER_CUM_WEIGHTS[-1]
     return WEATHERS[bisect.bisect(_WEATHER_CUM_WEIGHTS, rng.random() * total, 0, len(WEATHERS) - 1)]
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """The draw ``rng.randrange(n)`` makes for ``n > 0``: Python's rejection sampling on ``getrandbits``."""
+    bits = n.bit_length()
+    value = rng.getrandbits(bits)
+    while value >= n:
+        value = rng.getrandbits(bits)
+    return value
