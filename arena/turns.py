@@ -53,8 +53,8 @@ class PendingTurn:
     fallback: bool = False
     action_model: BaseModel = field(default=None)  # type: ignore[assignment]
 
-    def absorb(self, decision: Decision, request: DecisionRequest) -> None:
-        """Account for one attempt's cost, time, raw text and prompt."""
+    def absorb(self, decision: Decision, request: DecisionRequest) -> bool:
+        """Account for one attempt's cost, time, raw text and prompt; whether it cost anything."""
         spent = turn_usage(decision.usage)
         if spent is not NO_USAGE:
             self.usage = spent if self.usage is NO_USAGE else _added(self.usage, spent)
@@ -65,6 +65,7 @@ class PendingTurn:
         prompt = request.prompt_if_rendered()
         if prompt is not None and self.prompt is None:
             self.prompt = prompt
+        return spent is not NO_USAGE
 
     def accept(self, action: BaseModel, decision: Decision | None) -> None:
         """Use ``action``; ``decision`` is ``None`` when it is the game's fallback."""
