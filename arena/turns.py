@@ -87,7 +87,7 @@ class PendingTurn:
             observation=dumper.dump(request.observation),
             prompt=prompt,
             prompt_version=request.prompt_version if prompt is not None else None,
-            action=action.model_dump(),
+            action=_action_dump(action),
             reason=self.reason,
             raw=self.raw,
             valid=not attempts,
@@ -101,6 +101,15 @@ class PendingTurn:
             sampling=self.sampling,
             action_text=game.describe_action(seat, action),
         )
+
+
+def _action_dump(action: BaseModel) -> dict[str, Any]:
+    """``action.model_dump()``: straight from pydantic's serializer unless the class has its own
+    ``model_dump`` (``model_dump`` itself spends most of its time sorting out its arguments)."""
+    if type(action).model_dump is BaseModel.model_dump:
+        dumped: dict[str, Any] = action.__pydantic_serializer__.to_python(action)
+        return dumped
+    return action.model_dump()
 
 
 def _added(first: TurnUsage, second: TurnUsage) -> TurnUsage:
