@@ -2,13 +2,21 @@
 
 Every turn row stores the action that was used; the game is deterministic given its seed,
 options and those actions. So the recorder stores a turn's observation (what the seat saw
-when it decided) and state (the game after the step) only as a 64-bit ``digest``, and this
-module rebuilds them by replaying the episode exactly as the runner played it: for each
-step, every deciding seat's observation before the step, then the step's actions applied
-together, then each seat's turn state. A rebuilt pair whose digest differs from the stored
-one is not trusted: the row gets ``observation``/``state`` ``None`` and a ``rebuild_error``
-(this happens only if the game's rules changed without a version bump, which the golden
-playthroughs guard against). Rows stored whole (by older Arena versions) pass unchanged.
+when it decided) and state (the seat's view of the game after the step) as nothing but a
+64-bit ``digest`` of the state, and this module rebuilds both by replaying the episode
+exactly as the runner played it: for each step, every deciding seat's observation before
+the step, then the step's actions applied together, then each seat's turn state. A rebuilt
+state whose digest differs from the stored one is not trusted: the episode's rows get
+``observation``/``state`` ``None`` and a ``rebuild_error`` (this happens only if the game's
+rules changed without a version bump, which the golden playthroughs guard against).
+
+Why the digest covers the state and not the observation: an observation is a function of
+the state before its step and the seat, so replaying the very states that were played
+gives the very observations, as long as that function is unchanged, which the committed
+golden playthroughs (every pending seat's observation at every step) check for each game
+version. Hashing the observation too cost a third of recording a scripted turn. The first
+compact rows (schema 5-6) hold a digest of observation and state, and are checked as
+such. Rows stored whole (older still) pass unchanged.
 """
 
 from __future__ import annotations
@@ -27,10 +35,22 @@ def dumps_bytes(value: Any) -> bytes:
     return orjson.dumps(value, default=str)
 
 
+def state_digest(state: bytes) -> int:
+    """A signed 64-bit digest of a turn's state JSON (fits SQLite INTEGER): what rows store now."""
+    return _digest(_STATE_ONLY + state)
+
+
 def turn_digest(observation: bytes, state: bytes) -> int:
-    """A signed 64-bit digest of a turn's observation and state JSON (fits SQLite INTEGER)."""
-    digest = hashlib.blake2b(observation + b"\x1f" + state, digest_size=8).digest()
-    return int.from_bytes(digest, "big", signed=True)
+    """The digest of observation and state JSON that rows written before :func:`state_digest` hold."""
+    return _digest(observation + b"\x1f" + state)
+
+
+_STATE_ONLY = b"\x1e"
+"""Starts what a state digest is taken over; an observation's JSON never starts with it."""
+
+
+def _digest(data: bytes) -> int:
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big", signed=True)
 
 
 def restore_action(row: dict[str, Any]) -> dict[str, Any]:
@@ -93,10 +113,15 @@ def _rebuild(episode: dict[str, Any], rows: list[dict[str, Any]]) -> str:
                 state = dumps_bytes(game.turn_state(row["seat"]))
                 if row["observation"] is not None and row["state"] is not None:
                     continue
-                if row["digest"] is not None and turn_digest(observation, state) != row["digest"]:
+                if row["digest"] is not None and not _proves(row["digest"], observation, state):
                     return f"rebuilt turn {row['idx']} does not match its digest; the rules changed"
                 row["observation"] = orjson.loads(observation)
                 row["state"] = orjson.loads(state)
     except Exception as exc:  # a log that no longer replays must not take the reader down
         return f"cannot rebuild observations: {type(exc).__name__}: {exc}"
     return ""
+
+
+def _proves(digest: int, observation: bytes, state: bytes) -> bool:
+    """Whether ``digest`` is the stored digest of this rebuilt turn (either scheme)."""
+    return digest in (state_digest(state), turn_digest(observation, state))

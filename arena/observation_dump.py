@@ -1,88 +1,145 @@
 """JSON-mode dumps of a seat's observations that reuse what earlier turns already dumped.
 
 A turn record holds its observation as ``model_dump(mode="json")``, and an observation often
-repeats frozen models from earlier steps (lemonade's last seven days): dumping those again
-is most of what recording a turn costs. :class:`ObservationDumper` dumps each such item
-once per episode and otherwise lets pydantic dump the observation, so the result is the
-very dict ``model_dump(mode="json")`` gives (same keys, same order, same values). An
-observation whose class it cannot vouch for is simply dumped by pydantic.
+repeats frozen models from earlier steps (lemonade's last seven days, today's forecast):
+dumping those again is most of what recording a turn costs. :class:`ObservationDumper`
+dumps each such model once per episode. An observation whose fields are all plain values
+(numbers, text, flags), frozen models and lists of frozen models is assembled field by field
+in Python; one with other fields is dumped by pydantic except for its lists of frozen items.
+Either way the result is the very dict ``model_dump(mode="json")`` gives (same keys, same
+order, same values); an observation whose class or values it cannot vouch for (anything
+custom, a subclass value, a non-finite float) is simply dumped by pydantic.
 
-The item dicts are shared between the records of an episode, which never change them.
+The dumped dicts are shared between the records of an episode, which never change them.
 """
 
 from __future__ import annotations
 
 import functools
+import math
+import types
+import typing
 from dataclasses import dataclass
-from typing import Any, get_args, get_origin
+from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel
 
 _IMMUTABLE = frozenset({int, float, str, bool, type(None)})
 """Field value types whose dump cannot change once taken."""
+_PLAIN_VALUES = frozenset({int, str, bool, type(None)})
+"""Value types that ``mode="json"`` leaves as they are (floats too, when finite)."""
+_PLAIN_ANNOTATIONS = frozenset({int, float, str, bool, type(None)})
+
+PLAIN, MODEL, ITEMS = "plain", "model", "items"
+"""How a field is dumped: as it is, as one cached frozen model, as a list of them."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
-    """How to dump one observation class: which list fields hold frozen items, and field order."""
+    """How to dump one observation class."""
 
     items: dict[str, type[BaseModel]]
+    """The fields holding lists of frozen items."""
     exclude: set[str]
     """The item lists' names (a set: pydantic takes a frozenset more slowly); never changed."""
     order: tuple[str, ...]
     trailing: bool
     """The item lists are the last fields: appending them keeps pydantic's key order."""
+    fields: tuple[tuple[str, str, type[BaseModel] | None], ...] | None
+    """Every field as (name, PLAIN/MODEL/ITEMS, model type), when every field is one of them."""
 
 
-@functools.cache
-def _plan(cls: type[BaseModel]) -> _Plan | None:
-    """The plan for ``cls``, or ``None`` when pydantic must dump it whole (anything custom)."""
+def _customized(cls: type[BaseModel]) -> bool:
+    """Whether ``cls`` dumps in any way but field by field, as declared."""
     decorators = cls.__pydantic_decorators__
     config = cls.model_config
-    if (
+    return bool(
         cls.model_dump is not BaseModel.model_dump
         or decorators.model_serializers
         or decorators.field_serializers
         or cls.__pydantic_computed_fields__
         or config.get("extra") == "allow"
+        or config.get("alias_generator")
+        or config.get("ser_json_inf_nan", "null") != "null"
+    )
+
+
+def _frozen_model(annotation: Any) -> type[BaseModel] | None:
+    """``annotation`` if it is a frozen, uncustomized model class."""
+    if (
+        isinstance(annotation, type)
+        and issubclass(annotation, BaseModel)
+        and annotation.model_config.get("frozen")
+        and not _customized(annotation)
     ):
+        return annotation
+    return None
+
+
+def _kind(annotation: Any) -> tuple[str, type[BaseModel] | None] | None:
+    """How a field of this annotation is dumped by the field-by-field path, if it can be."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if annotation in _PLAIN_ANNOTATIONS:
+        return PLAIN, None
+    if origin is Literal and all(type(arg) in _PLAIN_VALUES for arg in args):
+        return PLAIN, None
+    if origin in (typing.Union, types.UnionType):
+        kinds = {_kind(arg) for arg in args}
+        if kinds == {(PLAIN, None)}:
+            return PLAIN, None
+        models = kinds - {(PLAIN, None)}
+        if type(None) in args and len(args) == 2 and len(models) == 1:
+            kind = next(iter(models))
+            return kind if kind is not None and kind[0] == MODEL else None
+        return None
+    if origin is list and len(args) == 1 and _frozen_model(args[0]):
+        return ITEMS, args[0]
+    model = _frozen_model(annotation)
+    return (MODEL, model) if model else None
+
+
+@functools.cache
+def _plan(cls: type[BaseModel]) -> _Plan | None:
+    """The plan for ``cls``, or ``None`` when pydantic must dump it whole (anything custom)."""
+    if _customized(cls):
         return None
     items: dict[str, type[BaseModel]] = {}
+    fields: list[tuple[str, str, type[BaseModel] | None]] | None = []
     for name, info in cls.model_fields.items():
-        args = get_args(info.annotation)
-        if get_origin(info.annotation) is not list or len(args) != 1:
-            continue
-        item = args[0]
         custom = info.metadata or info.alias or info.serialization_alias or info.exclude is not None
-        if (
-            isinstance(item, type)
-            and issubclass(item, BaseModel)
-            and item.model_config.get("frozen")
-            and not custom
-            and getattr(info, "exclude_if", None) is None
-        ):
-            items[name] = item
-    if not items:
+        custom = custom or getattr(info, "exclude_if", None) is not None
+        kind = None if custom else _kind(info.annotation)
+        if kind is not None and kind[0] == ITEMS:
+            items[name] = kind[1]  # type: ignore[assignment]
+        if kind is None or fields is None:
+            fields = None
+        else:
+            fields.append((name, *kind))
+    if not items and fields is None:
         return None
     order = tuple(cls.model_fields)
-    return _Plan(items, set(items), order, trailing=order[-len(items) :] == tuple(items))
+    trailing = bool(items) and order[-len(items) :] == tuple(items)
+    return _Plan(items, set(items), order, trailing, tuple(fields) if fields is not None else None)
 
 
 class ObservationDumper:
-    """``model_dump(mode="json")`` of observations, each frozen list item dumped once per dumper.
+    """``model_dump(mode="json")`` of observations, each frozen model dumped once per dumper.
 
-    Make one per episode: it keeps every item it dumped (the game keeps them anyway).
+    Make one per episode: it keeps every model it dumped (the game keeps them anyway).
     """
 
     def __init__(self) -> None:
         self._done: dict[int, tuple[BaseModel, dict[str, Any]]] = {}
-        """``id(item)`` -> the item (held, so its id stays its own) and its dump."""
+        """``id(model)`` -> the model (held, so its id stays its own) and its dump."""
 
     def dump(self, observation: BaseModel) -> dict[str, Any]:
-        """``observation.model_dump(mode="json")``, with frozen list items dumped once."""
+        """``observation.model_dump(mode="json")``, with frozen models dumped once."""
         plan = _plan(type(observation))
         if plan is None:
             return observation.model_dump(mode="json")
+        if plan.fields is not None:
+            assembled = self._assemble(observation.__dict__, plan.fields)
+            return assembled if assembled is not None else observation.model_dump(mode="json")
         values = observation.__dict__
         lists: dict[str, list[dict[str, Any]]] = {}
         for name, item_type in plan.items.items():
@@ -96,6 +153,44 @@ class ObservationDumper:
         data.update(lists)
         return data if plan.trailing else {name: data[name] for name in plan.order}
 
+    def _assemble(
+        self, values: dict[str, Any], fields: tuple[tuple[str, str, type[BaseModel] | None], ...]
+    ) -> dict[str, Any] | None:
+        """The dump built field by field, or ``None`` for a value it cannot vouch for."""
+        data: dict[str, Any] = {}
+        for name, kind, model in fields:
+            value = values[name]
+            if kind is PLAIN:
+                kind_of_value = type(value)
+                if kind_of_value is float:
+                    if not math.isfinite(value):  # pydantic has its own say on inf and nan
+                        return None
+                elif kind_of_value not in _PLAIN_VALUES:
+                    return None
+                data[name] = value
+            elif kind is MODEL:
+                if value is None:
+                    data[name] = None
+                    continue
+                if type(value) is not model:
+                    return None
+                data[name] = self._model(value, model)
+            else:
+                dumped = self._items(value, model)  # type: ignore[arg-type]
+                if dumped is None:
+                    return None
+                data[name] = dumped
+        return data
+
+    def _model(self, item: BaseModel, item_type: type[BaseModel]) -> dict[str, Any]:
+        """The dump of one frozen model of exactly ``item_type``, taken once when it can be."""
+        known = self._done.get(id(item))
+        if known is None:
+            known = (item, item_type.__pydantic_serializer__.to_python(item, mode="json"))
+            if _IMMUTABLE.issuperset(map(type, item.__dict__.values())):
+                self._done[id(item)] = known
+        return known[1]
+
     def _items(self, items: Any, item_type: type[BaseModel]) -> list[dict[str, Any]] | None:
         """The dumps of ``items``, or ``None`` unless it is a list of exactly ``item_type``."""
         if type(items) is not list:
@@ -103,12 +198,8 @@ class ObservationDumper:
         done = self._done
         dumped = []
         for item in items:
+            if type(item) is not item_type:  # a subclass item: how it dumps is up to pydantic
+                return None
             known = done.get(id(item))
-            if known is None:
-                if type(item) is not item_type:  # a subclass item: how it dumps is up to pydantic
-                    return None
-                known = (item, item_type.__pydantic_serializer__.to_python(item, mode="json"))
-                if _IMMUTABLE.issuperset(map(type, item.__dict__.values())):
-                    done[id(item)] = known
-            dumped.append(known[1])
+            dumped.append(known[1] if known is not None else self._model(item, item_type))
         return dumped

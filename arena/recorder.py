@@ -1,9 +1,10 @@
 """The recorder: opens an episode in the store, then writes every event as it happens.
 
 A turn row is the :class:`arena.records.TurnRecord` in compact form, and this module is
-the one place that says how: observation and state become a digest (rebuilt on read by
-:mod:`arena.episode_log`), a reason that the action repeats is stored once, the usage is
-flattened into its columns. The column list is derived from the record's fields.
+the one place that says how: observation and state are left out, with a digest of the
+state (both rebuilt on read by :mod:`arena.episode_log`), a reason that the action
+repeats is stored once, the usage is flattened into its columns. The column list is
+derived from the record's fields.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import operator
 from typing import Any
 
 from arena import __version__
-from arena.episode_log import dumps_bytes, turn_digest
+from arena.episode_log import dumps_bytes, state_digest
 from arena.episode_writes import dumps
 from arena.game import GameState
 from arena.records import (
@@ -57,14 +58,13 @@ def turn_row(episode_id: int, turn: TurnRecord) -> list[Any]:
     reason_in_action = bool(turn.reason) and action.get("reason") == turn.reason
     if reason_in_action:
         action = {key: value for key, value in action.items() if key != "reason"}
-    digest = turn_digest(dumps_bytes(turn.observation), dumps_bytes(turn.state))
     row = [
         episode_id,
         *_plain_values(turn),
         *_usage_values(turn.usage),
         None,
         None,
-        digest,
+        state_digest(dumps_bytes(turn.state)),
         int(reason_in_action),
     ]
     row[_ACTION] = dumps(action)

@@ -63,16 +63,23 @@ _EPISODE_KEYS = itertools.count(1)
 
 
 def decision_request(
-    game: GameState, seat: str, step: int, episode: str = "", observation: BaseModel | None = None
+    game: GameState,
+    seat: str,
+    step: int,
+    episode: str = "",
+    observation: BaseModel | None = None,
+    rules: str | None = None,
 ) -> DecisionRequest:
     """What ``seat`` is asked now: its observation, rules, action model, prompt and rule check.
 
-    ``observation`` is ``game.observation(seat)`` when the caller already made it.
+    ``observation`` is ``game.observation(seat)`` and ``rules`` the definition's rules for
+    the seat, when the caller already has them.
     """
     definition = game.definition
     if observation is None:
         observation = game.observation(seat)
-    rules = definition.rules(game.options, seat)
+    if rules is None:
+        rules = definition.rules(game.options, seat)
     return DecisionRequest(
         episode=episode,
         game=definition.name,
@@ -131,6 +138,7 @@ class EpisodeRunner:
         self.seat_configs: dict[str, dict[str, Any]] = {}
         self._turn_index = 0
         self._dumper = ObservationDumper()
+        self._rules: dict[str, str] = {}
         self.episode_key = f"{game.name}-{game.seed}-{next(_EPISODE_KEYS)}"
 
     def _emit(self, event: Event) -> None:
@@ -259,22 +267,35 @@ class EpisodeRunner:
         if decision.permanent and decision.error is not None:
             self.failure_streak[seat] += 1
             self.last_failure[seat] = decision.error_detail or str(decision.error)
-        else:
+        elif self.failure_streak[seat]:
             self.failure_streak[seat] = 0
 
     async def _decide(self, seat: str, step: int, observation: BaseModel) -> PendingTurn:
         game = self.game
         player = self.players[seat]
-        request = decision_request(game, seat, step, self.episode_key, observation)
+        rules = self._rules.get(seat)
+        if rules is None:  # a function of the options and the seat: once per episode
+            rules = self._rules[seat] = game.definition.rules(game.options, seat)
+        request = decision_request(game, seat, step, self.episode_key, observation, rules)
         pending = PendingTurn(seat=seat, step=step, request=request)
         self.decisions[seat] += 1
         for attempt in (1, 2):
             if attempt == 2:
                 request = replace(request, feedback=pending.attempts[-1].detail, attempt=2)
-            decision = await self._ask(player, request)
+            started = time.perf_counter()
+            try:
+                decision = await player.decide(request)
+            except (asyncio.CancelledError, KeyboardInterrupt, FatalPlayerError, UserLeft):
+                raise
+            except Exception as exc:  # a player's bug must not take the episode down
+                decision = Decision(
+                    None, error=ErrorClass.PLAYER_CRASH, error_detail=f"{type(exc).__name__}: {exc}"
+                )
+            if not decision.latency:
+                decision.latency = time.perf_counter() - started
             self._track_failures(seat, decision)
-            pending.absorb(decision, request)
-            self.usage[seat].add(decision.usage)
+            if pending.absorb(decision, request):
+                self.usage[seat].add(decision.usage)
             action, error, detail = self._check(seat, decision)
             if action is not None:
                 pending.accept(action, decision)
@@ -294,20 +315,6 @@ class EpisodeRunner:
         self.fallbacks[seat] += 1
         pending.accept(game.fallback(seat), None)
         return pending
-
-    async def _ask(self, player: Player, request: DecisionRequest) -> Decision:
-        started = time.perf_counter()
-        try:
-            decision = await player.decide(request)
-        except (asyncio.CancelledError, KeyboardInterrupt, FatalPlayerError, UserLeft):
-            raise
-        except Exception as exc:  # a player's bug must not take the episode down
-            decision = Decision(
-                None, error=ErrorClass.PLAYER_CRASH, error_detail=f"{type(exc).__name__}: {exc}"
-            )
-        if not decision.latency:
-            decision.latency = time.perf_counter() - started
-        return decision
 
     def _check(self, seat: str, decision: Decision) -> tuple[BaseModel | None, str, str]:
         if decision.error is not None and decision.action is None:

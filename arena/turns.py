@@ -53,8 +53,8 @@ class PendingTurn:
     fallback: bool = False
     action_model: BaseModel = field(default=None)  # type: ignore[assignment]
 
-    def absorb(self, decision: Decision, request: DecisionRequest) -> None:
-        """Account for one attempt's cost, time, raw text and prompt."""
+    def absorb(self, decision: Decision, request: DecisionRequest) -> bool:
+        """Account for one attempt's cost, time, raw text and prompt; whether it cost anything."""
         spent = turn_usage(decision.usage)
         if spent is not NO_USAGE:
             self.usage = spent if self.usage is NO_USAGE else _added(self.usage, spent)
@@ -65,6 +65,7 @@ class PendingTurn:
         prompt = request.prompt_if_rendered()
         if prompt is not None and self.prompt is None:
             self.prompt = prompt
+        return spent is not NO_USAGE
 
     def accept(self, action: BaseModel, decision: Decision | None) -> None:
         """Use ``action``; ``decision`` is ``None`` when it is the game's fallback."""
@@ -86,7 +87,7 @@ class PendingTurn:
             observation=dumper.dump(request.observation),
             prompt=prompt,
             prompt_version=request.prompt_version if prompt is not None else None,
-            action=action.model_dump(),
+            action=_action_dump(action),
             reason=self.reason,
             raw=self.raw,
             valid=not attempts,
@@ -100,6 +101,15 @@ class PendingTurn:
             sampling=self.sampling,
             action_text=game.describe_action(seat, action),
         )
+
+
+def _action_dump(action: BaseModel) -> dict[str, Any]:
+    """``action.model_dump()``: straight from pydantic's serializer unless the class has its own
+    ``model_dump`` (``model_dump`` itself spends most of its time sorting out its arguments)."""
+    if type(action).model_dump is BaseModel.model_dump:
+        dumped: dict[str, Any] = action.__pydantic_serializer__.to_python(action)
+        return dumped
+    return action.model_dump()
 
 
 def _added(first: TurnUsage, second: TurnUsage) -> TurnUsage:

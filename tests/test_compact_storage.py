@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from arena.episode_log import dumps_bytes, state_digest, turn_digest
 from arena.export import export_episode
 from arena.match import MatchConfig, play_match
 from arena.records import Event, TurnsRecorded
@@ -98,3 +100,25 @@ async def test_a_thirty_day_baseline_episode_takes_under_25_kb(tmp_path: Path) -
     store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()
     assert db.stat().st_size / 40 <= 25 * 1024
+
+
+async def test_rows_hold_a_digest_of_the_state_alone(store: Store) -> None:
+    outcome = await play_match(MatchConfig("lemonade", SEATS, seed=4, options={"days": 2}), store)
+    raw = store.raw_turns(outcome.episode_id or 0)
+    turns = store.turns(outcome.episode_id or 0)
+    for row, turn in zip(raw, turns, strict=True):
+        assert row["digest"] == state_digest(dumps_bytes(turn["state"]))
+        assert row["digest"] != turn_digest(dumps_bytes(turn["observation"]), dumps_bytes(turn["state"]))
+
+
+def test_rows_with_the_older_digest_of_observation_and_state_are_still_checked(tmp_path: Path) -> None:
+    db = tmp_path / "v5.db"
+    shutil.copy(Path(__file__).parent / "data" / "schema_v5.db", db)
+    with sqlite3.connect(db) as conn:  # someone edits a stored action afterwards
+        conn.execute(
+            "UPDATE turns SET action = json_set(action, '$.produce', 1) WHERE episode_id = 1 AND idx = 0"
+        )
+    store = Store(db)
+    turns = store.turns(1)
+    store.close()
+    assert "does not match its digest" in turns[0]["rebuild_error"]

@@ -131,3 +131,42 @@ def test_an_item_holding_a_mutable_value_is_dumped_afresh_each_time() -> None:
     item.tags.append("b")  # frozen stops assignment, not a change inside its list
     later = Holder(label="y", items=[item])
     assert same_dump(dumper.dump(later), later) and dumper.dump(later)["items"][0]["tags"] == ["a", "b"]
+
+
+class Morning(BaseModel):
+    day: int
+    note: str | None
+    level: float
+    forecast: Forecast | None
+    days: list[Forecast]
+
+
+def test_plain_values_and_frozen_models_are_assembled_as_pydantic_dumps_them() -> None:
+    forecast = Forecast(day=2, weather="rainy", temperature=20, traffic=50, unit_cost=0.6)
+    dumper = ObservationDumper()
+    for morning in (
+        Morning(day=1, note=None, level=0.5, forecast=forecast, days=[forecast]),
+        Morning(day=2, note="x", level=2.0, forecast=None, days=[]),
+        Morning(day=3, note="y", level=float("inf"), forecast=forecast, days=[forecast]),
+        Morning(day=4, note="z", level=float("nan"), forecast=forecast, days=[forecast]),
+    ):
+        dumped = dumper.dump(morning)
+        expected = morning.model_dump(mode="json")
+        assert orjson.dumps(dumped) == orjson.dumps(expected)
+    dumped = dumper.dump(Morning(day=1, note=None, level=1.0, forecast=forecast, days=[forecast]))
+    assert dumped["forecast"] is dumped["days"][0], "one frozen model is dumped once"
+
+
+def test_an_item_dumped_under_its_own_type_is_not_reused_under_a_parent_type() -> None:
+    record = DayRecord(
+        day=1, weather="sunny", temperature=30, traffic=80, unit_cost=0.5, price=2.0, produce=10,
+        promotion="none", demand=9, sold=9, waste=1, revenue=18.0, cost=5.0, promotion_cost=0.0, cash=113.0,
+    )  # fmt: skip
+
+    class Records(BaseModel):
+        days: list[DayRecord]
+
+    dumper = ObservationDumper()
+    assert same_dump(dumper.dump(Records(days=[record])), Records(days=[record]))
+    as_forecasts = Forecasts(days=[record])
+    assert same_dump(dumper.dump(as_forecasts), as_forecasts)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pydantic
 import pytest
 
@@ -18,6 +20,7 @@ from arena.records import (
     TurnUsage,
 )
 from arena.store import Store
+from arena.turns import _action_dump
 from tests.scripted import ScriptedPlayer, decision
 
 GOOD = {"price": 3.0, "produce": 10, "promotion": "none", "reason": "steady"}
@@ -110,3 +113,16 @@ def test_trusted_records_need_every_field_in_order() -> None:
         cost_usd=0.0,
     )
     assert usage == TurnUsage(input_tokens=2, output_tokens=1) and usage.total_tokens == 3
+
+
+def test_an_action_is_recorded_as_its_model_dump_gives_it() -> None:
+    class Plain(pydantic.BaseModel):
+        price: float
+        note: str | None = None
+
+    class Own(Plain):
+        def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+            return {"own": True}
+
+    assert _action_dump(Plain(price=1.5)) == Plain(price=1.5).model_dump() == {"price": 1.5, "note": None}
+    assert _action_dump(Own(price=1.5)) == {"own": True}
