@@ -12,7 +12,14 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 Model = TypeVar("Model", bound=BaseModel)
-_set = object.__setattr__
+# BaseModel's own slot descriptors, bound once: setting through them skips both pydantic's
+# __setattr__ (which a frozen model refuses) and object.__setattr__'s name lookup.
+_slots = vars(BaseModel)
+_set_dict = _slots["__dict__"].__set__
+_set_fields_set = _slots["__pydantic_fields_set__"].__set__
+_set_extra = _slots["__pydantic_extra__"].__set__
+_set_private = _slots["__pydantic_private__"].__set__
+_new = object.__new__
 
 
 def unvalidated(cls: type[Model], values: dict[str, Any], field_names: set[str]) -> Model:
@@ -21,9 +28,9 @@ def unvalidated(cls: type[Model], values: dict[str, Any], field_names: set[str])
     ``field_names`` becomes the instance's set of fields set; callers share one set per class,
     which is safe because frozen models never change it.
     """
-    model = object.__new__(cls)
-    _set(model, "__dict__", values)
-    _set(model, "__pydantic_fields_set__", field_names)
-    _set(model, "__pydantic_extra__", None)
-    _set(model, "__pydantic_private__", None)
+    model = _new(cls)
+    _set_dict(model, values)
+    _set_fields_set(model, field_names)
+    _set_extra(model, None)
+    _set_private(model, None)
     return model
