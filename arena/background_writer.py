@@ -13,10 +13,10 @@ queue as one frame (one pickle, one ``os.write``) when its event loop next gets 
 the child (:meth:`BackgroundWriter.sync`, hence every read and other write of the store,
 and closing), when :data:`BATCH_WRITES` are queued, and at once when no event loop runs.
 
-The playing process never waits for the child while it plays: it creates each episode
-itself, beside the child (the runner needs the new id at once; both sides take the lock
-with :func:`begin_immediate`). Anything else that touches the database first waits until
-the child has committed all it was sent, so every read sees every write before it. If the
+The playing process never waits for the child while it plays: episodes are created by
+the child too, with ids the store reserved beforehand (:mod:`arena.episode_ids`), so the
+runner knows an episode's id at once. Anything else that touches the database first waits
+until the child has committed all it was sent, so every read sees every write before it. If the
 parent dies (even by ``kill -9``), the child reads end-of-file after the last frame sent,
 commits it and exits: a crash loses nothing the parent had handed over. It can lose what
 was still queued: at most the writes made since the event loop last had control (a
@@ -64,9 +64,8 @@ EXIT_WAIT_SECONDS = 60.0
 
 Op = tuple[str, Sequence[Sequence[Any]]]
 """``executemany(sql, rows)``."""
-Write = tuple[tuple[Op, ...], tuple[str, Sequence[Any]] | None, tuple[Op, ...]]
-"""One transaction: ops, then optionally one insert, then ops whose every row gets the
-inserted row's id put in front (an episode and its seats)."""
+Write = tuple[Op, ...]
+"""One transaction: its statements in order."""
 
 
 class WriterError(Exception):
@@ -77,8 +76,8 @@ def begin_immediate(conn: sqlite3.Connection) -> None:
     """Take the database's write lock, retrying every 50 microseconds for :data:`LOCK_WAIT_SECONDS`.
 
     For connections whose ``busy_timeout`` is 0: SQLite's own busy handler sleeps a whole
-    millisecond at the first conflict, and the two writers of one store (the playing process
-    creating an episode, the writer process committing a step) hold the lock for tens of
+    millisecond at the first conflict, and the two writers of one store (the writer process
+    committing a step, the playing process reserving episode ids) hold the lock for tens of
     microseconds at a time.
     """
     deadline = time.monotonic() + LOCK_WAIT_SECONDS
@@ -92,13 +91,12 @@ def begin_immediate(conn: sqlite3.Connection) -> None:
             time.sleep(0.00005)
 
 
-def run_write(conn: sqlite3.Connection, write: Write, *, retry_lock: bool = False) -> int | None:
-    """Apply ``write`` as one transaction (or inside the caller's); the inserted row's id, if any.
+def run_write(conn: sqlite3.Connection, write: Write, *, retry_lock: bool = False) -> None:
+    """Apply ``write`` as one transaction (or inside the caller's).
 
     ``retry_lock``: take the lock with :func:`begin_immediate` (the connection's
     ``busy_timeout`` is 0).
     """
-    before, insert, after = write
     outer = not conn.in_transaction
     if outer:
         if retry_lock:
@@ -106,20 +104,14 @@ def run_write(conn: sqlite3.Connection, write: Write, *, retry_lock: bool = Fals
         else:
             conn.execute("BEGIN")
     try:
-        for sql, rows in before:
+        for sql, rows in write:
             conn.executemany(sql, rows)
-        new_id = None
-        if insert is not None:
-            new_id = conn.execute(*insert).lastrowid
-            for sql, rows in after:
-                conn.executemany(sql, [(new_id, *row) for row in rows])
         if outer:
             conn.execute("COMMIT")
     except BaseException:
         if outer and conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    return new_id
 
 
 class BackgroundWriter:
@@ -189,7 +181,8 @@ class BackgroundWriter:
         holds :data:`BATCH_WRITES`, or at once when no event loop runs in this thread.
         """
         with self._lock:
-            self._raise_failure()
+            if self._failure is not None:
+                self._raise_failure()
             self._queue.append(write)
             self._unsynced += 1
             if len(self._queue) >= BATCH_WRITES:
