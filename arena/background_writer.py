@@ -18,7 +18,8 @@ the child too, with ids the store reserved beforehand (:mod:`arena.episode_ids`)
 runner knows an episode's id at once. Anything else that touches the database first waits
 until the child has committed all it was sent, so every read sees every write before it. If the
 parent dies (even by ``kill -9``), the child reads end-of-file after the last frame sent,
-commits it and exits: a crash loses nothing the parent had handed over. It can lose what
+commits it and exits: a crash loses nothing the parent had handed over (and a store opening
+the file meanwhile waits for that, see :mod:`arena.orphan_writers`). It can lose what
 was still queued: at most the writes made since the event loop last had control (a
 scripted episode yields every 2 ms, a model player at every call). The child polls for work
 briefly and then naps (see :class:`_FrameReader`), so an idle writer costs next to nothing.
@@ -47,6 +48,8 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
+
+from arena import orphan_writers
 
 _LENGTH = struct.Struct("<I")
 PIPE_BYTES = 1 << 20
@@ -361,6 +364,10 @@ def serve(path: str, source: int, replies: BinaryIO, doorbell: int | None = None
     conn.execute("PRAGMA busy_timeout=0")  # see begin_immediate
     conn.execute("PRAGMA foreign_keys=ON")
     problem = ""
+    try:  # listed before the first reply: from then on the parent's writes are ours to commit
+        run_write(conn, ((orphan_writers.REGISTER, [(os.getpid(), os.getppid())]),), retry_lock=True)
+    except sqlite3.Error as exc:
+        problem = f"cannot list the writer process: {exc}"
     for frame in _FrameReader(source, doorbell):
         writes, wants_reply = pickle.loads(frame)
         for write in writes:
@@ -373,6 +380,8 @@ def serve(path: str, source: int, replies: BinaryIO, doorbell: int | None = None
             replies.write(_LENGTH.pack(len(reply)) + reply)
             replies.flush()
             problem = ""
+    with contextlib.suppress(sqlite3.Error):  # all committed: nobody need wait for us any more
+        run_write(conn, ((orphan_writers.UNREGISTER, [(os.getpid(),)]),), retry_lock=True)
     conn.close()
 
 

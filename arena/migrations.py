@@ -225,5 +225,11 @@ def _v7(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]
+def _v8(db: sqlite_utils.Database) -> None:
+    # Running writer processes and their parents: a store opening the file waits for the
+    # writers of a dead process to commit what they were handed (arena/orphan_writers.py).
+    db.execute("CREATE TABLE writers (pid INTEGER PRIMARY KEY, parent INTEGER NOT NULL)")
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""

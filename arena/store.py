@@ -23,6 +23,7 @@ from arena.background_writer import BackgroundWriter, Write, WriterError, run_wr
 from arena.episode_ids import EpisodeIds
 from arena.episode_writes import NewEpisode, dumps, now
 from arena.migrations import MIGRATIONS
+from arena.orphan_writers import process_alive, wait_for_orphans
 
 JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics", "sampling"})
 
@@ -132,14 +133,16 @@ class Store:
             self._db.execute("PRAGMA foreign_keys=ON")
 
     def _reap_orphans(self) -> None:
-        # An episode still 'running' whose process is gone was interrupted by a crash.
+        # An episode still 'running' whose process is gone was interrupted by a crash; first
+        # the writer process of a dead one commits what it was handed.
+        wait_for_orphans(self.conn)
         rows = self.conn.execute("SELECT id, pid FROM episodes WHERE status='running'").fetchall()
         for episode_id, pid in rows:
-            if pid is None or (pid != os.getpid() and not _pid_alive(pid)):
+            if pid is None or (pid != os.getpid() and not process_alive(pid)):
                 self.set_status(episode_id, "aborted", "process ended while the episode was running")
         rows = self.conn.execute("SELECT id, pid FROM tournaments WHERE status='running'").fetchall()
         for tournament_id, pid in rows:
-            if pid is None or (pid != os.getpid() and not _pid_alive(pid)):
+            if pid is None or (pid != os.getpid() and not process_alive(pid)):
                 self.finish_tournament(
                     tournament_id, "aborted", "process ended while the tournament was running"
                 )
@@ -364,13 +367,3 @@ class _Transaction:
             self.conn.execute("COMMIT")
         else:
             self.conn.execute("ROLLBACK")
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

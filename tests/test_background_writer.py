@@ -300,3 +300,59 @@ def test_a_writer_that_cannot_start_says_why(db_path: Path, monkeypatch: pytest.
     assert store.writer_problem == "the database writer ended early: no module named arena"
     assert len(store.raw_turns(episode)) == 2  # written here instead
     store.close()
+
+
+KILLED_WITH_A_BACKLOG = """
+import os, signal, sys
+sys.path.insert(0, {root!r})
+from arena.store import Store
+from tests.test_background_writer import turn_rows
+from tests.test_store import running_episode
+from arena.recorder import TURN_COLUMNS
+store = Store({db!r})
+episode = running_episode(store)
+store.flush()
+print("ready", flush=True)
+sys.stdin.readline()
+for step in range(500):
+    store.add_turns(TURN_COLUMNS, turn_rows(episode, step))  # the writer waits for the lock meanwhile
+print(store.writer_pid, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_opening_the_file_waits_for_a_dead_process_s_writer_to_commit_its_backlog(db_path: Path) -> None:
+    root = str(Path(__file__).resolve().parents[1])
+    code = KILLED_WITH_A_BACKLOG.format(root=root, db=str(db_path))
+    player = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert player.stdin is not None and player.stdout is not None
+    assert player.stdout.readline() == "ready\n"
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # nothing is committed while the 500 steps are handed over
+    player.stdin.write("go\n")
+    player.stdin.flush()
+    writer = int(player.stdout.readline())
+    assert player.wait() == -signal.SIGKILL
+    holder.execute("COMMIT")
+    holder.close()
+    store = Store(db_path)  # the orphaned writer has 500 commits to go: opening waits for them
+    episode = store.list_episodes()[0]
+    assert len(store.raw_turns(episode["id"])) == 1000
+    assert episode["status"] == "aborted"
+    assert store.conn.execute("SELECT count(*) FROM writers").fetchone() == (0,)
+    wait_until_gone(writer)
+    store.close()
+
+
+def test_a_writer_lists_itself_while_it_runs(db_path: Path) -> None:
+    store = Store(db_path)
+    running_episode(store)
+    store.flush()
+    listed = store.conn.execute("SELECT pid, parent FROM writers").fetchall()
+    assert listed == [(store.writer_pid, os.getpid())]
+    store.close()
+    other = sqlite3.connect(db_path)
+    assert other.execute("SELECT count(*) FROM writers").fetchone() == (0,)
+    other.close()
