@@ -7,23 +7,32 @@ rows and each episode's end to this writer process over a pipe and goes on playi
 child runs each as one transaction, in the order sent, on its own connection to the same
 file (WAL lets both connections read while one writes).
 
-The playing process never waits for the child while it plays: it creates each episode
-itself, beside the child (the runner needs the new id at once; both sides take the lock
-with :func:`begin_immediate`). Anything else that touches the database first waits until
-the child has committed all it was sent, so every read sees every write before it. If the
-parent dies (even by ``kill -9``), the child reads end-of-file after the last write sent,
-commits it and exits: a crash loses nothing the parent had handed over, and the parent
-hands over each step as soon as it is played. The child polls for work briefly and then
-naps (see :class:`_FrameReader`), so an idle writer costs next to nothing.
+The hand-over is batched, the commits are not: the parent queues writes and sends the
+queue as one frame (one pickle, one ``os.write``) when its event loop next gets control
+(a flush scheduled with ``call_soon`` on the first queued write), when anything waits for
+the child (:meth:`BackgroundWriter.sync`, hence every read and other write of the store,
+and closing), when :data:`BATCH_WRITES` are queued, and at once when no event loop runs.
+
+The playing process never waits for the child while it plays: episodes are created by
+the child too, with ids the store reserved beforehand (:mod:`arena.episode_ids`), so the
+runner knows an episode's id at once. Anything else that touches the database first waits
+until the child has committed all it was sent, so every read sees every write before it. If the
+parent dies (even by ``kill -9``), the child reads end-of-file after the last frame sent,
+commits it and exits: a crash loses nothing the parent had handed over (and a store opening
+the file meanwhile waits for that, see :mod:`arena.orphan_writers`). It can lose what
+was still queued: at most the writes made since the event loop last had control (a
+scripted episode yields every 2 ms, a model player at every call). The child polls for work
+briefly and then naps (see :class:`_FrameReader`), so an idle writer costs next to nothing.
 
 Wire format, both ways: a 4-byte little-endian length, then the frame. Parent to child: a
-pickled ``(write, wants_reply)``, a :data:`Write` (one transaction) or ``None``. Child to
-parent, only when asked: the UTF-8 text of the first error since the last reply ("" when
-all went well).
+pickled ``(writes, wants_reply)``, a list of :data:`Write` (each one transaction, in order;
+one pickle shares their repeated SQL text). Child to parent, only when asked: the UTF-8
+text of the first error since the last reply ("" when all went well).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import pickle
@@ -40,6 +49,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from arena import orphan_writers
+
 _LENGTH = struct.Struct("<I")
 PIPE_BYTES = 1 << 20
 """Pipe capacity asked for (Linux): room for about a thousand steps before the parent waits."""
@@ -49,14 +60,15 @@ LOCK_WAIT_SECONDS = 5.0
 """How long a writer waits for the database's write lock (as ``busy_timeout`` does elsewhere)."""
 NAP_SECONDS = (0.001, 0.05)
 """First and longest nap of an idle child between looks at the pipe (see _nap_until_rung)."""
+BATCH_WRITES = 64
+"""Queued writes that are sent at once, without waiting for the event loop."""
 EXIT_WAIT_SECONDS = 60.0
 """How long closing waits for the child to commit what it was sent before killing it."""
 
 Op = tuple[str, Sequence[Sequence[Any]]]
 """``executemany(sql, rows)``."""
-Write = tuple[tuple[Op, ...], tuple[str, Sequence[Any]] | None, tuple[Op, ...]]
-"""One transaction: ops, then optionally one insert, then ops whose every row gets the
-inserted row's id put in front (an episode and its seats)."""
+Write = tuple[Op, ...]
+"""One transaction: its statements in order."""
 
 
 class WriterError(Exception):
@@ -67,8 +79,8 @@ def begin_immediate(conn: sqlite3.Connection) -> None:
     """Take the database's write lock, retrying every 50 microseconds for :data:`LOCK_WAIT_SECONDS`.
 
     For connections whose ``busy_timeout`` is 0: SQLite's own busy handler sleeps a whole
-    millisecond at the first conflict, and the two writers of one store (the playing process
-    creating an episode, the writer process committing a step) hold the lock for tens of
+    millisecond at the first conflict, and the two writers of one store (the writer process
+    committing a step, the playing process reserving episode ids) hold the lock for tens of
     microseconds at a time.
     """
     deadline = time.monotonic() + LOCK_WAIT_SECONDS
@@ -82,13 +94,12 @@ def begin_immediate(conn: sqlite3.Connection) -> None:
             time.sleep(0.00005)
 
 
-def run_write(conn: sqlite3.Connection, write: Write, *, retry_lock: bool = False) -> int | None:
-    """Apply ``write`` as one transaction (or inside the caller's); the inserted row's id, if any.
+def run_write(conn: sqlite3.Connection, write: Write, *, retry_lock: bool = False) -> None:
+    """Apply ``write`` as one transaction (or inside the caller's).
 
     ``retry_lock``: take the lock with :func:`begin_immediate` (the connection's
     ``busy_timeout`` is 0).
     """
-    before, insert, after = write
     outer = not conn.in_transaction
     if outer:
         if retry_lock:
@@ -96,20 +107,14 @@ def run_write(conn: sqlite3.Connection, write: Write, *, retry_lock: bool = Fals
         else:
             conn.execute("BEGIN")
     try:
-        for sql, rows in before:
+        for sql, rows in write:
             conn.executemany(sql, rows)
-        new_id = None
-        if insert is not None:
-            new_id = conn.execute(*insert).lastrowid
-            for sql, rows in after:
-                conn.executemany(sql, [(new_id, *row) for row in rows])
         if outer:
             conn.execute("COMMIT")
     except BaseException:
         if outer and conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    return new_id
 
 
 class BackgroundWriter:
@@ -149,6 +154,11 @@ class BackgroundWriter:
 
             fcntl.fcntl(self._to_child, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
         self._lock = threading.Lock()
+        self._queue: list[Write] = []
+        self._flush_loop: asyncio.AbstractEventLoop | None = None
+        """The event loop a flush of the queue is scheduled on, if any."""
+        self._failure: WriterError | None = None
+        """Why a scheduled flush could not send (raised by the next submit or sync)."""
         self._unsynced = 1  # the first sync below is the handshake
         self._closed = False
         try:
@@ -164,23 +174,39 @@ class BackgroundWriter:
 
     @property
     def unsynced(self) -> int:
-        """Writes sent since the last reply from the child."""
+        """Writes queued or sent since the last reply from the child."""
         return self._unsynced
 
     def submit(self, write: Write) -> None:
-        """Queue ``write``; returns before it is committed (errors come with the next reply)."""
-        frame = pickle.dumps((write, False), protocol=pickle.HIGHEST_PROTOCOL)
+        """Queue ``write``; returns before it is sent or committed (errors come with the next reply).
+
+        The queue goes to the child when the running event loop next gets control, when it
+        holds :data:`BATCH_WRITES`, or at once when no event loop runs in this thread.
+        """
         with self._lock:
-            self._send(_LENGTH.pack(len(frame)) + frame)
+            if self._failure is not None:
+                self._raise_failure()
+            self._queue.append(write)
             self._unsynced += 1
+            if len(self._queue) >= BATCH_WRITES:
+                self._send_queue(wants_reply=False)
+                return
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                self._send_queue(wants_reply=False)
+                return
+            if self._flush_loop is not loop:
+                self._flush_loop = loop
+                loop.call_soon(self._flush_soon)
 
     def sync(self) -> None:
         """Wait until every queued write is committed; raise :class:`WriterError` if one failed."""
         if not self._unsynced:
             return
-        frame = pickle.dumps((None, True), protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
-            self._send(_LENGTH.pack(len(frame)) + frame)
+            self._raise_failure()
+            self._send_queue(wants_reply=True)
             if self._doorbell is not None:
                 os.eventfd_write(self._doorbell, 1)  # we wait for it: wake it now
             reply = self._replies.next()
@@ -192,10 +218,13 @@ class BackgroundWriter:
             raise WriterError(f"a write was not saved: {problem}")
 
     def close(self) -> None:
-        """Let the child commit what it was sent, then wait for it to exit (idempotent)."""
+        """Send what is queued, let the child commit it, then wait for it to exit (idempotent)."""
         with self._lock:
             if self._closed:
                 return
+            if self._queue:
+                with contextlib.suppress(WriterError):
+                    self._send_queue(wants_reply=False)
             self._closed = True
             with contextlib.suppress(OSError):
                 os.close(self._to_child)
@@ -210,6 +239,27 @@ class BackgroundWriter:
             self._errors.close()
             if self._doorbell is not None:
                 os.close(self._doorbell)
+
+    def _flush_soon(self) -> None:
+        """The event loop's turn: send the queue (a failure is raised by the next submit or sync)."""
+        with self._lock:
+            self._flush_loop = None
+            if self._queue and not self._closed:
+                try:
+                    self._send_queue(wants_reply=False)
+                except WriterError as exc:
+                    self._failure = exc
+
+    def _raise_failure(self) -> None:
+        failure, self._failure = self._failure, None
+        if failure is not None:
+            raise failure
+
+    def _send_queue(self, *, wants_reply: bool) -> None:
+        """Send the queued writes (and the request for a reply) as one frame; the caller holds the lock."""
+        writes, self._queue = self._queue, []
+        frame = pickle.dumps((writes, wants_reply), protocol=pickle.HIGHEST_PROTOCOL)
+        self._send(_LENGTH.pack(len(frame)) + frame)
 
     def _send(self, data: bytes) -> None:
         if self._closed:
@@ -314,9 +364,13 @@ def serve(path: str, source: int, replies: BinaryIO, doorbell: int | None = None
     conn.execute("PRAGMA busy_timeout=0")  # see begin_immediate
     conn.execute("PRAGMA foreign_keys=ON")
     problem = ""
+    try:  # listed before the first reply: from then on the parent's writes are ours to commit
+        run_write(conn, ((orphan_writers.REGISTER, [(os.getpid(), os.getppid())]),), retry_lock=True)
+    except sqlite3.Error as exc:
+        problem = f"cannot list the writer process: {exc}"
     for frame in _FrameReader(source, doorbell):
-        write, wants_reply = pickle.loads(frame)
-        if write is not None:
+        writes, wants_reply = pickle.loads(frame)
+        for write in writes:
             try:
                 run_write(conn, write, retry_lock=True)
             except sqlite3.Error as exc:
@@ -326,6 +380,8 @@ def serve(path: str, source: int, replies: BinaryIO, doorbell: int | None = None
             replies.write(_LENGTH.pack(len(reply)) + reply)
             replies.flush()
             problem = ""
+    with contextlib.suppress(sqlite3.Error):  # all committed: nobody need wait for us any more
+        run_write(conn, ((orphan_writers.UNREGISTER, [(os.getpid(),)]),), retry_lock=True)
     conn.close()
 
 

@@ -51,8 +51,8 @@ class NewEpisode(TypedDict):
     """Seat -> its player's resolved configuration (stored once per distinct one)."""
 
 
-def create_episode(**episode: Unpack[NewEpisode]) -> Write:
-    """A running episode, its seats and their configurations (the episode's id is the insert's)."""
+def create_episode(episode_id: int, **episode: Unpack[NewEpisode]) -> Write:
+    """A running episode with the id reserved for it, its seats and their configurations."""
     configs = episode.get("configs") or {}
     hashes = {seat: config_hash(config) for seat, config in configs.items()}
     started = now()
@@ -61,6 +61,7 @@ def create_episode(**episode: Unpack[NewEpisode]) -> Write:
         for seat, config in configs.items()
     ]
     row = (
+        episode_id,
         episode["game"],
         episode["game_version"],
         episode["prompt_version"],
@@ -75,29 +76,24 @@ def create_episode(**episode: Unpack[NewEpisode]) -> Write:
     )
     return (
         (
-            (
-                "INSERT OR IGNORE INTO player_configs (hash, name, kind, config, created_at)"
-                " VALUES (?,?,?,?,?)",
-                player_configs,
-            ),
+            "INSERT OR IGNORE INTO player_configs (hash, name, kind, config, created_at) VALUES (?,?,?,?,?)",
+            player_configs,
         ),
         (
-            "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, config,"
-            " status, started_at, pid, tournament_id, slot_key) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            row,
+            "INSERT INTO episodes (id, game, game_version, prompt_version, arena_version, seed, config,"
+            " status, started_at, pid, tournament_id, slot_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (row,),
         ),
         (
-            (
-                "INSERT INTO seats (episode_id, seat, player, kind, config_hash) VALUES (?,?,?,?,?)",
-                [(seat, player, kind, hashes.get(seat)) for seat, player, kind in episode["seats"]],
-            ),
+            "INSERT INTO seats (episode_id, seat, player, kind, config_hash) VALUES (?,?,?,?,?)",
+            [(episode_id, seat, player, kind, hashes.get(seat)) for seat, player, kind in episode["seats"]],
         ),
     )
 
 
 def add_turns(columns: tuple[str, ...], rows: list[list[Any]]) -> Write:
     """One step's turn rows (see :func:`arena.recorder.turn_row`)."""
-    return (((_insert_turns(columns), rows),), None, ())
+    return ((_insert_turns(columns), rows),)
 
 
 def finish_episode(episode_id: int, status: str, message: str, seats: dict[str, dict[str, Any]]) -> Write:
@@ -116,16 +112,12 @@ def finish_episode(episode_id: int, status: str, message: str, seats: dict[str, 
         for seat, v in seats.items()
     ]
     return (
+        (SET_STATUS, [(status, message, now(), episode_id, episode_id)]),
         (
-            (SET_STATUS, [(status, message, now(), episode_id, episode_id)]),
-            (
-                "UPDATE seats SET score=?, metrics=?, input_tokens=?, output_tokens=?, cost_usd=?,"
-                " cache_write_tokens=? WHERE episode_id=? AND seat=?",
-                seat_rows,
-            ),
+            "UPDATE seats SET score=?, metrics=?, input_tokens=?, output_tokens=?, cost_usd=?,"
+            " cache_write_tokens=? WHERE episode_id=? AND seat=?",
+            seat_rows,
         ),
-        None,
-        (),
     )
 
 

@@ -180,5 +180,56 @@ def _v6(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6]
+_EPISODE_COLUMNS = (
+    "id, game, game_version, prompt_version, arena_version, seed, config, status, message, started_at,"
+    " finished_at, turns, pid, tournament_id, slot_key"
+)
+
+
+def _v7(db: sqlite_utils.Database) -> None:
+    # Episode ids by AUTOINCREMENT: a store reserves a block of ids by raising the table's
+    # high-water mark in sqlite_sequence, and every other creator (another process, an older
+    # Arena still running on the file) is given ids above it (see arena/episode_ids.py).
+    # The table is rebuilt with the same columns in the same order and the same ids; the
+    # store runs migrations with foreign keys off, as SQLite's procedure for this asks.
+    db.execute(
+        """
+        CREATE TABLE episodes_v7 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game TEXT NOT NULL,
+            game_version TEXT NOT NULL,
+            prompt_version TEXT NOT NULL,
+            arena_version TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            config TEXT NOT NULL DEFAULT '{}',
+            status TEXT NOT NULL,
+            message TEXT NOT NULL DEFAULT '',
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            turns INTEGER NOT NULL DEFAULT 0,
+            pid INTEGER,
+            tournament_id INTEGER REFERENCES tournaments(id),
+            slot_key TEXT
+        )
+        """
+    )
+    db.execute(f"INSERT INTO episodes_v7 ({_EPISODE_COLUMNS}) SELECT {_EPISODE_COLUMNS} FROM episodes")
+    db.execute("DROP TABLE episodes")
+    db.execute("ALTER TABLE episodes_v7 RENAME TO episodes")
+    # One statement at a time: executescript would commit the store's transaction first.
+    db.execute("CREATE INDEX episodes_game ON episodes(game, started_at)")
+    db.execute("CREATE INDEX episodes_tournament ON episodes(tournament_id, slot_key)")
+    db.execute(
+        "CREATE UNIQUE INDEX episodes_slot_counted_once ON episodes(tournament_id, slot_key)"
+        " WHERE status = 'finished' AND slot_key IS NOT NULL"
+    )
+
+
+def _v8(db: sqlite_utils.Database) -> None:
+    # Running writer processes and their parents: a store opening the file waits for the
+    # writers of a dead process to commit what they were handed (arena/orphan_writers.py).
+    db.execute("CREATE TABLE writers (pid INTEGER PRIMARY KEY, parent INTEGER NOT NULL)")
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""

@@ -7,6 +7,7 @@ reasons) is stored unchanged. API keys are never stored.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import weakref
@@ -19,8 +20,10 @@ import sqlite_utils
 
 from arena import episode_writes
 from arena.background_writer import BackgroundWriter, Write, WriterError, run_write
+from arena.episode_ids import EpisodeIds
 from arena.episode_writes import NewEpisode, dumps, now
 from arena.migrations import MIGRATIONS
+from arena.orphan_writers import process_alive, wait_for_orphans
 
 JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics", "sampling"})
 
@@ -38,11 +41,10 @@ BACKGROUND_ENV = "ARENA_BACKGROUND_WRITER"
 class Store:
     """The one writer of an Arena database file.
 
-    An episode's turn rows and its end go to a
+    An episode's creation, turn rows and end go to a
     :class:`arena.background_writer.BackgroundWriter` (started with the first episode) so
-    the episode plays on while SQLite commits; episodes are created here, beside it, and
-    everything else first waits for it (see :attr:`conn`), so reads and other writes see
-    every write sent.
+    the episode plays on while SQLite commits; everything else first waits for it (see
+    :attr:`conn`), so reads and other writes see every write sent.
     """
 
     def __init__(self, path: str | Path, *, background: bool | None = None) -> None:
@@ -54,6 +56,7 @@ class Store:
         self.path = Path(path)
         self.background = os.environ.get(BACKGROUND_ENV, "1") != "0" if background is None else background
         self._writer: BackgroundWriter | None = None
+        self._ids = EpisodeIds()
         self.writer_problem = ""
         """Why turns are written in this process although a writer process was wanted."""
         try:
@@ -94,7 +97,7 @@ class Store:
         return self._writer.pid if self._writer is not None else None
 
     def close(self) -> None:
-        """Commit what the writer holds, stop it and close the connection."""
+        """Commit what the writer holds, stop it, give back unused episode ids and close the connection."""
         writer, self._writer = self._writer, None
         try:
             if writer is not None:
@@ -104,6 +107,8 @@ class Store:
         finally:
             if writer is not None:
                 writer.close()
+            with contextlib.suppress(sqlite3.Error):  # left unused, they are only a gap
+                self._ids.give_back(self._db.conn)
             self._db.conn.close()
 
     def schema_version(self) -> int:
@@ -114,20 +119,30 @@ class Store:
         version = self.schema_version()
         if version > len(MIGRATIONS):
             raise StoreError(f"{self.path} was written by a newer Arena (schema {version}); upgrade Arena")
-        for number in range(version, len(MIGRATIONS)):
-            with self.transaction():
-                MIGRATIONS[number](self._db)
-                self.conn.execute(f"PRAGMA user_version={number + 1}")
+        if version == len(MIGRATIONS):
+            return
+        # A migration may rebuild a table others refer to: SQLite's procedure for that runs
+        # with foreign keys off (the pragma is ignored inside a transaction, hence out here).
+        self._db.execute("PRAGMA foreign_keys=OFF")
+        try:
+            for number in range(version, len(MIGRATIONS)):
+                with self.transaction():
+                    MIGRATIONS[number](self._db)
+                    self.conn.execute(f"PRAGMA user_version={number + 1}")
+        finally:
+            self._db.execute("PRAGMA foreign_keys=ON")
 
     def _reap_orphans(self) -> None:
-        # An episode still 'running' whose process is gone was interrupted by a crash.
+        # An episode still 'running' whose process is gone was interrupted by a crash; first
+        # the writer process of a dead one commits what it was handed.
+        wait_for_orphans(self.conn)
         rows = self.conn.execute("SELECT id, pid FROM episodes WHERE status='running'").fetchall()
         for episode_id, pid in rows:
-            if pid is None or (pid != os.getpid() and not _pid_alive(pid)):
+            if pid is None or (pid != os.getpid() and not process_alive(pid)):
                 self.set_status(episode_id, "aborted", "process ended while the episode was running")
         rows = self.conn.execute("SELECT id, pid FROM tournaments WHERE status='running'").fetchall()
         for tournament_id, pid in rows:
-            if pid is None or (pid != os.getpid() and not _pid_alive(pid)):
+            if pid is None or (pid != os.getpid() and not process_alive(pid)):
                 self.finish_tournament(
                     tournament_id, "aborted", "process ended while the tournament was running"
                 )
@@ -138,21 +153,19 @@ class Store:
 
     # -- writes -------------------------------------------------------------------------
     def create_episode(self, **episode: Unpack[NewEpisode]) -> int:
-        """Insert a running episode and its seats; returns the episode id.
+        """Record a running episode and its seats; returns the episode id.
 
         Each distinct player configuration (``configs``, by seat) is stored once in
-        ``player_configs`` and the seat refers to it by hash. With a writer process this
-        runs here, beside it, without waiting for it: the new id is all the runner needs.
+        ``player_configs`` and the seat refers to it by hash. The id is one this store
+        reserved (:mod:`arena.episode_ids`), so the write goes to the writer process like any
+        other and the id is known at once.
         """
-        write = episode_writes.create_episode(**episode)
-        if self._writer_to_use() is None:
-            return int(run_write(self.conn, write) or 0)
-        conn = self._db.conn
-        conn.execute("PRAGMA busy_timeout=0")  # see begin_immediate
         try:
-            return int(run_write(conn, write, retry_lock=True) or 0)
-        finally:
-            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            episode_id = self._ids.take(self._db.conn)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot create an episode in {self.path}: {exc}") from None
+        self._run(episode_writes.create_episode(episode_id, **episode))
+        return episode_id
 
     def add_turns(self, columns: tuple[str, ...], rows: list[list[Any]]) -> None:
         """Record one step's turn rows (tuples of ``columns``; see :func:`arena.recorder.turn_row`)."""
@@ -170,7 +183,9 @@ class Store:
 
     def _run(self, write: Write) -> None:
         """Apply one transaction: handed to the writer process when there is one, else here."""
-        writer = self._writer_to_use()
+        writer = self._writer
+        if writer is None or self._db.conn.in_transaction:
+            writer = self._writer_to_use()
         if writer is None:
             run_write(self.conn, write)
             return
@@ -352,13 +367,3 @@ class _Transaction:
             self.conn.execute("COMMIT")
         else:
             self.conn.execute("ROLLBACK")
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

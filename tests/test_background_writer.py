@@ -41,12 +41,15 @@ def turn_rows(episode_id: int, step: int) -> list[list[object]]:
 
 
 def wait_until_gone(pid: int) -> None:
-    """Wait for a process that is not our child to exit (a guard against hanging, not a speed limit)."""
+    """Wait for a process to exit: gone, or a zombie not yet reaped by its parent (a guard
+    against hanging, not a speed limit)."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return
+        if state == "Z":
             return
         time.sleep(0.02)
     raise AssertionError(f"process {pid} is still running")
@@ -149,10 +152,34 @@ os.kill(os.getpid(), signal.SIGKILL)
 """
 
 
-def test_steps_sent_before_a_kill_9_are_still_committed(db_path: Path) -> None:
+KILLED_IN_AN_EVENT_LOOP = """
+import asyncio, os, signal, sys
+sys.path.insert(0, {root!r})
+from arena.store import Store
+from tests.test_background_writer import turn_rows
+from tests.test_store import running_episode
+from arena.recorder import TURN_COLUMNS
+async def main():
+    store = Store({db!r})
+    episode = running_episode(store)
+    for step in range(500):
+        store.add_turns(TURN_COLUMNS, turn_rows(episode, step))
+    await asyncio.sleep(0)  # the loop has control: the queue is sent
+    for step in range(500, 503):
+        store.add_turns(TURN_COLUMNS, turn_rows(episode, step))  # queued, not yet sent
+    print(store.writer_pid, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("script", [KILLED_MID_EPISODE, KILLED_IN_AN_EVENT_LOOP], ids=["no-loop", "loop"])
+def test_steps_sent_before_a_kill_9_are_still_committed(db_path: Path, script: str) -> None:
+    # Without an event loop each step is sent at once; in one, when the loop next has
+    # control: the three steps queued after that die with the process.
     root = str(Path(__file__).resolve().parents[1])
-    script = KILLED_MID_EPISODE.format(root=root, db=str(db_path))
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    code = script.format(root=root, db=str(db_path))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == -signal.SIGKILL, done.stderr
     wait_until_gone(int(done.stdout.strip()))
     store = Store(db_path)  # reaps the episode of the dead process
@@ -160,6 +187,58 @@ def test_steps_sent_before_a_kill_9_are_still_committed(db_path: Path) -> None:
     assert episode["status"] == "aborted"
     assert len(store.raw_turns(episode["id"])) == 1000
     store.close()
+
+
+def test_in_an_event_loop_writes_wait_for_the_loop_or_a_read(db_path: Path) -> None:
+    store = Store(db_path)
+    episode = running_episode(store)
+    frames: list[int] = []
+
+    async def play() -> None:
+        writer = store._writer
+        assert writer is not None
+        send = writer._send
+
+        def counted(data: bytes) -> None:
+            frames.append(len(data))
+            send(data)
+
+        writer._send = counted  # type: ignore[method-assign]  # counts frames, sends them as ever
+        for step in range(background_writer.BATCH_WRITES + 10):
+            store.add_turns(TURN_COLUMNS, turn_rows(episode, step))
+        assert len(frames) == 1  # the full batch went at once; ten wait in the queue
+        await asyncio.sleep(0)
+        assert len(frames) == 2  # the loop had control: sent
+        store.add_turns(TURN_COLUMNS, turn_rows(episode, 100))
+        assert len(store.raw_turns(episode)) == 2 * (background_writer.BATCH_WRITES + 11)  # a read sends it
+        assert len(frames) == 3
+
+    asyncio.run(play())
+    store.close()
+
+
+def test_a_writer_that_died_is_reported_after_the_loop_could_not_send_to_it(db_path: Path) -> None:
+    store = Store(db_path)
+    episode = running_episode(store)
+    store.add_turns(TURN_COLUMNS, turn_rows(episode, 0))
+    store.flush()
+    pid = store.writer_pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    wait_until_gone(pid)  # dead, not yet reaped: its end of the pipe is closed
+    loop_errors: list[dict[str, object]] = []
+
+    async def play() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda _loop, context: loop_errors.append(context))
+        store.add_turns(TURN_COLUMNS, turn_rows(episode, 1))
+        await asyncio.sleep(0)  # the flush finds the pipe broken and keeps the error
+        with pytest.raises(StoreError, match="ended early"):
+            store.add_turns(TURN_COLUMNS, turn_rows(episode, 2))
+
+    asyncio.run(play())
+    assert loop_errors == []
+    with pytest.raises(StoreError, match="ended early"):
+        store.close()
 
 
 @pytest.mark.parametrize("interpreter", ["/nonexistent/python", "/bin/false"])
@@ -221,3 +300,59 @@ def test_a_writer_that_cannot_start_says_why(db_path: Path, monkeypatch: pytest.
     assert store.writer_problem == "the database writer ended early: no module named arena"
     assert len(store.raw_turns(episode)) == 2  # written here instead
     store.close()
+
+
+KILLED_WITH_A_BACKLOG = """
+import os, signal, sys
+sys.path.insert(0, {root!r})
+from arena.store import Store
+from tests.test_background_writer import turn_rows
+from tests.test_store import running_episode
+from arena.recorder import TURN_COLUMNS
+store = Store({db!r})
+episode = running_episode(store)
+store.flush()
+print("ready", flush=True)
+sys.stdin.readline()
+for step in range(500):
+    store.add_turns(TURN_COLUMNS, turn_rows(episode, step))  # the writer waits for the lock meanwhile
+print(store.writer_pid, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_opening_the_file_waits_for_a_dead_process_s_writer_to_commit_its_backlog(db_path: Path) -> None:
+    root = str(Path(__file__).resolve().parents[1])
+    code = KILLED_WITH_A_BACKLOG.format(root=root, db=str(db_path))
+    player = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert player.stdin is not None and player.stdout is not None
+    assert player.stdout.readline() == "ready\n"
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # nothing is committed while the 500 steps are handed over
+    player.stdin.write("go\n")
+    player.stdin.flush()
+    writer = int(player.stdout.readline())
+    assert player.wait() == -signal.SIGKILL
+    holder.execute("COMMIT")
+    holder.close()
+    store = Store(db_path)  # the orphaned writer has 500 commits to go: opening waits for them
+    episode = store.list_episodes()[0]
+    assert len(store.raw_turns(episode["id"])) == 1000
+    assert episode["status"] == "aborted"
+    assert store.conn.execute("SELECT count(*) FROM writers").fetchone() == (0,)
+    wait_until_gone(writer)
+    store.close()
+
+
+def test_a_writer_lists_itself_while_it_runs(db_path: Path) -> None:
+    store = Store(db_path)
+    running_episode(store)
+    store.flush()
+    listed = store.conn.execute("SELECT pid, parent FROM writers").fetchall()
+    assert listed == [(store.writer_pid, os.getpid())]
+    store.close()
+    other = sqlite3.connect(db_path)
+    assert other.execute("SELECT count(*) FROM writers").fetchone() == (0,)
+    other.close()
