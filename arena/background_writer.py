@@ -45,7 +45,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -65,8 +65,8 @@ BATCH_WRITES = 64
 EXIT_WAIT_SECONDS = 60.0
 """How long closing waits for the child to commit what it was sent before killing it."""
 
-Op = tuple[str, Sequence[Sequence[Any]]]
-"""``executemany(sql, rows)``."""
+Op = tuple[str, Iterable[Sequence[Any]]]
+"""``executemany(sql, rows)``; ``rows`` may be built as they are read (:class:`arena.turn_rows.TurnRows`)."""
 Write = tuple[Op, ...]
 """One transaction: its statements in order."""
 

@@ -21,36 +21,13 @@ such. Rows stored whole (older still) pass unchanged.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from typing import Any
 
 import orjson
 
 from arena.registry import UnknownGameError, get_game
-
-
-def dumps_bytes(value: Any) -> bytes:
-    """The canonical JSON bytes the digest is taken over (the recorder's own encoding)."""
-    return orjson.dumps(value, default=str)
-
-
-def state_digest(state: bytes) -> int:
-    """A signed 64-bit digest of a turn's state JSON (fits SQLite INTEGER): what rows store now."""
-    return _digest(_STATE_ONLY + state)
-
-
-def turn_digest(observation: bytes, state: bytes) -> int:
-    """The digest of observation and state JSON that rows written before :func:`state_digest` hold."""
-    return _digest(observation + b"\x1f" + state)
-
-
-_STATE_ONLY = b"\x1e"
-"""Starts what a state digest is taken over; an observation's JSON never starts with it."""
-
-
-def _digest(data: bytes) -> int:
-    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big", signed=True)
+from arena.turn_rows import dumps_bytes, state_digest, turn_digest
 
 
 def restore_action(row: dict[str, Any]) -> dict[str, Any]:

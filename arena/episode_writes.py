@@ -9,23 +9,18 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, NotRequired, TypedDict, Unpack
 
-import orjson
-
 from arena.background_writer import Write
 from arena.playerconfig import config_hash
+from arena.turn_rows import dumps
 
 
 def now() -> str:
     """UTC timestamp in ISO 8601."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON for a column (orjson: the recorder's hot path)."""
-    return orjson.dumps(value, default=str).decode()
 
 
 SET_STATUS = (
@@ -91,8 +86,9 @@ def create_episode(episode_id: int, **episode: Unpack[NewEpisode]) -> Write:
     )
 
 
-def add_turns(columns: tuple[str, ...], rows: list[list[Any]]) -> Write:
-    """One step's turn rows (see :func:`arena.recorder.turn_row`)."""
+def add_turns(columns: tuple[str, ...], rows: Iterable[Sequence[Any]]) -> Write:
+    """One step's turn rows (see :func:`arena.recorder.turn_row`; a :class:`arena.turn_rows.TurnRows`
+    is built into rows where the write runs)."""
     return ((_insert_turns(columns), rows),)
 
 

@@ -13,8 +13,6 @@ import operator
 from typing import Any
 
 from arena import __version__
-from arena.episode_log import dumps_bytes, state_digest
-from arena.episode_writes import dumps
 from arena.game import GameState
 from arena.records import (
     TURN_FIELDS,
@@ -27,6 +25,7 @@ from arena.records import (
     TurnsRecorded,
 )
 from arena.store import Store
+from arena.turn_rows import RowLayout, TurnPayload, TurnRows, build_row
 
 COLUMN_NAMES = {"index": "idx"}
 """Record fields whose column has another name."""
@@ -46,34 +45,27 @@ TURN_COLUMNS: tuple[str, ...] = (
 
 _plain_values = operator.attrgetter(*_PLAIN)
 _usage_values = operator.attrgetter(*USAGE_FIELDS)
-_AT = {name: 1 + index for index, name in enumerate(_PLAIN)}
-_ACTION, _VALID, _FALLBACK, _ATTEMPTS, _SAMPLING = (
-    _AT[name] for name in ("action", "valid", "fallback", "attempts", "sampling")
-)
+_ATTEMPTS = _PLAIN.index("attempts")
+LAYOUT = RowLayout(*(_PLAIN.index(name) for name in RowLayout._fields))
+"""Where :func:`arena.turn_rows.build_row` finds the values it encodes."""
+
+
+def turn_payload(turn: TurnRecord) -> TurnPayload:
+    """What a row is built from: ``turn``'s plain values (attempts as dicts), usage and state.
+
+    Plain values only (no pydantic models), so it pickles fast to the writer process.
+    """
+    plain = _plain_values(turn)
+    if turn.attempts:
+        listed = list(plain)
+        listed[_ATTEMPTS] = [attempt.__dict__ for attempt in turn.attempts]
+        plain = tuple(listed)
+    return plain, _usage_values(turn.usage), turn.state
 
 
 def turn_row(episode_id: int, turn: TurnRecord) -> list[Any]:
     """``turn`` as a compact row in :data:`TURN_COLUMNS` order."""
-    action = turn.action
-    reason_in_action = bool(turn.reason) and action.get("reason") == turn.reason
-    if reason_in_action:
-        action = {key: value for key, value in action.items() if key != "reason"}
-    row = [
-        episode_id,
-        *_plain_values(turn),
-        *_usage_values(turn.usage),
-        None,
-        None,
-        state_digest(dumps_bytes(turn.state)),
-        int(reason_in_action),
-    ]
-    row[_ACTION] = dumps(action)
-    row[_VALID] = int(turn.valid)
-    row[_FALLBACK] = int(turn.fallback)
-    row[_ATTEMPTS] = dumps([a.__dict__ for a in turn.attempts]) if turn.attempts else "[]"
-    if turn.sampling is not None:
-        row[_SAMPLING] = dumps(turn.sampling)
-    return row
+    return build_row(episode_id, turn_payload(turn), LAYOUT)
 
 
 _BOOLEAN = frozenset(name for name, info in TurnRecord.model_fields.items() if info.annotation is bool)
@@ -136,7 +128,8 @@ class Recorder:
         if episode_id is None:
             return
         if isinstance(event, TurnsRecorded):
-            self.store.add_turns(TURN_COLUMNS, [turn_row(episode_id, turn) for turn in event.turns])
+            payloads = [turn_payload(turn) for turn in event.turns]
+            self.store.add_turns(TURN_COLUMNS, TurnRows(episode_id, payloads, LAYOUT))
         elif isinstance(event, EpisodeEnded):
             seats: dict[str, dict[str, Any]] = {}
             # A seat that could not play leaves no score for anyone (metrics stay, for the record).

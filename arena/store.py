@@ -11,7 +11,7 @@ import contextlib
 import os
 import sqlite3
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Unpack
 
@@ -21,9 +21,10 @@ import sqlite_utils
 from arena import episode_writes
 from arena.background_writer import BackgroundWriter, Write, WriterError, run_write
 from arena.episode_ids import EpisodeIds
-from arena.episode_writes import NewEpisode, dumps, now
+from arena.episode_writes import NewEpisode, now
 from arena.migrations import MIGRATIONS
 from arena.orphan_writers import process_alive, wait_for_orphans
+from arena.turn_rows import dumps
 
 JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics", "sampling"})
 
@@ -167,7 +168,7 @@ class Store:
         self._run(episode_writes.create_episode(episode_id, **episode))
         return episode_id
 
-    def add_turns(self, columns: tuple[str, ...], rows: list[list[Any]]) -> None:
+    def add_turns(self, columns: tuple[str, ...], rows: Iterable[Sequence[Any]]) -> None:
         """Record one step's turn rows (tuples of ``columns``; see :func:`arena.recorder.turn_row`)."""
         self._run(episode_writes.add_turns(columns, rows))
 

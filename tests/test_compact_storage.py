@@ -9,11 +9,11 @@ from typing import Any
 
 import orjson
 
-from arena.episode_log import dumps_bytes, state_digest, turn_digest
 from arena.export import export_episode
 from arena.match import MatchConfig, play_match
 from arena.records import Event, TurnsRecorded
 from arena.store import Store
+from arena.turn_rows import dumps_bytes, state_digest, turn_digest
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
 

@@ -41,3 +41,14 @@ def test_the_game_can_be_played_without_the_sdks_loaded() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(result.stdout) == []
+
+
+def test_the_writer_process_builds_turn_rows_without_pydantic_or_the_engine() -> None:
+    # What the store's writer child imports to unpickle and build turn rows: it starts fast
+    # and stays small because it needs neither pydantic nor the rest of Arena.
+    code = (
+        "import sys, json, arena.background_writer, arena.turn_rows\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m == 'pydantic' or m.startswith('arena.'))))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout) == ["arena.background_writer", "arena.orphan_writers", "arena.turn_rows"]

@@ -19,12 +19,12 @@ from rich.console import Group, RenderableType
 from rich.pretty import Pretty
 from rich.text import Text
 
-from arena.episode_writes import dumps
 from arena.game import Game
 from arena.recorder import stored_turn
 from arena.records import tokens_text
 from arena.registry import UnknownGameError, get_game
 from arena.store import Store
+from arena.turn_rows import dumps
 
 SNAPSHOT_EVERY = 50
 
