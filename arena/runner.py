@@ -44,6 +44,8 @@ YIELD_EVERY = 0.002
 """Seconds an episode of scripted players may run before it yields to the event loop."""
 DEFAULT_FAILURE_LIMIT = 3
 """Consecutive permanent provider errors from one seat that end an episode ``player_failed``."""
+_turns_recorded = TurnsRecorded.trusted
+"""Looked up once: reading an attribute of a pydantic model class goes through its metaclass."""
 REASK_ERRORS = frozenset({ErrorClass.UNPARSABLE, ErrorClass.SCHEMA, ErrorClass.ILLEGAL, ErrorClass.TRUNCATED})
 
 
@@ -234,7 +236,7 @@ class EpisodeRunner:
                 return EpisodeStatus.FAILED, str(exc)
             game.apply({record.seat: record.action_model for record in records})
             turns = tuple([self._finish_record(record) for record in records])
-            self._emit(TurnsRecorded.trusted(step=step, turns=turns))
+            self._emit(_turns_recorded(step=step, turns=turns))
             step += 1
             broken = self._broken_seat()
             if broken:

@@ -13,6 +13,8 @@ from arena.player import Decision, DecisionRequest, Usage
 from arena.records import Attempt, TurnRecord, TurnUsage
 
 NO_USAGE = TurnUsage()
+_turn_record = TurnRecord.trusted
+"""Looked up once: reading an attribute of a pydantic model class goes through its metaclass."""
 
 
 def turn_usage(usage: Usage) -> TurnUsage:
@@ -80,7 +82,7 @@ class PendingTurn:
         """The turn's record, the ``index``-th of its episode; ``game`` has applied its step."""
         seat, action, request = self.seat, self.action_model, self.request
         prompt, attempts = self.prompt, self.attempts
-        return TurnRecord.trusted(
+        return _turn_record(
             index=index,
             step=self.step,
             seat=seat,
