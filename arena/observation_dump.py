@@ -122,6 +122,30 @@ def _plan(cls: type[BaseModel]) -> _Plan | None:
     return _Plan(items, set(items), order, trailing, tuple(fields) if fields is not None else None)
 
 
+@functools.cache
+def _all_plain(cls: type[BaseModel]) -> bool:
+    """Whether every field of ``cls`` is a plain value (pydantic dumps them in ``__dict__`` order)."""
+    plan = _plan(cls)
+    return plan is not None and plan.fields is not None and all(kind is PLAIN for _, kind, _ in plan.fields)
+
+
+def _json_mode_keeps_non_finite_floats() -> bool:
+    class Probe(BaseModel):
+        value: float
+
+    dumped = Probe(value=math.inf).model_dump(mode="json")["value"]
+    return isinstance(dumped, float) and math.isinf(dumped)
+
+
+_NON_FINITE_KEPT = _json_mode_keeps_non_finite_floats()
+"""pydantic 2.x's JSON mode leaves inf and nan as floats; checked, not assumed."""
+
+
+def _kept_as_is(values: dict[str, Any]) -> bool:
+    """Whether JSON mode leaves these plain values as they are (a non-finite float may not be)."""
+    return _NON_FINITE_KEPT or all(math.isfinite(v) for v in values.values() if type(v) is float)
+
+
 class ObservationDumper:
     """``model_dump(mode="json")`` of observations, each frozen model dumped once per dumper.
 
@@ -186,8 +210,14 @@ class ObservationDumper:
         """The dump of one frozen model of exactly ``item_type``, taken once when it can be."""
         known = self._done.get(id(item))
         if known is None:
-            known = (item, item_type.__pydantic_serializer__.to_python(item, mode="json"))
-            if _IMMUTABLE.issuperset(map(type, item.__dict__.values())):
+            values = item.__dict__
+            immutable = _IMMUTABLE.issuperset(map(type, values.values()))
+            if immutable and _all_plain(item_type) and _kept_as_is(values):
+                dumped = dict(values)  # what JSON mode makes of plain values: the values themselves
+            else:
+                dumped = item_type.__pydantic_serializer__.to_python(item, mode="json")
+            known = (item, dumped)
+            if immutable:
                 self._done[id(item)] = known
         return known[1]
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field, field_seriali
 
 from arena.observation_dump import ObservationDumper
 from arena.registry import get_game
+from arena.unvalidated import unvalidated
 from games.lemonade.observation import DayRecord, Forecast
 
 
@@ -170,3 +171,16 @@ def test_an_item_dumped_under_its_own_type_is_not_reused_under_a_parent_type() -
     assert same_dump(dumper.dump(Records(days=[record])), Records(days=[record]))
     as_forecasts = Forecasts(days=[record])
     assert same_dump(dumper.dump(as_forecasts), as_forecasts)
+
+
+def test_plain_items_dump_as_pydantic_does_non_finite_floats_and_key_order_included() -> None:
+    dumper = ObservationDumper()
+    for cost in (0.5, float("inf"), float("nan")):
+        forecasts = Forecasts(
+            days=[Forecast(day=1, weather="sunny", temperature=30, traffic=80, unit_cost=cost)]
+        )
+        assert orjson.dumps(dumper.dump(forecasts)) == orjson.dumps(forecasts.model_dump(mode="json"))
+    values = {"weather": "rainy", "day": 2, "temperature": 20, "traffic": 50, "unit_cost": 0.6}
+    shuffled = unvalidated(Forecast, values, set(values))  # fields held out of their order
+    held = Forecasts(days=[shuffled])
+    assert same_dump(dumper.dump(held), held)
