@@ -67,6 +67,7 @@ async def test_records_are_frozen_valid_and_match_what_is_stored(store: Store) -
             assert type(event).model_validate(event.model_dump()) == event
     for turn in turns:
         assert TurnRecord.model_validate(turn.model_dump()) == turn
+        assert list(turn.__dict__) == list(TurnRecord.model_fields)  # built in field order
     with pytest.raises(pydantic.ValidationError):
         turns[0].reason = "changed"  # type: ignore[misc]
     with pytest.raises(pydantic.ValidationError):
