@@ -34,7 +34,6 @@ from arena.records import (
     Observer,
     SeatInfo,
     StepStarted,
-    TurnRecord,
     TurnsRecorded,
 )
 from arena.run_control import Budget, RunControl
@@ -235,12 +234,15 @@ class EpisodeRunner:
             except FatalPlayerError as exc:
                 return EpisodeStatus.FAILED, str(exc)
             game.apply({record.seat: record.action_model for record in records})
-            turns = tuple([self._finish_record(record) for record in records])
+            first, dumper = self._turn_index, self._dumper
+            turns = tuple([record.record(first + at, game, dumper) for at, record in enumerate(records)])
+            self._turn_index += len(turns)
             self._emit(_turns_recorded(step=step, turns=turns))
             step += 1
-            broken = self._broken_seat()
-            if broken:
-                return EpisodeStatus.PLAYER_FAILED, broken
+            if any(self.failure_streak.values()):
+                broken = self._broken_seat()
+                if broken:
+                    return EpisodeStatus.PLAYER_FAILED, broken
             if budgeted:  # without a limit no total can cross it: skip summing
                 total = Usage()
                 for usage in self.usage.values():
@@ -334,11 +336,6 @@ class EpisodeRunner:
         if problem:
             return None, ErrorClass.ILLEGAL, problem
         return action, "", ""
-
-    def _finish_record(self, pending: PendingTurn) -> TurnRecord:
-        record = pending.record(self._turn_index, self.game, self._dumper)
-        self._turn_index += 1
-        return record
 
 
 def _as_dict(action: BaseModel | dict[str, Any] | None) -> dict[str, Any] | None:
