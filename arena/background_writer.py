@@ -24,10 +24,12 @@ was still queued: at most the writes made since the event loop last had control 
 scripted episode yields every 2 ms, a model player at every call). The child polls for work
 briefly and then naps (see :class:`_FrameReader`), so an idle writer costs next to nothing.
 
-Wire format, both ways: a 4-byte little-endian length, then the frame. Parent to child: a
-pickled ``(writes, wants_reply)``, a list of :data:`Write` (each one transaction, in order;
-one pickle shares their repeated SQL text). Child to parent, only when asked: the UTF-8
-text of the first error since the last reply ("" when all went well).
+Wire format, both ways: a 4-byte little-endian length, then the frame. Parent to child: one
+byte saying whether a reply is wanted, then a pickled list of :data:`Write` (each one
+transaction, in order; one pickle shares their repeated SQL text). A write that fails in
+the child, for whatever reason, is reported in the next reply; the child goes on. Child to
+parent, only when asked: the UTF-8 text of the first error since the last reply ("" when
+all went well).
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ from typing import Any, BinaryIO
 from arena import orphan_writers
 
 _LENGTH = struct.Struct("<I")
+_REPLY, _NO_REPLY = b"\x01", b"\x00"
+"""A frame's first byte: whether the parent waits for a reply (outside the pickle, so a frame
+that cannot be unpickled is still answered)."""
 PIPE_BYTES = 1 << 20
 """Pipe capacity asked for (Linux): room for about a thousand steps before the parent waits."""
 SPIN_SECONDS = 0.0002
@@ -257,9 +262,29 @@ class BackgroundWriter:
 
     def _send_queue(self, *, wants_reply: bool) -> None:
         """Send the queued writes (and the request for a reply) as one frame; the caller holds the lock."""
-        writes, self._queue = self._queue, []
-        frame = pickle.dumps((writes, wants_reply), protocol=pickle.HIGHEST_PROTOCOL)
-        self._send(_LENGTH.pack(len(frame)) + frame)
+        try:
+            frame = pickle.dumps(self._queue, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # a value that cannot travel: say so, send the rest
+            frame = self._without_unpicklable(exc)
+        self._queue = []
+        flag = _REPLY if wants_reply else _NO_REPLY
+        self._send(_LENGTH.pack(len(frame) + 1) + flag + frame)
+
+    def _without_unpicklable(self, error: Exception) -> bytes:
+        """The queue pickled without the writes that cannot be pickled; the first such problem
+        becomes the failure the next store call raises."""
+        frames = []
+        for write in self._queue:
+            try:
+                pickle.dumps(write, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as exc:
+                if self._failure is None:
+                    self._failure = WriterError(f"a write was not saved: {type(exc).__name__}: {exc}")
+                continue
+            frames.append(write)
+        if self._failure is None:
+            self._failure = WriterError(f"a write was not saved: {type(error).__name__}: {error}")
+        return pickle.dumps(frames, protocol=pickle.HIGHEST_PROTOCOL)
 
     def _send(self, data: bytes) -> None:
         if self._closed:
@@ -369,11 +394,16 @@ def serve(path: str, source: int, replies: BinaryIO, doorbell: int | None = None
     except sqlite3.Error as exc:
         problem = f"cannot list the writer process: {exc}"
     for frame in _FrameReader(source, doorbell):
-        writes, wants_reply = pickle.loads(frame)
+        wants_reply = frame[:1] == _REPLY
+        try:
+            writes = pickle.loads(frame[1:])
+        except Exception as exc:  # e.g. a class this process cannot import: say so, go on
+            problem = problem or f"a batch of writes could not be read: {type(exc).__name__}: {exc}"
+            writes = []
         for write in writes:
             try:
                 run_write(conn, write, retry_lock=True)
-            except sqlite3.Error as exc:
+            except Exception as exc:  # a row that cannot be built or stored: report it, go on
                 problem = problem or f"{type(exc).__name__}: {exc}"
         if wants_reply:
             reply = problem.encode()

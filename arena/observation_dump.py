@@ -16,6 +16,7 @@ The dumped dicts are shared between the records of an episode, which never chang
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import types
 import typing
@@ -26,9 +27,10 @@ from pydantic import BaseModel
 
 _IMMUTABLE = frozenset({int, float, str, bool, type(None)})
 """Field value types whose dump cannot change once taken."""
-_PLAIN_VALUES = frozenset({int, str, bool, type(None)})
-"""Value types that ``mode="json"`` leaves as they are (floats too, when finite)."""
 _PLAIN_ANNOTATIONS = frozenset({int, float, str, bool, type(None)})
+"""Annotations whose values JSON mode leaves as they are, when a value is of exactly that type
+(an int held in a float field is dumped as a float, say: then pydantic dumps it)."""
+_MAX_SIGNATURES = 64
 
 PLAIN, MODEL, ITEMS = "plain", "model", "items"
 """How a field is dumped: as it is, as one cached frozen model, as a list of them."""
@@ -45,8 +47,8 @@ class _Plan:
     order: tuple[str, ...]
     trailing: bool
     """The item lists are the last fields: appending them keeps pydantic's key order."""
-    fields: tuple[tuple[str, str, type[BaseModel] | None], ...] | None
-    """Every field as (name, PLAIN/MODEL/ITEMS, model type), when every field is one of them."""
+    fields: tuple[tuple[str, str, Target], ...] | None
+    """Every field as (name, PLAIN/MODEL/ITEMS, target), when every field is one of them."""
 
 
 def _customized(cls: type[BaseModel]) -> bool:
@@ -76,21 +78,27 @@ def _frozen_model(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
-def _kind(annotation: Any) -> tuple[str, type[BaseModel] | None] | None:
+Target = type[BaseModel] | frozenset[type]
+"""A field's model type (MODEL, ITEMS), or the exact value types it may hold (PLAIN)."""
+
+
+def _kind(annotation: Any) -> tuple[str, Target] | None:
     """How a field of this annotation is dumped by the field-by-field path, if it can be."""
     origin, args = get_origin(annotation), get_args(annotation)
     if annotation in _PLAIN_ANNOTATIONS:
-        return PLAIN, None
-    if origin is Literal and all(type(arg) in _PLAIN_VALUES for arg in args):
-        return PLAIN, None
+        return PLAIN, frozenset({annotation})
+    if origin is Literal and all(type(arg) in _PLAIN_ANNOTATIONS for arg in args):
+        return PLAIN, frozenset(type(arg) for arg in args)
     if origin in (typing.Union, types.UnionType):
-        kinds = {_kind(arg) for arg in args}
-        if kinds == {(PLAIN, None)}:
-            return PLAIN, None
-        models = kinds - {(PLAIN, None)}
-        if type(None) in args and len(args) == 2 and len(models) == 1:
-            kind = next(iter(models))
-            return kind if kind is not None and kind[0] == MODEL else None
+        kinds = [kind for kind in map(_kind, args) if kind is not None]
+        if len(kinds) < len(args):
+            return None
+        plain = [target for kind, target in kinds if kind == PLAIN and isinstance(target, frozenset)]
+        if len(plain) == len(kinds):
+            return PLAIN, frozenset().union(*plain)
+        models = [kind for kind in kinds if kind[0] != PLAIN]
+        if type(None) in args and len(args) == 2 and len(models) == 1 and models[0][0] == MODEL:
+            return models[0]
         return None
     if origin is list and len(args) == 1 and _frozen_model(args[0]):
         return ITEMS, args[0]
@@ -104,7 +112,7 @@ def _plan(cls: type[BaseModel]) -> _Plan | None:
     if _customized(cls):
         return None
     items: dict[str, type[BaseModel]] = {}
-    fields: list[tuple[str, str, type[BaseModel] | None]] | None = []
+    fields: list[tuple[str, str, Target]] | None = []
     for name, info in cls.model_fields.items():
         custom = info.metadata or info.alias or info.serialization_alias or info.exclude is not None
         custom = custom or getattr(info, "exclude_if", None) is not None
@@ -123,10 +131,16 @@ def _plan(cls: type[BaseModel]) -> _Plan | None:
 
 
 @functools.cache
-def _all_plain(cls: type[BaseModel]) -> bool:
-    """Whether every field of ``cls`` is a plain value (pydantic dumps them in ``__dict__`` order)."""
+def _plain_signatures(cls: type[BaseModel]) -> frozenset[tuple[type, ...]]:
+    """The value types (in field order) with which every field of ``cls`` is a plain value that
+    JSON mode leaves as it is; empty unless every field is plain (and few combinations)."""
     plan = _plan(cls)
-    return plan is not None and plan.fields is not None and all(kind is PLAIN for _, kind, _ in plan.fields)
+    if plan is None or plan.fields is None or any(kind is not PLAIN for _, kind, _ in plan.fields):
+        return frozenset()
+    allowed = [target for _, _, target in plan.fields if isinstance(target, frozenset)]
+    if math.prod(len(types) for types in allowed) > _MAX_SIGNATURES:
+        return frozenset()
+    return frozenset(itertools.product(*allowed))
 
 
 def _json_mode_keeps_non_finite_floats() -> bool:
@@ -178,29 +192,28 @@ class ObservationDumper:
         return data if plan.trailing else {name: data[name] for name in plan.order}
 
     def _assemble(
-        self, values: dict[str, Any], fields: tuple[tuple[str, str, type[BaseModel] | None], ...]
+        self, values: dict[str, Any], fields: tuple[tuple[str, str, Target], ...]
     ) -> dict[str, Any] | None:
         """The dump built field by field, or ``None`` for a value it cannot vouch for."""
         data: dict[str, Any] = {}
-        for name, kind, model in fields:
+        for name, kind, target in fields:
             value = values[name]
             if kind is PLAIN:
                 kind_of_value = type(value)
-                if kind_of_value is float:
-                    if not math.isfinite(value):  # pydantic has its own say on inf and nan
-                        return None
-                elif kind_of_value not in _PLAIN_VALUES:
+                if kind_of_value not in target:  # type: ignore[operator]
+                    return None
+                if kind_of_value is float and not (_NON_FINITE_KEPT or math.isfinite(value)):
                     return None
                 data[name] = value
             elif kind is MODEL:
                 if value is None:
                     data[name] = None
                     continue
-                if type(value) is not model:
+                if type(value) is not target:
                     return None
-                data[name] = self._model(value, model)
+                data[name] = self._model(value, target)
             else:
-                dumped = self._items(value, model)  # type: ignore[arg-type]
+                dumped = self._items(value, target)  # type: ignore[arg-type]
                 if dumped is None:
                     return None
                 data[name] = dumped
@@ -211,8 +224,10 @@ class ObservationDumper:
         known = self._done.get(id(item))
         if known is None:
             values = item.__dict__
-            immutable = _IMMUTABLE.issuperset(map(type, values.values()))
-            if immutable and _all_plain(item_type) and _kept_as_is(values):
+            value_types = tuple(map(type, values.values()))
+            immutable = _IMMUTABLE.issuperset(value_types)
+            # (pydantic dumps fields in __dict__ order, so the types line up with the fields)
+            if value_types in _plain_signatures(item_type) and _kept_as_is(values):
                 dumped = dict(values)  # what JSON mode makes of plain values: the values themselves
             else:
                 dumped = item_type.__pydantic_serializer__.to_python(item, mode="json")

@@ -25,7 +25,7 @@ from arena.records import (
     TurnsRecorded,
 )
 from arena.store import Store
-from arena.turn_rows import RowLayout, TurnPayload, TurnRows, build_row
+from arena.turn_rows import TurnPayload, TurnRows, build_row, dumps, dumps_bytes
 
 COLUMN_NAMES = {"index": "idx"}
 """Record fields whose column has another name."""
@@ -46,28 +46,41 @@ TURN_COLUMNS: tuple[str, ...] = (
 # Read from the records' __dict__: item lookups cost half of attribute reads on pydantic models.
 _plain_values = operator.itemgetter(*_PLAIN)
 _usage_values = operator.itemgetter(*USAGE_FIELDS)
-_ATTEMPTS = _PLAIN.index("attempts")
-LAYOUT = RowLayout(*(_PLAIN.index(name) for name in RowLayout._fields))
-"""Where :func:`arena.turn_rows.build_row` finds the values it encodes."""
+_ACTION, _VALID, _FALLBACK, _ERROR, _ATTEMPTS, _SAMPLING = (
+    _PLAIN.index(name) for name in ("action", "valid", "fallback", "error", "attempts", "sampling")
+)
 
 
 def turn_payload(turn: TurnRecord) -> TurnPayload:
-    """What a row is built from: ``turn``'s plain values (attempts as dicts), usage and state.
+    """What ``turn``'s row is finished from: its column values, usage values, state JSON and
+    reason flag, all plain (see :mod:`arena.turn_rows`).
 
-    Plain values only (no pydantic models), so it pickles fast to the writer process.
+    Everything a game or a player produced is encoded here, when the turn is recorded: a
+    state that the game changes afterwards is stored as it was, and a value JSON cannot hold
+    fails this turn rather than a write in the writer process.
     """
     values = turn.__dict__
-    plain = _plain_values(values)
-    if turn.attempts:
-        listed = list(plain)
-        listed[_ATTEMPTS] = [attempt.__dict__ for attempt in turn.attempts]
-        plain = tuple(listed)
-    return plain, _usage_values(turn.usage.__dict__), values["state"]
+    action, reason = values["action"], values["reason"]
+    reason_in_action = bool(reason) and action.get("reason") == reason
+    if reason_in_action:
+        action = {key: value for key, value in action.items() if key != "reason"}
+    plain = list(_plain_values(values))
+    plain[_ACTION] = dumps(action)
+    plain[_VALID] = int(values["valid"])
+    plain[_FALLBACK] = int(values["fallback"])
+    if values["error"] is not None:
+        plain[_ERROR] = str(values["error"])
+    attempts = values["attempts"]
+    plain[_ATTEMPTS] = dumps([attempt.__dict__ for attempt in attempts]) if attempts else "[]"
+    if values["sampling"] is not None:
+        plain[_SAMPLING] = dumps(values["sampling"])
+    state = dumps_bytes(values["state"])
+    return tuple(plain), _usage_values(values["usage"].__dict__), state, int(reason_in_action)
 
 
 def turn_row(episode_id: int, turn: TurnRecord) -> list[Any]:
     """``turn`` as a compact row in :data:`TURN_COLUMNS` order."""
-    return build_row(episode_id, turn_payload(turn), LAYOUT)
+    return build_row(episode_id, turn_payload(turn))
 
 
 _BOOLEAN = frozenset(name for name, info in TurnRecord.model_fields.items() if info.annotation is bool)
@@ -123,6 +136,10 @@ class Recorder:
             slot_key=slot_key,
             configs={s.seat: s.config for s in seats if s.config},
         )
+        if any(s.kind != "baseline" for s in seats):
+            # A model's calls cost money and a person's time: before the first of them, make
+            # sure the episode is stored (its creation is otherwise committed in the background).
+            self.store.flush()
         return self.episode_id
 
     def __call__(self, event: Event) -> None:
@@ -131,7 +148,7 @@ class Recorder:
             return
         if isinstance(event, TurnsRecorded):
             payloads = [turn_payload(turn) for turn in event.turns]
-            self.store.add_turns(TURN_COLUMNS, TurnRows(episode_id, payloads, LAYOUT))
+            self.store.add_turns(TURN_COLUMNS, TurnRows(episode_id, payloads))
         elif isinstance(event, EpisodeEnded):
             seats: dict[str, dict[str, Any]] = {}
             # A seat that could not play leaves no score for anyone (metrics stay, for the record).

@@ -18,6 +18,8 @@ from arena import background_writer
 from arena.match import MatchConfig, play_match
 from arena.recorder import TURN_COLUMNS
 from arena.store import Store, StoreError
+from arena.turn_rows import TurnRows
+from tests.scripted import ScriptedPlayer, decision
 
 from .test_store import running_episode
 
@@ -356,3 +358,51 @@ def test_a_writer_lists_itself_while_it_runs(db_path: Path) -> None:
     other = sqlite3.connect(db_path)
     assert other.execute("SELECT count(*) FROM writers").fetchone() == (0,)
     other.close()
+
+
+def test_a_write_that_fails_in_the_writer_for_any_reason_is_reported_and_the_writer_goes_on(
+    db_path: Path,
+) -> None:
+    store = Store(db_path)
+    episode = running_episode(store)
+    # A payload whose state is not JSON bytes: building the row fails in the writer process.
+    broken = TurnRows(episode, [((), (), "not bytes", 0)])  # type: ignore[list-item]
+    store.add_turns(TURN_COLUMNS, broken)
+    with pytest.raises(StoreError, match="a write was not saved: TypeError"):
+        store.flush()
+    store.add_turns(TURN_COLUMNS, turn_rows(episode, 0))
+    store.flush()
+    assert store.conn.execute("SELECT count(*) FROM turns").fetchone()[0] == 2
+    store.close()
+
+
+def test_a_write_that_cannot_be_handed_over_is_reported_and_the_others_are_kept(db_path: Path) -> None:
+    store = Store(db_path)
+    episode = running_episode(store)
+
+    async def play() -> None:
+        store.add_turns(TURN_COLUMNS, turn_rows(episode, 0))
+        unpicklable = turn_rows(episode, 1)
+        unpicklable[0][TURN_COLUMNS.index("raw")] = threading.Lock()
+        store.add_turns(TURN_COLUMNS, unpicklable)
+        store.add_turns(TURN_COLUMNS, turn_rows(episode, 2))
+        await asyncio.sleep(0)  # the loop sends the batch
+
+    asyncio.run(play())
+    with pytest.raises(StoreError, match="cannot pickle"):
+        store.flush()
+    store.flush()
+    steps = [row[0] for row in store.conn.execute("SELECT DISTINCT step FROM turns ORDER BY step")]
+    assert steps == [0, 2]
+    store.close()
+
+
+async def test_an_episode_with_a_model_seat_is_stored_before_its_first_decision(db_path: Path) -> None:
+    store = Store(db_path)
+    player = ScriptedPlayer([decision({"price": 2.0, "produce": 10, "promotion": "none"})])
+    config = MatchConfig("lemonade", {"a": "baseline:weather"}, seed=1, options={"days": 1, "stands": 2})
+    config.tournament_id = 4242  # no such tournament: the episode cannot be stored
+    with pytest.raises(StoreError, match="FOREIGN KEY"):
+        await play_match(config, store, players={"b": player})
+    assert player.requests == [], "no decision was asked for"
+    store.close()

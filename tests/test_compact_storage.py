@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 
 from arena.export import export_episode
 from arena.match import MatchConfig, play_match
 from arena.records import Event, TurnsRecorded
 from arena.store import Store
 from arena.turn_rows import dumps_bytes, state_digest, turn_digest
+from games.lemonade import LemonadeState
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
 
@@ -122,3 +124,25 @@ def test_rows_with_the_older_digest_of_observation_and_state_are_still_checked(t
     turns = store.turns(1)
     store.close()
     assert "does not match its digest" in turns[0]["rebuild_error"]
+
+
+async def test_a_turn_state_the_game_changes_afterwards_is_stored_as_it_was(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A game (a plugin, say) whose turn state shares a list it keeps appending to.
+    played = LemonadeState.turn_state
+
+    def live_state(self: LemonadeState, seat: str) -> dict[str, Any]:
+        state = played(self, seat)
+        days: list[int] = self.__dict__.setdefault("_days_seen", [])
+        if seat == "a":
+            days.append(state["day"])
+        state["days_seen"] = days
+        return state
+
+    monkeypatch.setattr(LemonadeState, "turn_state", live_state)
+    seen = Seen()
+    outcome = await play_match(MatchConfig("lemonade", SEATS, seed=6, options={"days": 5}), store, [seen])
+    turns = store.turns(outcome.episode_id or 0)
+    assert all("rebuild_error" not in turn for turn in turns)
+    assert [turn["state"]["days_seen"] for turn in turns][:4] == [[1], [1], [1, 2], [1, 2]]

@@ -184,3 +184,16 @@ def test_plain_items_dump_as_pydantic_does_non_finite_floats_and_key_order_inclu
     shuffled = unvalidated(Forecast, values, set(values))  # fields held out of their order
     held = Forecasts(days=[shuffled])
     assert same_dump(dumper.dump(held), held)
+
+
+def test_a_value_of_another_type_than_its_field_is_left_to_pydantic() -> None:
+    # Built unvalidated, a float field may hold an int and an int field a bool: pydantic dumps
+    # them as the field's type says (2 -> 2.0), so the dumper must not copy them as they are.
+    values = {"day": True, "weather": "sunny", "temperature": 30, "traffic": 80, "unit_cost": 2}
+    odd = unvalidated(Forecast, values, set(values))
+    dumper = ObservationDumper()
+    fields = {"day": 1, "note": None, "level": 3, "forecast": None, "days": []}
+    morning = unvalidated(Morning, fields, set(fields))
+    for held in (Forecasts(days=[odd]), morning):
+        expected = held.model_dump(mode="json", warnings=False)
+        assert orjson.dumps(dumper.dump(held)) == orjson.dumps(expected)
