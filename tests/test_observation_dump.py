@@ -192,7 +192,7 @@ def test_a_value_of_another_type_than_its_field_is_left_to_pydantic() -> None:
     values = {"day": True, "weather": "sunny", "temperature": 30, "traffic": 80, "unit_cost": 2}
     odd = unvalidated(Forecast, values, set(values))
     dumper = ObservationDumper()
-    fields = {"day": 1, "note": None, "level": 3, "forecast": None, "days": []}
+    fields: dict[str, Any] = {"day": 1, "note": None, "level": 3, "forecast": None, "days": []}
     morning = unvalidated(Morning, fields, set(fields))
     for held in (Forecasts(days=[odd]), morning):
         expected = held.model_dump(mode="json", warnings=False)
