@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -277,5 +278,20 @@ COMMANDS = {
     "replay": cmd_replay,
 }
 
-if __name__ == "__main__":  # pragma: no cover
+
+def run() -> None:
+    """The ``arena`` console script: ``kill``, ``timeout`` or a closed terminal (SIGTERM, SIGHUP)
+    end an episode as Ctrl-C does, saved as aborted with what was played, rather than cutting
+    the process off before its last steps reach the database."""
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):  # handled as the SIGINT it stands for (asyncio's handler and all)
+            signal.signal(getattr(signal, name), _as_ctrl_c)
     raise SystemExit(main())
+
+
+def _as_ctrl_c(_signal_number: int, _frame: object) -> None:
+    signal.raise_signal(signal.SIGINT)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()
