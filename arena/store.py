@@ -127,9 +127,18 @@ class Store:
         self._db.execute("PRAGMA foreign_keys=OFF")
         try:
             for number in range(version, len(MIGRATIONS)):
-                with self.transaction():
-                    MIGRATIONS[number](self._db)
-                    self.conn.execute(f"PRAGMA user_version={number + 1}")
+                # Under the write lock, read the version again: another process opening the
+                # file at the same time may have run this migration already (running it twice
+                # could rebuild a table twice and hand out reserved episode ids again).
+                self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    if self.schema_version() <= number:
+                        MIGRATIONS[number](self._db)
+                        self.conn.execute(f"PRAGMA user_version={number + 1}")
+                    self.conn.execute("COMMIT")
+                except BaseException:
+                    self.conn.execute("ROLLBACK")
+                    raise
         finally:
             self._db.execute("PRAGMA foreign_keys=ON")
 
