@@ -7,7 +7,7 @@ results. In the ``shared`` market the stands sell to one crowd and split it on p
 
 from __future__ import annotations
 
-import itertools
+import operator
 import random
 from dataclasses import dataclass, field
 from statistics import mean
@@ -26,6 +26,7 @@ from games.lemonade.observation import (
 from games.lemonade.rules import (
     BASE_PRICE,
     MAX_PRICE,
+    MAX_PRODUCE,
     MIN_PRICE,
     PROMOTIONS,
     STARTING_CASH,
@@ -70,7 +71,7 @@ class Stand:
     def add_settled(self, record: dict[str, Any]) -> None:
         """Keep one more day the game just settled: its values are typed and in field order."""
         self.records.append(record)
-        self.typed.append(_new_day_record(dict(record)))
+        self.typed.append(_new_day_record(record.copy()))
 
 
 class LemonadeOptions(BaseModel):
@@ -126,14 +127,19 @@ class LemonadeState(GameState):
 
     def observation(self, seat: str) -> LemonadeObservation:
         stand = self.stands[seat]
-        forecast = self._forecast
+        forecast, cash = self._forecast, stand.cash
+        cups = 0
+        if forecast is not None:
+            # affordable(cash, unit_cost) with no promotion, written out: asked for every stand and day.
+            cups = int((cash + 1e-9) // self.today.unit_cost)
+            cups = 0 if cups < 0 else MAX_PRODUCE if cups > MAX_PRODUCE else cups
         facts: dict[str, Any] = {
             "day": self.day,
             "days": self.days,
             "market": self.market,
             "today": forecast,
-            "cash": stand.cash,
-            "max_affordable_cups": 0 if forecast is None else affordable(stand.cash, forecast.unit_cost),
+            "cash": cash,
+            "max_affordable_cups": cups,
             "recent_days": stand.typed[-HISTORY_DAYS:],
         }
         if self.market != "shared":
@@ -177,7 +183,10 @@ class LemonadeState(GameState):
 
     def apply(self, actions: dict[str, BaseModel]) -> None:
         world = self.today
-        decisions = {seat: _as_decision(action) for seat, action in actions.items()}
+        decisions = {
+            seat: action if type(action) is LemonadeDecision else _as_decision(action)
+            for seat, action in actions.items()
+        }
         shares: dict[str, float] = {}
         if self.market == "shared" and len(decisions) > 1:
             shares = shared_traffic_shares(
@@ -292,21 +301,27 @@ class LemonadeState(GameState):
     def _start_day(self) -> None:
         """Open ``self.day``: its world and forecast, then mark the stands that went bankrupt."""
         self._set_today()
-        if self._forecast is not None:
-            # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
-            for stand in self.stands.values():
-                if stand.bankrupt_day is None and stand.cash < self.today.unit_cost:
-                    stand.bankrupt_day = self.day
-        self._set_pending()
+        day, pending = self.day, []
+        if day <= self.days:
+            unit_cost = self.today.unit_cost
+            for seat, stand in self.stands.items():
+                if stand.bankrupt_day is None:
+                    # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
+                    if stand.cash < unit_cost:
+                        stand.bankrupt_day = day
+                    else:
+                        pending.append(seat)
+        self._pending = pending  # what _set_pending would work out, in the same pass
 
     def _set_pending(self) -> None:
         playing = self.day <= self.days
         self._pending = [seat for seat, s in self.stands.items() if playing and s.bankrupt_day is None]
 
     def _set_today(self) -> None:
-        self.today = self.world[min(self.day, self.days) - 1]
-        self._public = self.today.public()
-        self._forecast = _new_forecast(self._public) if self.day <= self.days else None
+        day, days = self.day, self.days
+        self.today = today = self.world[(day if day < days else days) - 1]
+        self._public = public = today.public()
+        self._forecast = _new_forecast(public) if day <= days else None
 
 
 def vars_of(day: WorldDay) -> dict[str, Any]:
@@ -327,21 +342,25 @@ def _metrics(stand: Stand) -> dict[str, Any]:
     revenue); promotion signs are reported apart and do not enter it.
     """
     records = stand.records
-    revenue = round(sum(r["revenue"] for r in records), 2)
-    cost = round(sum(r["cost"] for r in records), 2)
-    changes = sum(
-        1
-        for previous, current in itertools.pairwise(records)
-        if previous["price"] != current["price"] or previous["produce"] != current["produce"]
-    )
+    # map(itemgetter) hands sum() the same values in the same order as a generator, at less cost.
+    revenue = round(sum(map(_REVENUE, records)), 2)
+    cost = round(sum(map(_COST, records)), 2)
+    settings = list(map(_PRICE_AND_PRODUCE, records))
     return {
         "final_cash": stand.cash,
         "revenue": revenue,
         "ingredient_cost": cost,
-        "promotion_cost": round(sum(r["promotion_cost"] for r in records), 2),
-        "wasted_cups": sum(r["waste"] for r in records),
+        "promotion_cost": round(sum(map(_PROMOTION_COST, records)), 2),
+        "wasted_cups": sum(map(_WASTE, records)),
         "gross_margin": round(1 - cost / revenue, 4) if revenue > 0 else None,
-        "decision_changes": changes,
+        "decision_changes": sum(map(operator.ne, settings, settings[1:])),
         "bankrupt": stand.bankrupt_day is not None,
         "days_played": len(records),
     }
+
+
+_REVENUE = operator.itemgetter("revenue")
+_COST = operator.itemgetter("cost")
+_PROMOTION_COST = operator.itemgetter("promotion_cost")
+_WASTE = operator.itemgetter("waste")
+_PRICE_AND_PRODUCE = operator.itemgetter("price", "produce")
