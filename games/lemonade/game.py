@@ -68,11 +68,6 @@ class Stand:
         self.records.append(record)
         self.typed.append(DayRecord(**record))
 
-    def add_settled(self, record: dict[str, Any]) -> None:
-        """Keep one more day the game just settled: its values are typed and in field order."""
-        self.records.append(record)
-        self.typed.append(_new_day_record(record.copy()))
-
 
 class LemonadeOptions(BaseModel):
     """The lemonade stand's options."""
@@ -201,21 +196,22 @@ class LemonadeState(GameState):
             )
             stand.cash = cash
             # dict(forecast, **fields) builds the record faster than a literal with a ** spread.
-            stand.add_settled(
-                dict(
-                    forecast,
-                    price=decision.price,
-                    produce=decision.produce,
-                    promotion=decision.promotion,
-                    demand=demand,
-                    sold=sold,
-                    waste=waste,
-                    revenue=revenue,
-                    cost=cost,
-                    promotion_cost=promotion_cost,
-                    cash=cash,
-                )
+            record = dict(
+                forecast,
+                price=decision.price,
+                produce=decision.produce,
+                promotion=decision.promotion,
+                demand=demand,
+                sold=sold,
+                waste=waste,
+                revenue=revenue,
+                cost=cost,
+                promotion_cost=promotion_cost,
+                cash=cash,
             )
+            stand.records.append(record)
+            # Its values are the game's own, typed and in field order: no validation.
+            stand.typed.append(_new_day_record(record.copy()))
         self.day += 1
         self._start_day()
 
@@ -273,7 +269,7 @@ class LemonadeState(GameState):
         return state
 
     def describe_action(self, seat: str, action: BaseModel) -> str:
-        decision = _as_decision(action)
+        decision = action if type(action) is LemonadeDecision else _as_decision(action)
         return f"price {decision.price:.2f}, make {decision.produce}, promo {decision.promotion}"
 
     def progress(self) -> tuple[int, int]:

@@ -169,7 +169,9 @@ def check_decision(decision: LemonadeDecision, cash: float, unit_cost: float) ->
     fixed = PROMOTIONS[decision.promotion].fixed_cost
     if fixed > cash:
         return f"promotion {decision.promotion} costs {fixed:.2f} but cash is {cash:.2f}"
-    limit = affordable(cash, unit_cost, decision.promotion)
+    # affordable(cash, unit_cost, decision.promotion), written out: every decision is checked.
+    limit = int((cash - fixed + 1e-9) // unit_cost)
+    limit = 0 if limit < 0 else MAX_PRODUCE if limit > MAX_PRODUCE else limit
     if decision.produce > limit:
         extra = f" plus {fixed:.2f} for the {decision.promotion} signs" if fixed else ""
         return (

@@ -13,6 +13,7 @@ from games.lemonade.rules import (
     PROMOTIONS,
     LemonadeDecision,
     affordable,
+    check_decision,
     demand,
     production_cost,
     settled,
@@ -116,6 +117,33 @@ def test_observed_cups_are_what_affordable_says() -> None:
                 cash = game.stands[seat].cash
                 assert game.observation(seat).max_affordable_cups == affordable(cash, game.today.unit_cost)
             game.apply({seat: game.sample_action(seat, rng) for seat in game.pending()})
+
+
+def check_by_affordable(decision: LemonadeDecision, cash: float, unit_cost: float) -> str | None:
+    """The rule check through affordable(), as check_decision reads it."""
+    fixed = PROMOTIONS[decision.promotion].fixed_cost
+    if fixed > cash:
+        return f"promotion {decision.promotion} costs {fixed:.2f} but cash is {cash:.2f}"
+    limit = affordable(cash, unit_cost, decision.promotion)
+    if decision.produce > limit:
+        extra = f" plus {fixed:.2f} for the {decision.promotion} signs" if fixed else ""
+        return (
+            f"produce {decision.produce} costs {production_cost(decision.produce, unit_cost):.2f}{extra} "
+            f"but cash is {cash:.2f}; you can make at most {limit} cups"
+        )
+    return None
+
+
+def test_the_rule_check_limits_cups_as_affordable_does() -> None:
+    rng = random.Random(4)
+    for _ in range(20000):
+        cash = rng.choice([rng.randint(0, 5000) / 100, rng.randint(0, 10**6) / 100, rng.uniform(0, 30)])
+        unit_cost = rng.choice(UNIT_COSTS)
+        promotion = rng.choice(list(PROMOTIONS))
+        edge = affordable(cash, unit_cost, promotion)
+        produce = max(0, min(1000, edge + rng.randint(-2, 2)))
+        decision = LemonadeDecision(price=3.0, produce=produce, promotion=promotion)
+        assert check_decision(decision, cash, unit_cost) == check_by_affordable(decision, cash, unit_cost)
 
 
 def metrics_by_the_rules(stand: Stand) -> dict[str, Any]:
