@@ -178,18 +178,16 @@ class LemonadeState(GameState):
 
     def apply(self, actions: dict[str, BaseModel]) -> None:
         world = self.today
-        decisions = {
-            seat: action if type(action) is LemonadeDecision else _as_decision(action)
-            for seat, action in actions.items()
-        }
         shares: dict[str, float] = {}
-        if self.market == "shared" and len(decisions) > 1:
+        if self.market == "shared" and len(actions) > 1:
+            decisions = {seat: _as_decision(action) for seat, action in actions.items()}
             shares = shared_traffic_shares(
                 {seat: d.price for seat, d in decisions.items()},
                 {seat: d.promotion for seat, d in decisions.items()},
             )
         forecast = self._public
-        for seat, decision in decisions.items():
+        for seat, action in actions.items():
+            decision = action if type(action) is LemonadeDecision else _as_decision(action)
             stand = self.stands[seat]
             demand, sold, waste, revenue, cost, promotion_cost, cash = settled(
                 world, decision, stand.cash, shares.get(seat, 1.0)
