@@ -109,20 +109,24 @@ class WeatherStand(_LemonadeBaseline):
         today = observation.today  # self.forecast(observation), without the call
         assert today is not None, "a stand is asked only while the season runs"
         weather, traffic = today.weather, today.traffic
-        price, weather_factor, price_factor_, price_text = _WEATHER_TERMS[weather]
+        price, weather_factor, price_factor_, _ = _WEATHER_TERMS[weather]
         # expected_demand(today, price) with no promotion: its boost and seen-price share are 1.0.
         expected = int(traffic * weather_factor * price_factor_)
         expected = expected if expected > 0 else 0
         cups = observation.max_affordable_cups
-        capped = " (all the cash pays for)" if cups < expected else ""
         if expected <= cups:
             cups = expected
-        return _decision(
-            price,
-            cups,
-            f"{weather} day with traffic {traffic}: price {price_text}, "
-            f"expect about {expected} cups, make {cups}{capped}",
-        )
+        return _decision(price, cups, _weather_reason(weather, traffic, expected, cups))
+
+
+@functools.lru_cache(maxsize=1024)
+def _weather_reason(weather: str, traffic: int, expected: int, cups: int) -> str:
+    """The weather stand's reason (the same weathers, traffics and so cups recur from episode to episode)."""
+    capped = " (all the cash pays for)" if cups < expected else ""
+    return (
+        f"{weather} day with traffic {traffic}: price {_WEATHER_TERMS[weather][3]}, "
+        f"expect about {expected} cups, make {cups}{capped}"
+    )
 
 
 _WEATHER_TERMS = {
