@@ -7,6 +7,7 @@ results. In the ``shared`` market the stands sell to one crowd and split it on p
 
 from __future__ import annotations
 
+import functools
 import operator
 import random
 from dataclasses import dataclass, field
@@ -268,7 +269,7 @@ class LemonadeState(GameState):
 
     def describe_action(self, seat: str, action: BaseModel) -> str:
         decision = action if type(action) is LemonadeDecision else _as_decision(action)
-        return f"price {decision.price:.2f}, make {decision.produce}, promo {decision.promotion}"
+        return _action_text(decision.price, decision.produce, decision.promotion)
 
     def progress(self) -> tuple[int, int]:
         return (min(self.day - 1, self.days), self.days)
@@ -321,6 +322,12 @@ class LemonadeState(GameState):
 def vars_of(day: WorldDay) -> dict[str, Any]:
     """A world day as a plain dict (noise included, for full snapshots)."""
     return {**day.public(), "noise": day.noise}
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _action_text(price: float, produce: int, promotion: str) -> str:
+    """``describe_action``'s text, kept for the decisions that recur (a stand's usual prices and cups)."""
+    return f"price {price:.2f}, make {produce}, promo {promotion}"
 
 
 def _as_decision(action: BaseModel) -> LemonadeDecision:
