@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.game import GameState, SeatResult
+from arena.unvalidated import unvalidated
 from games.lemonade.observation import (
     DayRecord,
     Forecast,
     LemonadeObservation,
     RivalDay,
     SharedLemonadeObservation,
+    field_names,
 )
 from games.lemonade.rules import (
     BASE_PRICE,
@@ -45,13 +47,13 @@ if TYPE_CHECKING:
 HISTORY_DAYS = 7
 FALLBACK_FIRST_DAY_CUPS = 20
 
-# The snapshot builders the game calls every day, looked up once: an attribute read on a
-# pydantic model class goes through its metaclass's __getattr__ hook (slow).
-_new_forecast = Forecast.trusted
-_new_day_record = DayRecord.trusted
-_new_observation = LemonadeObservation.trusted
-_new_shared_observation = SharedLemonadeObservation.trusted
-_new_rival_day = RivalDay.trusted
+# The snapshots the game builds every day, built without validation (see observation._Snapshot):
+# their field names looked up once, and unvalidated called directly rather than through a helper.
+_FORECAST_FIELDS = field_names(Forecast)
+_DAY_RECORD_FIELDS = field_names(DayRecord)
+_OBSERVATION_FIELDS = field_names(LemonadeObservation)
+_SHARED_OBSERVATION_FIELDS = field_names(SharedLemonadeObservation)
+_RIVAL_DAY_FIELDS = field_names(RivalDay)
 
 
 @dataclass
@@ -139,13 +141,17 @@ class LemonadeState(GameState):
             "recent_days": stand.typed[-HISTORY_DAYS:],
         }
         if self.market != "shared":
-            return _new_observation(facts)
+            return unvalidated(LemonadeObservation, facts, _OBSERVATION_FIELDS)
         facts["rivals_yesterday"] = {
-            other: _new_rival_day({"price": rival.typed[-1].price, "promotion": rival.typed[-1].promotion})
+            other: unvalidated(
+                RivalDay,
+                {"price": rival.typed[-1].price, "promotion": rival.typed[-1].promotion},
+                _RIVAL_DAY_FIELDS,
+            )
             for other, rival in self.stands.items()
             if other != seat and rival.typed and rival.typed[-1].day == self.day - 1
         }
-        return _new_shared_observation(facts)
+        return unvalidated(SharedLemonadeObservation, facts, _SHARED_OBSERVATION_FIELDS)
 
     def action_model(self, seat: str) -> type[BaseModel]:
         return LemonadeDecision
@@ -210,7 +216,7 @@ class LemonadeState(GameState):
             )
             stand.records.append(record)
             # Its values are the game's own, typed and in field order: no validation.
-            stand.typed.append(_new_day_record(record.copy()))
+            stand.typed.append(unvalidated(DayRecord, record.copy(), _DAY_RECORD_FIELDS))
         self.day += 1
         self._start_day()
 
@@ -316,7 +322,7 @@ class LemonadeState(GameState):
         day, days = self.day, self.days
         self.today = today = self.world[(day if day < days else days) - 1]
         self._public = public = today.public()
-        self._forecast = _new_forecast(public) if day <= days else None
+        self._forecast = unvalidated(Forecast, public, _FORECAST_FIELDS) if day <= days else None
 
 
 def vars_of(day: WorldDay) -> dict[str, Any]:
