@@ -22,7 +22,6 @@ from games.lemonade.world import WEATHER_FACTOR
 WEATHER_PRICES = {"sunny": 3.5, "cloudy": 3.0, "rainy": 2.5}
 WEATHER_PRICE_FACTORS = {weather: price_factor(price) for weather, price in WEATHER_PRICES.items()}
 """``price_factor`` of each weather price (customers see it as listed: no promotion)."""
-_WEATHER_PRICE_TEXTS = {price: f"{price:.2f}" for price in WEATHER_PRICES.values()}
 COST_PLUS_MARKUP = 2.0
 COST_PLUS_CUPS = 60
 FIRST_DAY_SHARE = 0.5
@@ -61,7 +60,7 @@ class _LemonadeBaseline(BasePlayer):
             kind = SharedLemonadeObservation if "rivals_yesterday" in data else LemonadeObservation
             observation = kind.model_validate(data)
         decision = self.choose(observation)
-        return Decision(action=decision, reason=decision.reason)
+        return Decision(decision, decision.reason)  # action, reason: by position, a little cheaper
 
     @staticmethod
     def forecast(observation: LemonadeObservation) -> Forecast:
@@ -80,7 +79,9 @@ class CostPlusStand(_LemonadeBaseline):
     name = "cost-plus"
 
     def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
-        price, reason = _cost_plus_terms(self.forecast(observation).unit_cost)
+        today = observation.today  # self.forecast(observation), without the call
+        assert today is not None, "a stand is asked only while the season runs"
+        price, reason = _cost_plus_terms(today.unit_cost)
         cups = COST_PLUS_CUPS
         if observation.max_affordable_cups < cups:
             cups = observation.max_affordable_cups
@@ -105,22 +106,34 @@ class WeatherStand(_LemonadeBaseline):
     name = "weather"
 
     def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
-        today = self.forecast(observation)
+        today = observation.today  # self.forecast(observation), without the call
+        assert today is not None, "a stand is asked only while the season runs"
         weather, traffic = today.weather, today.traffic
-        price = WEATHER_PRICES[weather]
+        price, weather_factor, price_factor_, _ = _WEATHER_TERMS[weather]
         # expected_demand(today, price) with no promotion: its boost and seen-price share are 1.0.
-        expected = int(traffic * WEATHER_FACTOR[weather] * WEATHER_PRICE_FACTORS[weather])
+        expected = int(traffic * weather_factor * price_factor_)
         expected = expected if expected > 0 else 0
         cups = observation.max_affordable_cups
-        capped = " (all the cash pays for)" if cups < expected else ""
         if expected <= cups:
             cups = expected
-        return _decision(
-            price,
-            cups,
-            f"{weather} day with traffic {traffic}: price {_WEATHER_PRICE_TEXTS[price]}, "
-            f"expect about {expected} cups, make {cups}{capped}",
-        )
+        return _decision(price, cups, _weather_reason(weather, traffic, expected, cups))
+
+
+@functools.lru_cache(maxsize=1024)
+def _weather_reason(weather: str, traffic: int, expected: int, cups: int) -> str:
+    """The weather stand's reason (the same weathers, traffics and so cups recur from episode to episode)."""
+    capped = " (all the cash pays for)" if cups < expected else ""
+    return (
+        f"{weather} day with traffic {traffic}: price {_WEATHER_TERMS[weather][3]}, "
+        f"expect about {expected} cups, make {cups}{capped}"
+    )
+
+
+_WEATHER_TERMS = {
+    weather: (price, WEATHER_FACTOR[weather], WEATHER_PRICE_FACTORS[weather], f"{price:.2f}")
+    for weather, price in WEATHER_PRICES.items()
+}
+"""Per weather: the weather stand's price, the weather's factor, the price's factor and the price as text."""
 
 
 _DECISION_FIELDS = frozenset(LemonadeDecision.model_fields)

@@ -7,7 +7,8 @@ results. In the ``shared`` market the stands sell to one crowd and split it on p
 
 from __future__ import annotations
 
-import itertools
+import functools
+import operator
 import random
 from dataclasses import dataclass, field
 from statistics import mean
@@ -16,16 +17,19 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.game import GameState, SeatResult
+from arena.unvalidated import unvalidated
 from games.lemonade.observation import (
     DayRecord,
     Forecast,
     LemonadeObservation,
     RivalDay,
     SharedLemonadeObservation,
+    field_names,
 )
 from games.lemonade.rules import (
     BASE_PRICE,
     MAX_PRICE,
+    MAX_PRODUCE,
     MIN_PRICE,
     PROMOTIONS,
     STARTING_CASH,
@@ -43,13 +47,13 @@ if TYPE_CHECKING:
 HISTORY_DAYS = 7
 FALLBACK_FIRST_DAY_CUPS = 20
 
-# The snapshot builders the game calls every day, looked up once: an attribute read on a
-# pydantic model class goes through its metaclass's __getattr__ hook (slow).
-_new_forecast = Forecast.trusted
-_new_day_record = DayRecord.trusted
-_new_observation = LemonadeObservation.trusted
-_new_shared_observation = SharedLemonadeObservation.trusted
-_new_rival_day = RivalDay.trusted
+# The snapshots the game builds every day, built without validation (see observation._Snapshot):
+# their field names looked up once, and unvalidated called directly rather than through a helper.
+_FORECAST_FIELDS = field_names(Forecast)
+_DAY_RECORD_FIELDS = field_names(DayRecord)
+_OBSERVATION_FIELDS = field_names(LemonadeObservation)
+_SHARED_OBSERVATION_FIELDS = field_names(SharedLemonadeObservation)
+_RIVAL_DAY_FIELDS = field_names(RivalDay)
 
 
 @dataclass
@@ -66,11 +70,6 @@ class Stand:
         """Keep one more played day, read from stored data (validated)."""
         self.records.append(record)
         self.typed.append(DayRecord(**record))
-
-    def add_settled(self, record: dict[str, Any]) -> None:
-        """Keep one more day the game just settled: its values are typed and in field order."""
-        self.records.append(record)
-        self.typed.append(_new_day_record(dict(record)))
 
 
 class LemonadeOptions(BaseModel):
@@ -126,24 +125,33 @@ class LemonadeState(GameState):
 
     def observation(self, seat: str) -> LemonadeObservation:
         stand = self.stands[seat]
-        forecast = self._forecast
+        forecast, cash = self._forecast, stand.cash
+        cups = 0
+        if forecast is not None:
+            # affordable(cash, unit_cost) with no promotion, written out: asked for every stand and day.
+            cups = int((cash + 1e-9) // self.today.unit_cost)
+            cups = 0 if cups < 0 else MAX_PRODUCE if cups > MAX_PRODUCE else cups
         facts: dict[str, Any] = {
             "day": self.day,
             "days": self.days,
             "market": self.market,
             "today": forecast,
-            "cash": stand.cash,
-            "max_affordable_cups": 0 if forecast is None else affordable(stand.cash, forecast.unit_cost),
+            "cash": cash,
+            "max_affordable_cups": cups,
             "recent_days": stand.typed[-HISTORY_DAYS:],
         }
         if self.market != "shared":
-            return _new_observation(facts)
+            return unvalidated(LemonadeObservation, facts, _OBSERVATION_FIELDS)
         facts["rivals_yesterday"] = {
-            other: _new_rival_day({"price": rival.typed[-1].price, "promotion": rival.typed[-1].promotion})
+            other: unvalidated(
+                RivalDay,
+                {"price": rival.typed[-1].price, "promotion": rival.typed[-1].promotion},
+                _RIVAL_DAY_FIELDS,
+            )
             for other, rival in self.stands.items()
             if other != seat and rival.typed and rival.typed[-1].day == self.day - 1
         }
-        return _new_shared_observation(facts)
+        return unvalidated(SharedLemonadeObservation, facts, _SHARED_OBSERVATION_FIELDS)
 
     def action_model(self, seat: str) -> type[BaseModel]:
         return LemonadeDecision
@@ -177,36 +185,38 @@ class LemonadeState(GameState):
 
     def apply(self, actions: dict[str, BaseModel]) -> None:
         world = self.today
-        decisions = {seat: _as_decision(action) for seat, action in actions.items()}
         shares: dict[str, float] = {}
-        if self.market == "shared" and len(decisions) > 1:
+        if self.market == "shared" and len(actions) > 1:
+            decisions = {seat: _as_decision(action) for seat, action in actions.items()}
             shares = shared_traffic_shares(
                 {seat: d.price for seat, d in decisions.items()},
                 {seat: d.promotion for seat, d in decisions.items()},
             )
         forecast = self._public
-        for seat, decision in decisions.items():
+        for seat, action in actions.items():
+            decision = action if type(action) is LemonadeDecision else _as_decision(action)
             stand = self.stands[seat]
             demand, sold, waste, revenue, cost, promotion_cost, cash = settled(
                 world, decision, stand.cash, shares.get(seat, 1.0)
             )
             stand.cash = cash
             # dict(forecast, **fields) builds the record faster than a literal with a ** spread.
-            stand.add_settled(
-                dict(
-                    forecast,
-                    price=decision.price,
-                    produce=decision.produce,
-                    promotion=decision.promotion,
-                    demand=demand,
-                    sold=sold,
-                    waste=waste,
-                    revenue=revenue,
-                    cost=cost,
-                    promotion_cost=promotion_cost,
-                    cash=cash,
-                )
+            record = dict(
+                forecast,
+                price=decision.price,
+                produce=decision.produce,
+                promotion=decision.promotion,
+                demand=demand,
+                sold=sold,
+                waste=waste,
+                revenue=revenue,
+                cost=cost,
+                promotion_cost=promotion_cost,
+                cash=cash,
             )
+            stand.records.append(record)
+            # Its values are the game's own, typed and in field order: no validation.
+            stand.typed.append(unvalidated(DayRecord, record.copy(), _DAY_RECORD_FIELDS))
         self.day += 1
         self._start_day()
 
@@ -264,8 +274,8 @@ class LemonadeState(GameState):
         return state
 
     def describe_action(self, seat: str, action: BaseModel) -> str:
-        decision = _as_decision(action)
-        return f"price {decision.price:.2f}, make {decision.produce}, promo {decision.promotion}"
+        decision = action if type(action) is LemonadeDecision else _as_decision(action)
+        return _action_text(decision.price, decision.produce, decision.promotion)
 
     def progress(self) -> tuple[int, int]:
         return (min(self.day - 1, self.days), self.days)
@@ -292,26 +302,38 @@ class LemonadeState(GameState):
     def _start_day(self) -> None:
         """Open ``self.day``: its world and forecast, then mark the stands that went bankrupt."""
         self._set_today()
-        if self._forecast is not None:
-            # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
-            for stand in self.stands.values():
-                if stand.bankrupt_day is None and stand.cash < self.today.unit_cost:
-                    stand.bankrupt_day = self.day
-        self._set_pending()
+        day, pending = self.day, []
+        if day <= self.days:
+            unit_cost = self.today.unit_cost
+            for seat, stand in self.stands.items():
+                if stand.bankrupt_day is None:
+                    # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
+                    if stand.cash < unit_cost:
+                        stand.bankrupt_day = day
+                    else:
+                        pending.append(seat)
+        self._pending = pending  # what _set_pending would work out, in the same pass
 
     def _set_pending(self) -> None:
         playing = self.day <= self.days
         self._pending = [seat for seat, s in self.stands.items() if playing and s.bankrupt_day is None]
 
     def _set_today(self) -> None:
-        self.today = self.world[min(self.day, self.days) - 1]
-        self._public = self.today.public()
-        self._forecast = _new_forecast(self._public) if self.day <= self.days else None
+        day, days = self.day, self.days
+        self.today = today = self.world[(day if day < days else days) - 1]
+        self._public = public = today.public()
+        self._forecast = unvalidated(Forecast, public, _FORECAST_FIELDS) if day <= days else None
 
 
 def vars_of(day: WorldDay) -> dict[str, Any]:
     """A world day as a plain dict (noise included, for full snapshots)."""
     return {**day.public(), "noise": day.noise}
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _action_text(price: float, produce: int, promotion: str) -> str:
+    """``describe_action``'s text, kept for the decisions that recur (a stand's usual prices and cups)."""
+    return f"price {price:.2f}, make {produce}, promo {promotion}"
 
 
 def _as_decision(action: BaseModel) -> LemonadeDecision:
@@ -327,21 +349,25 @@ def _metrics(stand: Stand) -> dict[str, Any]:
     revenue); promotion signs are reported apart and do not enter it.
     """
     records = stand.records
-    revenue = round(sum(r["revenue"] for r in records), 2)
-    cost = round(sum(r["cost"] for r in records), 2)
-    changes = sum(
-        1
-        for previous, current in itertools.pairwise(records)
-        if previous["price"] != current["price"] or previous["produce"] != current["produce"]
-    )
+    # map(itemgetter) hands sum() the same values in the same order as a generator, at less cost.
+    revenue = round(sum(map(_REVENUE, records)), 2)
+    cost = round(sum(map(_COST, records)), 2)
+    settings = list(map(_PRICE_AND_PRODUCE, records))
     return {
         "final_cash": stand.cash,
         "revenue": revenue,
         "ingredient_cost": cost,
-        "promotion_cost": round(sum(r["promotion_cost"] for r in records), 2),
-        "wasted_cups": sum(r["waste"] for r in records),
+        "promotion_cost": round(sum(map(_PROMOTION_COST, records)), 2),
+        "wasted_cups": sum(map(_WASTE, records)),
         "gross_margin": round(1 - cost / revenue, 4) if revenue > 0 else None,
-        "decision_changes": changes,
+        "decision_changes": sum(map(operator.ne, settings, settings[1:])),
         "bankrupt": stand.bankrupt_day is not None,
         "days_played": len(records),
     }
+
+
+_REVENUE = operator.itemgetter("revenue")
+_COST = operator.itemgetter("cost")
+_PROMOTION_COST = operator.itemgetter("promotion_cost")
+_WASTE = operator.itemgetter("waste")
+_PRICE_AND_PRODUCE = operator.itemgetter("price", "produce")

@@ -7,11 +7,9 @@ yesterday's public price and promotion.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
-
-from arena.unvalidated import unvalidated
 
 _FIELD_NAMES: dict[type[BaseModel], set[str]] = {}
 """Each snapshot model's field names. Kept out of the classes: any attribute read on a pydantic
@@ -19,7 +17,14 @@ model class goes through its metaclass's ``__getattr__`` hook, several times slo
 
 
 class _Snapshot(BaseModel):
-    """Base of the observation's models: frozen, and cheap to build from the game's own values."""
+    """Base of the observation's models: frozen, and cheap to build from the game's own values.
+
+    The game builds them with ``arena.unvalidated.unvalidated(cls, values, field_names(cls))``
+    from values it computed itself (every field, in field order, each already of its type), never
+    from a player's input: a day's play builds several, and validating them again would cost more
+    than the rest of the day. ``tests/games/test_lemonade_trusted.py`` checks they equal validated
+    ones, dumps included.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -28,15 +33,10 @@ class _Snapshot(BaseModel):
         super().__pydantic_init_subclass__(**kwargs)
         _FIELD_NAMES[cls] = set(cls.model_fields)
 
-    @classmethod
-    def trusted(cls, values: dict[str, Any]) -> Self:
-        """The model holding ``values``: every field, in field order, each already of its type.
 
-        For values the game computed itself, never for a player's input: a day's play builds
-        several of these, and validating them again would cost more than the rest of the day.
-        ``tests/games/test_lemonade_trusted.py`` checks they equal validated ones, dumps included.
-        """
-        return unvalidated(cls, values, _FIELD_NAMES[cls])
+def field_names(cls: type[_Snapshot]) -> set[str]:
+    """``cls``'s field names: the fields set every model of ``cls`` built without validation shares."""
+    return _FIELD_NAMES[cls]
 
 
 class Forecast(_Snapshot):

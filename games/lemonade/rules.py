@@ -119,18 +119,41 @@ def settle(
     return DayOutcome(*settled(world, decision, cash, traffic_share))
 
 
+# Money in ``settled``: ``round(x * 100) / 100`` stands for ``round(x, 2)`` (about 100 ns less)
+# where x is within 1e-6 of a whole number n of cents and under 1e9. Why that is exact:
+# ``round(x, 2)`` is the double nearest to x rounded to two decimals, which is n cents as x is
+# that close to it; ``x * 100`` lies within 1e-3 of the integer n, so ``round(x * 100)`` is n and
+# ``n / 100``, one correctly rounded division, is that same double. Only a zero differs:
+# ``round(x, 2)`` keeps the sign of a tiny negative x (-0.0), so a zero goes through round().
+# The game's amounts are that close: cup costs are whole cents (1.20, 1.50, 1.80) times at most
+# 1000 cups, off by under 1e-12; starting cash, promotion costs, revenue (``round(..., 2)``) and
+# so every later cash are whole-cent doubles under 1e7, and a day's cash is a sum of four of
+# them, off by a few units in the last place (under 1e-8).
+
+
 def settled(
     world: WorldDay, decision: LemonadeDecision, cash: float, traffic_share: float = 1.0
 ) -> tuple[int, int, int, float, float, float, float]:
-    """:func:`settle`'s values as a plain tuple, for the game's every-day use (no named tuple to build)."""
+    """:func:`settle`'s values as a plain tuple, for the game's every-day use (no named tuple to build).
+
+    ``cash`` is a whole number of cents, as every cash the game holds is.
+    """
     price, produce, promotion = decision.price, decision.produce, decision.promotion
-    wanted = demand(world, price, promotion, traffic_share)
-    sold = wanted if wanted < produce else produce
     effect = PROMOTIONS[promotion]
-    revenue = round(sold * price * effect.revenue_share, 2)
-    cost = round(produce * world.unit_cost, 2)  # production_cost
+    # demand(world, price, promotion, traffic_share) with price_factor written out: the same
+    # expressions in the same order, without two calls per stand and day.
+    factor = 1.0 - (price * effect.seen_price_share - BASE_PRICE) * PRICE_SENSITIVITY
+    base = world.traffic * traffic_share * WEATHER_FACTOR[world.weather] * (factor if factor > 0.1 else 0.1)
+    wanted = int(base * effect.demand_boost) + world.noise
+    if wanted < 0:
+        wanted = 0
+    sold = wanted if wanted < produce else produce
+    revenue = round(sold * price * effect.revenue_share, 2)  # any price: round() itself
+    cost = round(produce * world.unit_cost * 100) / 100  # production_cost; never negative
     promotion_cost = effect.fixed_cost
-    cash = round(cash + revenue - cost - promotion_cost, 2)
+    cash = cash + revenue - cost - promotion_cost
+    whole = round(cash * 100)
+    cash = whole / 100 if whole else round(cash, 2)
     return wanted, sold, produce - sold, revenue, cost, promotion_cost, cash
 
 
@@ -146,7 +169,9 @@ def check_decision(decision: LemonadeDecision, cash: float, unit_cost: float) ->
     fixed = PROMOTIONS[decision.promotion].fixed_cost
     if fixed > cash:
         return f"promotion {decision.promotion} costs {fixed:.2f} but cash is {cash:.2f}"
-    limit = affordable(cash, unit_cost, decision.promotion)
+    # affordable(cash, unit_cost, decision.promotion), written out: every decision is checked.
+    limit = int((cash - fixed + 1e-9) // unit_cost)
+    limit = 0 if limit < 0 else MAX_PRODUCE if limit > MAX_PRODUCE else limit
     if decision.produce > limit:
         extra = f" plus {fixed:.2f} for the {decision.promotion} signs" if fixed else ""
         return (

@@ -11,12 +11,14 @@ from __future__ import annotations
 import bisect
 import itertools
 import random
+from math import cos, log, sin, sqrt, tau
 from typing import Any, NamedTuple
 
 WEATHERS = ("sunny", "cloudy", "rainy")
 WEATHER_WEIGHTS = (0.4, 0.4, 0.2)
-_WEATHER_CUM_WEIGHTS = tuple(itertools.accumulate(WEATHER_WEIGHTS))
 WEATHER_FACTOR = {"sunny": 1.3, "cloudy": 1.0, "rainy": 0.5}
+TEMPERATURES = (22, 35)
+"""Lowest and highest temperature, both possible."""
 UNIT_COSTS = (1.2, 1.5, 1.8)
 NOISE_RANGE = 5
 
@@ -42,33 +44,55 @@ class WorldDay(NamedTuple):
         }
 
 
+# What the draws in generate_world need, worked out once: choices()' cumulative weights, and
+# for each randrange(n) its n and the bits it draws at a time.
+_WEATHER_CUM_WEIGHTS = tuple(itertools.accumulate(WEATHER_WEIGHTS))
+_WEATHER_TOTAL, _LAST_WEATHER = _WEATHER_CUM_WEIGHTS[-1], len(WEATHERS) - 1
+_TEMPERATURE_SPAN = TEMPERATURES[1] - TEMPERATURES[0] + 1
+_TEMPERATURE_BITS = _TEMPERATURE_SPAN.bit_length()
+_COST_BITS = len(UNIT_COSTS).bit_length()
+_NOISE_SPAN = 2 * NOISE_RANGE + 1
+_NOISE_BITS = _NOISE_SPAN.bit_length()
+_new_tuple = tuple.__new__
+
+
 def generate_world(seed: int, days: int) -> list[WorldDay]:
     """The seeded sequence of ``days`` world days."""
     world_rng = random.Random(seed)
     noise_rng = random.Random(f"lemonade-noise:{seed}")
+    uniform, bits, noise_bits = world_rng.random, world_rng.getrandbits, noise_rng.getrandbits
+    spare: float | None = None  # gauss() makes its deviates in pairs and keeps the second for its next call
     world = []
-    # Each draw below is exactly the commented random call's, without its layers of argument checks.
+    # Each draw is exactly the commented random call's, written out without its calls and argument
+    # checks (a test compares 300 seeds with the random module's calls). randint(a, b) and choice()
+    # draw randrange(n), which draws n.bit_length() random bits until they make a number below n.
     for day in range(1, days + 1):
-        weather = _draw_weather(world_rng)
-        temperature = 22 + _below(world_rng, 14)  # randint(22, 35)
-        traffic = int(world_rng.gauss(100, 20))
-        traffic = traffic if traffic > 30 else 30  # max(30, traffic)
-        unit_cost = UNIT_COSTS[_below(world_rng, len(UNIT_COSTS))]  # choice(UNIT_COSTS)
-        noise = _below(noise_rng, 2 * NOISE_RANGE + 1) - NOISE_RANGE  # randint(-NOISE_RANGE, NOISE_RANGE)
-        world.append(WorldDay(day, weather, temperature, traffic, unit_cost, noise))
+        # choices(WEATHERS, weights=WEATHER_WEIGHTS)[0]
+        weather = WEATHERS[bisect.bisect(_WEATHER_CUM_WEIGHTS, uniform() * _WEATHER_TOTAL, 0, _LAST_WEATHER)]
+        temperature = bits(_TEMPERATURE_BITS)  # randint(*TEMPERATURES), less the lowest
+        while temperature >= _TEMPERATURE_SPAN:
+            temperature = bits(_TEMPERATURE_BITS)
+        if spare is None:  # gauss(100, 20)
+            angle = uniform() * tau
+            radius = sqrt(-2.0 * log(1.0 - uniform()))
+            deviate, spare = cos(angle) * radius, sin(angle) * radius
+        else:
+            deviate, spare = spare, None
+        traffic = int(100 + deviate * 20)
+        cost = bits(_COST_BITS)  # choice(UNIT_COSTS), as an index
+        while cost >= len(UNIT_COSTS):
+            cost = bits(_COST_BITS)
+        noise = noise_bits(_NOISE_BITS)  # randint(-NOISE_RANGE, NOISE_RANGE), plus NOISE_RANGE
+        while noise >= _NOISE_SPAN:
+            noise = noise_bits(_NOISE_BITS)
+        # WorldDay(...) without its Python-level __new__, and traffic at least 30 (max(30, traffic)).
+        values = (
+            day,
+            weather,
+            temperature + TEMPERATURES[0],
+            traffic if traffic > 30 else 30,
+            UNIT_COSTS[cost],
+            noise - NOISE_RANGE,
+        )
+        world.append(_new_tuple(WorldDay, values))
     return world
-
-
-def _draw_weather(rng: random.Random) -> str:
-    """The draw ``rng.choices(WEATHERS, weights=WEATHER_WEIGHTS)[0]`` makes, without its per-call setup."""
-    total = _WEATHER_CUM_WEIGHTS[-1]
-    return WEATHERS[bisect.bisect(_WEATHER_CUM_WEIGHTS, rng.random() * total, 0, len(WEATHERS) - 1)]
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """The draw ``rng.randrange(n)`` makes for ``n > 0``: Python's rejection sampling on ``getrandbits``."""
-    bits = n.bit_length()
-    value = rng.getrandbits(bits)
-    while value >= n:
-        value = rng.getrandbits(bits)
-    return value
