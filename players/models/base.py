@@ -14,13 +14,12 @@ import json
 import os
 import random
 import time
-import weakref
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any
 
-from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
+from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError
 from arena.playerconfig import public_url
 
+from .calls import ClosableClient, Completion, concurrency_gate
 from .config import ModelSettings
 from .memory import ChatMessage, TranscriptMemory, split_head
 from .parsing import ReplyParseError, parse_reply
@@ -41,40 +40,6 @@ __all__ = [
 ]
 
 MAX_DETAIL = 600
-
-Finish = Literal["stop", "truncated", "refusal"]
-
-
-class ClosableClient(Protocol):
-    """What :meth:`ModelPlayer.close` needs of an SDK client."""
-
-    async def close(self) -> None:
-        """Release the client's connections."""
-        ...
-
-
-@dataclass(slots=True)
-class Completion:
-    """What one provider call produced: the reply text, how it ended, and its usage."""
-
-    text: str
-    usage: Usage = field(default_factory=Usage)
-    finish: Finish = "stop"
-    refusal: str = ""
-
-
-_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, str, str], asyncio.Semaphore]]
-_gates = weakref.WeakKeyDictionary()
-
-
-def concurrency_gate(key: tuple[str, str, str], limit: int) -> asyncio.Semaphore:
-    """The semaphore shared by every player of one (provider, model, base URL) in this loop."""
-    loop = asyncio.get_running_loop()
-    per_loop = _gates.setdefault(loop, {})
-    gate = per_loop.get(key)
-    if gate is None:
-        gate = per_loop[key] = asyncio.Semaphore(limit)
-    return gate
 
 
 class ModelPlayer:

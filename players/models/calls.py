@@ -1,0 +1,49 @@
+"""One provider call as every model player sees it, and the cap on concurrent calls per model.
+
+A provider's :meth:`players.models.base.ModelPlayer._complete` returns a :class:`Completion`;
+:func:`concurrency_gate` is the semaphore that every player of one (provider, model, base
+URL) shares in an event loop, so ``max_concurrency`` holds across the episodes of a run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from arena.player import Usage
+
+Finish = Literal["stop", "truncated", "refusal"]
+
+
+class ClosableClient(Protocol):
+    """What :meth:`ModelPlayer.close` needs of an SDK client."""
+
+    async def close(self) -> None:
+        """Release the client's connections."""
+        ...
+
+
+@dataclass(slots=True)
+class Completion:
+    """What one provider call produced: the reply text, how it ended, and its usage."""
+
+    text: str
+    usage: Usage = field(default_factory=Usage)
+    finish: Finish = "stop"
+    refusal: str = ""
+
+
+_gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, str, str], asyncio.Semaphore]]
+_gates = weakref.WeakKeyDictionary()
+
+
+def concurrency_gate(key: tuple[str, str, str], limit: int) -> asyncio.Semaphore:
+    """The semaphore shared by every player of one (provider, model, base URL) in this loop."""
+    loop = asyncio.get_running_loop()
+    per_loop = _gates.setdefault(loop, {})
+    gate = per_loop.get(key)
+    if gate is None:
+        gate = per_loop[key] = asyncio.Semaphore(limit)
+    return gate
