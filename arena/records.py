@@ -175,6 +175,8 @@ class EpisodeEnded(Record):
 
 Event = EpisodeStarted | StepStarted | TurnsRecorded | EpisodeEnded
 Observer = Callable[[Event], None]
+"""Told every event as it happens. An observer with ``wants_steps = False`` is not told
+:class:`StepStarted` (the runner then need not build it each step when no one else wants it)."""
 
 TURN_FIELDS: tuple[str, ...] = tuple(TurnRecord.model_fields)
 USAGE_FIELDS: tuple[str, ...] = tuple(TurnUsage.model_fields)

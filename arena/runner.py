@@ -207,6 +207,7 @@ class EpisodeRunner:
         # Fixed for the episode, so worked out once rather than every step.
         instant = all(getattr(player, "instant", False) for player in players.values())
         budgeted = self.budget.max_cost_usd is not None or self.budget.max_tokens is not None
+        step_observers = [o for o in self.observers if getattr(o, "wants_steps", True)]
         step = 0
         while not game.over():
             if self.control is not None:
@@ -217,9 +218,9 @@ class EpisodeRunner:
                 self._last_yield = time.perf_counter()
             seats = game.pending()
             observations = {seat: game.observation(seat) for seat in seats}
-            if self.observers:  # a store has no use for it: no one to tell, nothing to build
+            if step_observers:  # a store has no use for it: no one to tell, nothing to build
                 started = StepStarted.trusted(step=step, seats=tuple(seats), observations=observations)
-                for observer in self.observers:
+                for observer in step_observers:
                     observer(started)
             inline = instant or len(seats) == 1 or all(getattr(players[s], "instant", False) for s in seats)
             try:

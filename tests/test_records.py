@@ -127,3 +127,22 @@ def test_an_action_is_recorded_as_its_model_dump_gives_it() -> None:
 
     assert _action_dump(Plain(price=1.5)) == Plain(price=1.5).model_dump() == {"price": 1.5, "note": None}
     assert _action_dump(Own(price=1.5)) == {"own": True}
+
+
+async def test_an_observer_that_wants_no_steps_is_not_told_them() -> None:
+    class TurnsOnly:
+        wants_steps = False
+
+        def __init__(self) -> None:
+            self.events: list[Event] = []
+
+        def __call__(self, event: Event) -> None:
+            self.events.append(event)
+
+    quiet, everything = TurnsOnly(), list[Event]()
+    seats = {"a": "baseline:weather", "b": "baseline:cost-plus"}
+    config = MatchConfig("lemonade", seats, options={"days": 2})
+    await prepare_runner(config, None, [quiet, everything.append]).run()
+    assert not any(isinstance(event, StepStarted) for event in quiet.events)
+    assert sum(isinstance(event, TurnsRecorded) for event in quiet.events) == 2
+    assert sum(isinstance(event, StepStarted) for event in everything) == 2

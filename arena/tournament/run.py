@@ -380,6 +380,8 @@ class TournamentRun:
 class _SpendMeter:
     """Observer keeping the tournament's live spend."""
 
+    wants_steps = False
+
     def __init__(self, progress: TournamentProgress) -> None:
         self.progress = progress
 
