@@ -22,7 +22,7 @@ commits it and exits: a crash loses nothing the parent had handed over (and a st
 the file meanwhile waits for that, see :mod:`arena.orphan_writers`). It can lose what
 was still queued: at most the writes made since the event loop last had control (a
 scripted episode yields every 2 ms, a model player at every call). The child polls for work
-briefly and then naps (see :class:`_FrameReader`), so an idle writer costs next to nothing.
+briefly and then naps (see :class:`arena.writer_frames.FrameReader`), so an idle writer costs next to nothing.
 
 Wire format, both ways: a 4-byte little-endian length, then the frame. Parent to child: one
 byte saying whether a reply is wanted, then a pickled list of :data:`Write` (each one
@@ -38,33 +38,27 @@ import asyncio
 import contextlib
 import os
 import pickle
-import select
 import signal
 import sqlite3
-import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from arena import orphan_writers
+from arena.writer_frames import LENGTH, FrameReader, new_doorbell
 
-_LENGTH = struct.Struct("<I")
 _REPLY, _NO_REPLY = b"\x01", b"\x00"
 """A frame's first byte: whether the parent waits for a reply (outside the pickle, so a frame
 that cannot be unpickled is still answered)."""
 PIPE_BYTES = 1 << 20
 """Pipe capacity asked for (Linux): room for about a thousand steps before the parent waits."""
-SPIN_SECONDS = 0.0002
-"""How long a reader polls for the next frame before it sleeps (see :class:`_FrameReader`)."""
 LOCK_WAIT_SECONDS = 5.0
 """How long a writer waits for the database's write lock (as ``busy_timeout`` does elsewhere)."""
-NAP_SECONDS = (0.001, 0.05)
-"""First and longest nap of an idle child between looks at the pipe (see _nap_until_rung)."""
 BATCH_WRITES = 64
 """Queued writes that are sent at once, without waiting for the event loop."""
 EXIT_WAIT_SECONDS = 60.0
@@ -134,7 +128,7 @@ class BackgroundWriter:
         )
         # A file, not a pipe: a child that wrote more than a pipe holds would block forever.
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - open for the child's life; close()
-        self._doorbell = _new_doorbell()
+        self._doorbell = new_doorbell()
         doorbell_arg = [str(self._doorbell)] if self._doorbell is not None else []
         try:
             self._process = subprocess.Popen(
@@ -153,7 +147,7 @@ class BackgroundWriter:
             raise WriterError(f"cannot start the database writer: {exc}") from None
         assert self._process.stdin is not None and self._process.stdout is not None
         self._to_child = self._process.stdin.fileno()
-        self._replies = _FrameReader(self._process.stdout.fileno())
+        self._replies = FrameReader(self._process.stdout.fileno())
         with contextlib.suppress(OSError, AttributeError):
             import fcntl
 
@@ -268,7 +262,7 @@ class BackgroundWriter:
             frame = self._without_unpicklable(exc)
         self._queue = []
         flag = _REPLY if wants_reply else _NO_REPLY
-        self._send(_LENGTH.pack(len(frame) + 1) + flag + frame)
+        self._send(LENGTH.pack(len(frame) + 1) + flag + frame)
 
     def _without_unpicklable(self, error: Exception) -> bytes:
         """The queue pickled without the writes that cannot be pickled; the first such problem
@@ -306,82 +300,6 @@ class BackgroundWriter:
         return f": {lines[-1]}" if lines else f" (exit status {self._process.returncode})"
 
 
-class _FrameReader:
-    """Reads length-prefixed frames from a pipe, polling briefly before it sleeps.
-
-    After a frame the reader keeps polling for :data:`SPIN_SECONDS` (yielding its core):
-    while scripted players play, the next step arrives within that time, so the sender's
-    write finds the reader awake and costs it no wake-up, and a reply is picked up as soon
-    as it is written. Then the parent's reader sleeps on the pipe; the child naps instead
-    (see :meth:`_nap_until_rung`).
-    """
-
-    def __init__(self, fd: int, doorbell: int | None = None) -> None:
-        os.set_blocking(fd, False)
-        self._fd = fd
-        self._doorbell = doorbell
-        self._nap = NAP_SECONDS[0]
-        self._buffer = bytearray()
-
-    def __iter__(self) -> Iterator[bytes]:
-        while (frame := self.next()) is not None:
-            yield frame
-
-    def next(self) -> bytes | None:
-        """The next frame, or ``None`` once the other end has closed the pipe."""
-        buffer = self._buffer
-        while True:
-            if len(buffer) >= _LENGTH.size:
-                (size,) = _LENGTH.unpack_from(buffer)
-                end = _LENGTH.size + size
-                if len(buffer) >= end:
-                    frame = bytes(buffer[_LENGTH.size : end])
-                    del buffer[:end]
-                    return frame
-            chunk = self._read()
-            if not chunk:
-                return None  # end of input: the other side closed the pipe or died
-            buffer += chunk
-
-    def _read(self) -> bytes:
-        spin_until = time.perf_counter() + SPIN_SECONDS
-        while True:
-            try:
-                chunk = os.read(self._fd, 1 << 16)
-                self._nap = NAP_SECONDS[0]
-                return chunk
-            except BlockingIOError:
-                pass
-            if time.perf_counter() < spin_until:
-                os.sched_yield()  # anything else that wants this core gets it
-            elif self._doorbell is None:
-                select.select([self._fd], [], [])
-            else:
-                self._nap_until_rung(self._doorbell)
-
-    def _nap_until_rung(self, doorbell: int) -> None:
-        """Sleep a while, or until the parent rings because it waits for a reply.
-
-        The child does not sleep on the pipe: a pipe wakes its reader with a "synchronous"
-        hint, which Linux answers by running the reader on the writer's own core,
-        pre-empting the playing process while the other core idles (0.5 ms per step of a
-        model episode, measured). Naps grow from 1 ms to 50 ms while nothing comes, so an
-        idle writer wakes about 20 times a second; what was sent waits in the pipe meanwhile.
-        """
-        select.select([doorbell], [], [], self._nap)
-        with contextlib.suppress(BlockingIOError):
-            os.eventfd_read(doorbell)
-        self._nap = min(self._nap * 2, NAP_SECONDS[1])
-
-
-def _new_doorbell() -> int | None:
-    """An eventfd the parent rings when it waits for a reply (Linux), or ``None``."""
-    try:
-        return os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
-    except (AttributeError, OSError):
-        return None
-
-
 def serve(path: str, source: int, replies: BinaryIO, doorbell: int | None = None) -> None:
     """The child's loop: commit each received write in order until the parent hangs up."""
     conn = sqlite3.connect(path, isolation_level=None)
@@ -393,7 +311,7 @@ def serve(path: str, source: int, replies: BinaryIO, doorbell: int | None = None
         run_write(conn, ((orphan_writers.REGISTER, [(os.getpid(), os.getppid())]),), retry_lock=True)
     except sqlite3.Error as exc:
         problem = f"cannot list the writer process: {exc}"
-    for frame in _FrameReader(source, doorbell):
+    for frame in FrameReader(source, doorbell):
         wants_reply = frame[:1] == _REPLY
         try:
             writes = pickle.loads(frame[1:])
@@ -407,7 +325,7 @@ def serve(path: str, source: int, replies: BinaryIO, doorbell: int | None = None
                 problem = problem or f"{type(exc).__name__}: {exc}"
         if wants_reply:
             reply = problem.encode()
-            replies.write(_LENGTH.pack(len(reply)) + reply)
+            replies.write(LENGTH.pack(len(reply)) + reply)
             replies.flush()
             problem = ""
     with contextlib.suppress(sqlite3.Error):  # all committed: nobody need wait for us any more

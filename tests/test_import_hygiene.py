@@ -51,4 +51,5 @@ def test_the_writer_process_builds_turn_rows_without_pydantic_or_the_engine() ->
         "print(json.dumps(sorted(m for m in sys.modules if m == 'pydantic' or m.startswith('arena.'))))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert json.loads(result.stdout) == ["arena.background_writer", "arena.orphan_writers", "arena.turn_rows"]
+    expected = ["arena.background_writer", "arena.orphan_writers", "arena.turn_rows", "arena.writer_frames"]
+    assert json.loads(result.stdout) == expected
