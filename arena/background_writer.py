@@ -45,7 +45,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -93,27 +93,41 @@ def begin_immediate(conn: sqlite3.Connection) -> None:
             time.sleep(0.00005)
 
 
-def run_write(conn: sqlite3.Connection, write: Write, *, retry_lock: bool = False) -> None:
-    """Apply ``write`` as one transaction (or inside the caller's).
+@contextlib.contextmanager
+def transaction(
+    conn: sqlite3.Connection, begin: str | Callable[[sqlite3.Connection], object] = "BEGIN"
+) -> Iterator[bool]:
+    """One transaction on ``conn``: committed when the block ends, rolled back if it raises.
 
-    ``retry_lock``: take the lock with :func:`begin_immediate` (the connection's
-    ``busy_timeout`` is 0).
+    Inside the caller's open transaction the block is part of that one instead. ``begin``
+    opens it: a statement, or a function such as :func:`begin_immediate`. Yields whether
+    the transaction is the block's own.
     """
     outer = not conn.in_transaction
     if outer:
-        if retry_lock:
-            begin_immediate(conn)
+        if isinstance(begin, str):
+            conn.execute(begin)
         else:
-            conn.execute("BEGIN")
+            begin(conn)
     try:
-        for sql, rows in write:
-            conn.executemany(sql, rows)
+        yield outer
         if outer:
             conn.execute("COMMIT")
     except BaseException:
         if outer and conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+def run_write(conn: sqlite3.Connection, write: Write, *, retry_lock: bool = False) -> None:
+    """Apply ``write`` as one transaction (or inside the caller's).
+
+    ``retry_lock``: take the lock with :func:`begin_immediate` (the connection's
+    ``busy_timeout`` is 0).
+    """
+    with transaction(conn, begin_immediate if retry_lock else "BEGIN"):
+        for sql, rows in write:
+            conn.executemany(sql, rows)
 
 
 class BackgroundWriter:

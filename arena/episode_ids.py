@@ -23,7 +23,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 
-from arena.background_writer import begin_immediate
+from arena.background_writer import begin_immediate, transaction
 
 LARGEST_BLOCK = 32
 """Most ids reserved at once."""
@@ -66,24 +66,20 @@ class EpisodeIds:
                 self._last = self._next - 1
 
     def _reserve(self, conn: sqlite3.Connection) -> None:
-        outer = not conn.in_transaction
-        if outer:
-            (timeout,) = conn.execute("PRAGMA busy_timeout").fetchone()
-            conn.execute("PRAGMA busy_timeout=0")  # see begin_immediate
-            try:
-                begin_immediate(conn)
-            finally:
-                conn.execute(f"PRAGMA busy_timeout={int(timeout)}")
-        try:
+        with transaction(conn, _begin_without_busy_wait) as outer:
             (top,) = conn.execute(_HIGH_WATER).fetchone()
             last = top + (self._size if outer else 1)
             if not conn.execute(_SET_MARK, (last,)).rowcount:  # no episode was ever inserted
                 conn.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('episodes', ?)", (last,))
-            if outer:
-                conn.execute("COMMIT")
-        except BaseException:
-            if outer and conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
         self._next, self._last = top + 1, last
         self._size = min(2 * self._size, LARGEST_BLOCK)
+
+
+def _begin_without_busy_wait(conn: sqlite3.Connection) -> None:
+    """:func:`begin_immediate` on a connection whose own ``busy_timeout`` is put back after."""
+    (timeout,) = conn.execute("PRAGMA busy_timeout").fetchone()
+    conn.execute("PRAGMA busy_timeout=0")  # see begin_immediate
+    try:
+        begin_immediate(conn)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout={int(timeout)}")

@@ -19,7 +19,7 @@ import orjson
 import sqlite_utils
 
 from arena import episode_writes
-from arena.background_writer import BackgroundWriter, Write, WriterError, run_write
+from arena.background_writer import BackgroundWriter, Write, WriterError, run_write, transaction
 from arena.episode_ids import EpisodeIds
 from arena.episode_writes import NewEpisode, now
 from arena.migrations import MIGRATIONS
@@ -130,15 +130,10 @@ class Store:
                 # Under the write lock, read the version again: another process opening the
                 # file at the same time may have run this migration already (running it twice
                 # could rebuild a table twice and hand out reserved episode ids again).
-                self.conn.execute("BEGIN IMMEDIATE")
-                try:
+                with transaction(self.conn, "BEGIN IMMEDIATE"):
                     if self.schema_version() <= number:
                         MIGRATIONS[number](self._db)
                         self.conn.execute(f"PRAGMA user_version={number + 1}")
-                    self.conn.execute("COMMIT")
-                except BaseException:
-                    self.conn.execute("ROLLBACK")
-                    raise
         finally:
             self._db.execute("PRAGMA foreign_keys=ON")
 
@@ -157,9 +152,9 @@ class Store:
                     tournament_id, "aborted", "process ended while the tournament was running"
                 )
 
-    def transaction(self) -> Any:
-        """A context manager grouping writes into one commit."""
-        return _Transaction(self.conn)
+    def transaction(self) -> contextlib.AbstractContextManager[bool]:
+        """A context manager grouping writes into one commit (:func:`arena.background_writer.transaction`)."""
+        return transaction(self.conn)
 
     # -- writes -------------------------------------------------------------------------
     def create_episode(self, **episode: Unpack[NewEpisode]) -> int:
@@ -358,22 +353,3 @@ class Store:
                 if isinstance(item[key], str):
                     item[key] = orjson.loads(item[key])
             yield item
-
-
-class _Transaction:
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-        self.outer = False
-
-    def __enter__(self) -> None:
-        self.outer = not self.conn.in_transaction
-        if self.outer:
-            self.conn.execute("BEGIN")
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        if not self.outer:
-            return
-        if exc_type is None:
-            self.conn.execute("COMMIT")
-        else:
-            self.conn.execute("ROLLBACK")
