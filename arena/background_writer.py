@@ -225,10 +225,14 @@ class BackgroundWriter:
             reply = self._replies.next()
             if reply is None:
                 raise WriterError(f"the database writer ended early{self._stderr_tail()}")
-            problem = reply.decode()
             self._unsynced = 0
-        if problem:
-            raise WriterError(f"a write was not saved: {problem}")
+            # Sending this very queue may have left out a write that could not be pickled.
+            problems = [str(self._failure)] if self._failure is not None else []
+            self._failure = None
+        if reply:
+            problems.append(f"a write was not saved: {reply.decode()}")
+        if problems:
+            raise WriterError("; ".join(problems))
 
     def close(self) -> None:
         """Send what is queued, let the child commit it, then wait for it to exit (idempotent)."""
@@ -281,7 +285,7 @@ class BackgroundWriter:
     def _without_unpicklable(self, error: Exception) -> bytes:
         """The queue pickled without the writes that cannot be pickled; the first such problem
         becomes the failure the next store call raises."""
-        frames = []
+        kept = []
         for write in self._queue:
             try:
                 pickle.dumps(write, protocol=pickle.HIGHEST_PROTOCOL)
@@ -289,10 +293,10 @@ class BackgroundWriter:
                 if self._failure is None:
                     self._failure = WriterError(f"a write was not saved: {type(exc).__name__}: {exc}")
                 continue
-            frames.append(write)
+            kept.append(write)
         if self._failure is None:
             self._failure = WriterError(f"a write was not saved: {type(error).__name__}: {error}")
-        return pickle.dumps(frames, protocol=pickle.HIGHEST_PROTOCOL)
+        return pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
 
     def _send(self, data: bytes) -> None:
         if self._closed:

@@ -19,14 +19,14 @@ from typing import Any
 import orjson
 
 
-def dumps(value: Any) -> str:
-    """Compact JSON for a column (orjson: the recorder's hot path)."""
-    return orjson.dumps(value, default=str).decode()
-
-
 def dumps_bytes(value: Any) -> bytes:
     """The canonical JSON bytes a digest is taken over (the recorder's own encoding)."""
     return orjson.dumps(value, default=str)
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON for a column, in the same encoding (orjson: the recorder's hot path)."""
+    return dumps_bytes(value).decode()
 
 
 def state_digest(state: bytes) -> int:
@@ -78,6 +78,3 @@ class TurnRows:
         episode_id = self.episode_id
         for payload in self.payloads:
             yield build_row(episode_id, payload)
-
-    def __len__(self) -> int:
-        return len(self.payloads)

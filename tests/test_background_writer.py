@@ -406,3 +406,21 @@ async def test_an_episode_with_a_model_seat_is_stored_before_its_first_decision(
         await play_match(config, store, players={"b": player})
     assert player.requests == [], "no decision was asked for"
     store.close()
+
+
+def test_a_write_left_out_by_a_reads_own_hand_over_fails_that_read(db_path: Path) -> None:
+    store = Store(db_path)
+    episode = running_episode(store)
+
+    async def play() -> None:
+        store.add_turns(TURN_COLUMNS, turn_rows(episode, 0))
+        unpicklable = turn_rows(episode, 1)
+        unpicklable[0][TURN_COLUMNS.index("raw")] = threading.Lock()
+        store.add_turns(TURN_COLUMNS, unpicklable)
+        with pytest.raises(StoreError, match="cannot pickle"):  # the read sends the queue itself
+            store.flush()
+
+    asyncio.run(play())
+    steps = [row[0] for row in store.conn.execute("SELECT DISTINCT step FROM turns")]
+    assert steps == [0]
+    store.close()
