@@ -25,11 +25,10 @@ from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel
 
-_IMMUTABLE = frozenset({int, float, str, bool, type(None)})
-"""Field value types whose dump cannot change once taken."""
-_PLAIN_ANNOTATIONS = frozenset({int, float, str, bool, type(None)})
-"""Annotations whose values JSON mode leaves as they are, when a value is of exactly that type
-(an int held in a float field is dumped as a float, say: then pydantic dumps it)."""
+_PLAIN_TYPES = frozenset({int, float, str, bool, type(None)})
+"""Immutable value types (a dump of them cannot change once taken), and the annotations whose
+values JSON mode leaves as they are when a value is of exactly that type (an int held in a
+float field is dumped as a float, say: then pydantic dumps it)."""
 _MAX_SIGNATURES = 64
 
 PLAIN, MODEL, ITEMS = "plain", "model", "items"
@@ -85,9 +84,9 @@ Target = type[BaseModel] | frozenset[type]
 def _kind(annotation: Any) -> tuple[str, Target] | None:
     """How a field of this annotation is dumped by the field-by-field path, if it can be."""
     origin, args = get_origin(annotation), get_args(annotation)
-    if annotation in _PLAIN_ANNOTATIONS:
+    if annotation in _PLAIN_TYPES:
         return PLAIN, frozenset({annotation})
-    if origin is Literal and all(type(arg) in _PLAIN_ANNOTATIONS for arg in args):
+    if origin is Literal and all(type(arg) in _PLAIN_TYPES for arg in args):
         return PLAIN, frozenset(type(arg) for arg in args)
     if origin in (typing.Union, types.UnionType):
         kinds = [kind for kind in map(_kind, args) if kind is not None]
@@ -225,7 +224,7 @@ class ObservationDumper:
         if known is None:
             values = item.__dict__
             value_types = tuple(map(type, values.values()))
-            immutable = _IMMUTABLE.issuperset(value_types)
+            immutable = _PLAIN_TYPES.issuperset(value_types)
             # (pydantic dumps fields in __dict__ order, so the types line up with the fields)
             if value_types in _plain_signatures(item_type) and _kept_as_is(values):
                 dumped = dict(values)  # what JSON mode makes of plain values: the values themselves

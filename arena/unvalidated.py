@@ -1,8 +1,9 @@
-"""Frozen pydantic models built from values that are already right, without validating them.
+"""Pydantic models built from values that are already right, without validating them.
 
 Used on hot paths where the values come from Arena's or a game's own typed code, never from
-a player or a file: the runner's records (:meth:`arena.records.Record.trusted`) and a game's
-observations (lemonade). The callers' tests compare what this builds with validated models.
+a player or a file: the runner's records (:meth:`arena.records.Record.trusted`, turn records
+in :mod:`arena.turns`) and a game's observations and baseline decisions (lemonade). The
+callers' tests compare what this builds with validated models.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ _new = object.__new__
 def unvalidated(cls: type[Model], values: dict[str, Any], field_names: set[str]) -> Model:
     """An instance of ``cls`` holding ``values`` (every field, in field order) as given.
 
-    ``field_names`` becomes the instance's set of fields set; callers share one set per class,
-    which is safe because frozen models never change it.
+    ``field_names`` becomes the instance's set of fields set. Callers of a frozen model share
+    one set per class (frozen models never change it); a model that can be changed needs a set
+    of its own.
     """
     model = _new(cls)
     _set_dict(model, values)

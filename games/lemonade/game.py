@@ -302,17 +302,14 @@ class LemonadeState(GameState):
     def _start_day(self) -> None:
         """Open ``self.day``: its world and forecast, then mark the stands that went bankrupt."""
         self._set_today()
-        day, pending = self.day, []
+        day = self.day
         if day <= self.days:
             unit_cost = self.today.unit_cost
-            for seat, stand in self.stands.items():
-                if stand.bankrupt_day is None:
-                    # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
-                    if stand.cash < unit_cost:
-                        stand.bankrupt_day = day
-                    else:
-                        pending.append(seat)
-        self._pending = pending  # what _set_pending would work out, in the same pass
+            for stand in self.stands.values():
+                # Seed 4.2: a stand that can no longer pay for a single cup is bankrupt and stops.
+                if stand.bankrupt_day is None and stand.cash < unit_cost:
+                    stand.bankrupt_day = day
+        self._set_pending()
 
     def _set_pending(self) -> None:
         playing = self.day <= self.days
