@@ -42,6 +42,13 @@ def turn_rows(episode_id: int, step: int) -> list[list[object]]:
     return rows
 
 
+def unpicklable_rows(episode_id: int, step: int) -> list[list[object]]:
+    """A step's turn rows holding a value that cannot be handed to the writer process."""
+    rows = turn_rows(episode_id, step)
+    rows[0][TURN_COLUMNS.index("raw")] = threading.Lock()
+    return rows
+
+
 def wait_until_gone(pid: int) -> None:
     """Wait for a process to exit: gone, or a zombie not yet reaped by its parent (a guard
     against hanging, not a speed limit)."""
@@ -382,9 +389,7 @@ def test_a_write_that_cannot_be_handed_over_is_reported_and_the_others_are_kept(
 
     async def play() -> None:
         store.add_turns(TURN_COLUMNS, turn_rows(episode, 0))
-        unpicklable = turn_rows(episode, 1)
-        unpicklable[0][TURN_COLUMNS.index("raw")] = threading.Lock()
-        store.add_turns(TURN_COLUMNS, unpicklable)
+        store.add_turns(TURN_COLUMNS, unpicklable_rows(episode, 1))
         store.add_turns(TURN_COLUMNS, turn_rows(episode, 2))
         await asyncio.sleep(0)  # the loop sends the batch
 
@@ -414,9 +419,7 @@ def test_a_write_left_out_by_a_reads_own_hand_over_fails_that_read(db_path: Path
 
     async def play() -> None:
         store.add_turns(TURN_COLUMNS, turn_rows(episode, 0))
-        unpicklable = turn_rows(episode, 1)
-        unpicklable[0][TURN_COLUMNS.index("raw")] = threading.Lock()
-        store.add_turns(TURN_COLUMNS, unpicklable)
+        store.add_turns(TURN_COLUMNS, unpicklable_rows(episode, 1))
         with pytest.raises(StoreError, match="cannot pickle"):  # the read sends the queue itself
             store.flush()
 
