@@ -2,12 +2,14 @@
 
 :func:`report_errors` lists every problem as one line (``where: what``): the schema's
 findings, then checks a schema cannot state (each interval holds its rating, the table is
-sorted best first, the win matrix is square over the listed players). :func:`validate_report`
+sorted best first, the win matrix is square over the listed players, every appendix text
+hashes to the digest given for it). :func:`validate_report`
 raises :class:`ReportInvalid` with the first of them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from functools import cache
@@ -72,7 +74,25 @@ def report_errors(report: object) -> list[str]:
     found = sorted(_validator().iter_errors(report), key=lambda error: list(map(str, error.absolute_path)))
     problems = [f"{_where(error.absolute_path)}: {error.message}" for error in found]
     if not problems and isinstance(report, dict):
-        problems = _consistency(report)
+        problems = _consistency(report) + _digest_errors(report)
+    return problems
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _digest_errors(report: dict[str, Any]) -> list[str]:
+    """Every appendix text hashes to its ``sha256``, and the package lines to ``packages_sha256``."""
+    problems: list[str] = []
+    appendix = report["appendix"]
+    for part in ("prompt_templates", "rules", "example_prompts"):
+        for i, item in enumerate(appendix[part]):
+            if _sha256(item["text"]) != item["sha256"]:
+                problems.append(f"appendix/{part}/{i}/sha256: not the SHA-256 of its text")
+    packages = "".join(f"{line}\n" for line in appendix["packages"])
+    if _sha256(packages) != report["harness"]["environment"]["packages_sha256"]:
+        problems.append("harness/environment/packages_sha256: not the SHA-256 of appendix/packages")
     return problems
 
 

@@ -41,6 +41,8 @@ class PlayerUsage:
     cached_tokens: int = 0
     cache_write_tokens: int = 0
     failures: Counter[str] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    """Attempts not used as given, by error class (``schema``, ``timeout``, ...)."""
 
     def cost_dict(self) -> dict[str, Any]:
         """The report's ``cost.per_player`` entry."""
@@ -158,6 +160,7 @@ def tournament_table(
             "episodes_by_status": dict(data.statuses),
             "errors_by_class": dict(data.errors),
             "per_player": {p: {k: data.usage[p].failures[k] for k in FAILURE_KEYS} for p in players},
+            "errors_by_player": {p: dict(sorted(data.usage[p].errors.items())) for p in players},
         },
         "cost": _cost(data, players),
         "left_out": data.left_out,
@@ -225,6 +228,7 @@ def _add_failures(store: Store, tournament_id: int, data: TournamentData) -> Non
         failures = data.usage[player].failures
         errors = [str(a.get("error", "")) for a in attempts]
         data.errors.update(errors)
+        data.usage[player].errors.update(errors)
         failures["invalid"] += len(attempts)
         failures["reasked"] += int(len(attempts) > 1 or not fallback)
         failures["timeouts"] += sum(e in TIMEOUT_ERRORS for e in errors)

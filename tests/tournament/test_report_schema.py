@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -101,7 +102,61 @@ def sample_report() -> dict[str, Any]:
             }
         ],
     }
+    add_disclosure(report)
     return report
+
+
+def _text(text: str, **more: Any) -> dict[str, Any]:
+    return {**more, "sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text}
+
+
+def add_disclosure(report: dict[str, Any]) -> None:
+    """The disclosure fields of a report beyond schema 1's first tables (code, environment, texts)."""
+    packages = ["arena==0.1.0", "numpy==2.3.0"]
+    listing = "".join(f"{line}\n" for line in packages)
+    digest = hashlib.sha256(listing.encode()).hexdigest()
+    report["identity"]["arena"] = {
+        "version": "0.1.0",
+        "commit": "a" * 40,
+        "dirty": False,
+        "source_sha256": "b" * 64,
+    }
+    report["identity"]["game_source"] = {
+        "package": "games.bargain",
+        "sha256": "c" * 64,
+        "files": {"x.py": "d" * 64},
+    }
+    report["harness"] |= {
+        "max_steps": 8,
+        "environment": {
+            "python": "CPython 3.11.7",
+            "platform": "Linux",
+            "packages_sha256": digest,
+            "environment_sha256": "e" * 64,
+            "packages_count": 2,
+        },
+        "prompt_templates": [{"owner": "game bargain", "version": "3", "sha256": "f" * 64, "rule": "joined"}],
+    }
+    report["methods"] = {
+        "rating": {"fit": "bt", "prior": 1.0, "prior_text": "one draw", "interval_text": "95%"}
+    }
+    report["cost"]["wallclock"] = {
+        "started_at": "2026-11-30T14:00:00Z",
+        "finished_at": "2026-11-30T14:03:00Z",
+        "span_seconds": 180.0,
+        "episode_seconds": 170.0,
+        "decision_seconds": 150.0,
+        "decisions": 900,
+    }
+    report["failures"]["errors_by_player"] = {p: {"schema": 1} for p in PLAYERS}
+    report["appendix"] = {
+        "prompt_templates": [_text("Offer a price.", name="bargain template", owner="game bargain")],
+        "rules": [_text("Sell.", seat="seller"), _text("Buy.", seat="buyer")],
+        "example_prompts": [
+            _text("Sell. Round 1.", seat="seller", player="openai:gpt-x", episode_id=1, step=0)
+        ],
+        "packages": packages,
+    }
 
 
 def test_the_schema_is_valid_draft_2020_12() -> None:
