@@ -59,6 +59,12 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     report = actions.add_parser("report", help="write report.json and report.md with the disclosure")
     report.add_argument("tournament_id", type=int)
     report.add_argument("--out", required=True, metavar="DIR", help="folder for report.json and report.md")
+    report.add_argument(
+        "--format",
+        choices=("report", "reprobe"),
+        default="report",
+        help="report: report.json and report.md (default); reprobe: a REPROBE v0.1 manifest per model player",
+    )
     report.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     listing = sub.add_parser("tournaments", help="list tournaments")
@@ -189,9 +195,14 @@ def table_command(args: argparse.Namespace, store: Store, console: Console) -> i
 
 
 def report_command(args: argparse.Namespace, store: Store, console: Console) -> int:
-    """``arena tournament report ID --out DIR``."""
-    from arena.tournament.report import write_report
+    """``arena tournament report ID --out DIR [--format report|reprobe]``."""
+    from arena.tournament.report import write_report, write_reprobe
 
+    if args.format == "reprobe":
+        for path, scores in write_reprobe(store, args.tournament_id, Path(args.out)):
+            fields = ", ".join(f"{name} {score:.1f}" for name, score in scores.items())
+            console.print(f"wrote {path} (REPROBE 0.1; codebook: {fields})", markup=False)
+        return 0
     paths = write_report(store, args.tournament_id, Path(args.out))
     for path in paths:
         console.print(f"wrote {path}", markup=False)

@@ -41,9 +41,12 @@ def schedule_prose(seats: list[str], players: list[str], seeds: int, episodes: i
             f" and players are compared with one another on the same deal seed"
         )
     elif m >= k == 2:
+        pairs = (
+            "The two players play" if m == 2 else f"Every pair of the {m} players ({comb(m, 2)} pairs) plays"
+        )
         rule = (
-            f"Every pair of the {m} players ({comb(m, 2)} pairs) plays every deal seed twice, once in"
-            f" each seating, so each player holds each seat ({names}) against each opponent on every deal"
+            f"{pairs} every deal seed twice, once in each seating, so each player holds each seat"
+            f" ({names}) against each opponent on every deal"
         )
     elif m >= k:
         rule = (
@@ -131,6 +134,21 @@ def decision_seconds(store: Store, tournament_id: int) -> dict[str, float]:
         (tournament_id,),
     )
     return {player: round(float(seconds), 3) for player, seconds in rows}
+
+
+def output_caps(store: Store, tournament_id: int) -> dict[str, dict[str, int]]:
+    """Per model player, the smallest and largest output-token cap its calls were sent (counted episodes)."""
+    cap = (
+        "coalesce(json_extract(t.sampling, '$.max_tokens'), json_extract(t.sampling, '$.max_output_tokens'),"
+        " json_extract(t.sampling, '$.max_completion_tokens'))"
+    )
+    rows = store.conn.execute(
+        f"SELECT s.player, min({cap}), max({cap}) FROM episodes e JOIN turns t ON t.episode_id = e.id"
+        " JOIN seats s ON s.episode_id = e.id AND s.seat = t.seat WHERE e.tournament_id = ?"
+        " AND e.status = 'finished' AND t.sampling IS NOT NULL GROUP BY s.player",
+        (tournament_id,),
+    )
+    return {player: {"min": int(low), "max": int(high)} for player, low, high in rows if high is not None}
 
 
 def episode_versions(store: Store, tournament_id: int) -> list[dict[str, str]]:

@@ -24,11 +24,12 @@ from arena.registry import get_game
 from arena.runner import REASK_ERRORS
 from arena.specs import SpecError, parse_player_spec
 from arena.store import Store, StoreError
-from arena.tournament import provenance
+from arena.tournament import provenance, reprobe
 from arena.tournament.disclosure import (
     decision_seconds,
     episode_versions,
     example_prompts,
+    output_caps,
     prompt_templates,
     rating_method,
     rules_texts,
@@ -64,10 +65,12 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
     sample = spec.create(0, info["options"])
     seats, players = list(info["seats"]), list(config.players)
     inference = _inference_all(row, config.players, config.game, seats[0])
-    served = served_by_player(store, tournament_id)
+    served, caps = served_by_player(store, tournament_id), output_caps(store, tournament_id)
     for player, entry in inference.items():
         if entry["kind"] != "baseline":
             entry["served"] = served.get(player, [])
+        if player in caps:
+            entry["output_cap_sent"] = caps[player]
     settings = {p: dict(e.get("settings") or {}) for p, e in inference.items()}
     templates = prompt_templates(spec, settings, players)
     environment = provenance.environment()
@@ -232,6 +235,34 @@ def write_report(store: Store, tournament_id: int, folder: Path) -> list[Path]:
     except OSError as exc:
         raise StoreError(f"cannot write the report to {folder}: {exc.strerror or exc}") from None
     return [json_path, md_path]
+
+
+def write_reprobe(store: Store, tournament_id: int, folder: Path) -> list[tuple[Path, dict[str, float]]]:
+    """Write one REPROBE manifest per rated model player into ``folder`` (created).
+
+    Each is checked against the vendored REPROBE schema first; returns each file's path with its
+    codebook scores (:func:`arena.tournament.reprobe.codebook_scores`).
+    """
+    found = reprobe.manifests(build_report(store, tournament_id))
+    written: list[tuple[Path, dict[str, float]]] = []
+    names: set[str] = set()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for player, manifest in found.items():
+            document = manifest.document()
+            problems = reprobe.reprobe_errors(document)
+            if problems:  # our types are stricter than the schema: this is a bug, said in one line
+                raise reprobe.ManifestInvalid(f"the REPROBE manifest of {player} is not valid: {problems[0]}")
+            name = f"reprobe-{reprobe.slug(player)}"
+            while name in names:
+                name += "-"
+            names.add(name)
+            path = folder / f"{name}.json"
+            path.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+            written.append((path, reprobe.codebook_scores(manifest)))
+    except OSError as exc:
+        raise StoreError(f"cannot write the manifests to {folder}: {exc.strerror or exc}") from None
+    return written
 
 
 _cell = cell

@@ -173,7 +173,10 @@ def _price_source(price: dict[str, Any] | None) -> str:
         parts.append("no price given")
     builtin = price.get("builtin_ratios_source")
     if builtin and price["priced"]:
-        parts.append(f"cache ratios not set in the file: {cell(builtin['source'])} ({builtin['date']})")
+        parts.append(
+            f"built-in cache-price ratios, for cache prices the models file leaves unset:"
+            f" {cell(builtin['source'])} ({builtin['date']})"
+        )
     return "; ".join(parts)
 
 
@@ -181,6 +184,10 @@ def _inference(report: dict[str, Any]) -> list[str]:
     lines = ["", "## Inference settings as used"]
     for player, info in report["inference"].items():
         lines.append(f"- {cell(player)} ({info['kind']}): `{json.dumps(info.get('settings', {}))}`")
+        cap = info.get("output_cap_sent")
+        if cap:
+            sent = f"{cap['min']}" if cap["min"] == cap["max"] else f"{cap['min']} to {cap['max']}"
+            lines.append(f"  - output-token cap sent: {sent}")
         if "served" not in info:
             continue
         if not info["served"]:
@@ -191,11 +198,16 @@ def _inference(report: dict[str, Any]) -> list[str]:
                 for name, value in served.items()
                 if name not in ("episodes", "first_episode", "last_episode")
             )
-            lines.append(
-                f"  - served by: {facts} (in {served['episodes']} counted episodes,"
-                f" {served['first_episode']} to {served['last_episode']})"
-            )
+            lines.append(f"  - served by: {facts} ({_episodes(served)})")
     return lines
+
+
+def _episodes(served: dict[str, Any]) -> str:
+    """``in 1 counted episode (episode 4)`` / ``in 3 counted episodes (episodes 4 to 9)``."""
+    first, last, count = served["first_episode"], served["last_episode"], served["episodes"]
+    if count == 1:
+        return f"in 1 counted episode (episode {first})"
+    return f"in {count} counted episodes (episodes {first} to {last})"
 
 
 def _failures(report: dict[str, Any]) -> list[str]:

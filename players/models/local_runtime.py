@@ -147,7 +147,8 @@ def served_facts(model: SharedModel, name: str) -> dict[str, Any]:
         engine = f"llama.cpp via {BINDING_DISTRIBUTION} {importlib.metadata.version(BINDING_DISTRIBUTION)}"
     except importlib.metadata.PackageNotFoundError:
         engine = f"llama.cpp via {BINDING} (version unknown)"
-    return {"model": model.path.name, "model_sha256": model_sha256(name), "engine": engine, "sampler": SAMPLER}
+    sha = model_sha256(name)
+    return {"model": model.path.name, "model_sha256": sha, "engine": engine, "sampler": dict(SAMPLER)}
 
 
 def _read(path: Path) -> str:

@@ -149,7 +149,8 @@ class OpenAIPlayer(ModelPlayer):
             out_details = response.usage.output_tokens_details
             usage.reasoning_tokens = (out_details.reasoning_tokens or 0) if out_details is not None else 0
         # The Responses API documents no system_fingerprint; a server that sends one is heard.
-        served = served_by(model=response.model, system_fingerprint=getattr(response, "system_fingerprint", None))
+        fingerprint = getattr(response, "system_fingerprint", None)
+        served = served_by(model=response.model, system_fingerprint=fingerprint)
         completion = Completion("".join(texts), usage, served=served)
         incomplete = response.incomplete_details.reason if response.incomplete_details else None
         if refusals:
