@@ -2,7 +2,8 @@
 
 Digests are SHA-256. A set of files is digested the way ``sha256sum`` lists it: one line
 ``<hex digest>  <path>`` per file, sorted by path, and the SHA-256 of that listing's text; a
-reader can rebuild it with ``find PKG -type f ! -path '*__pycache__*' | LC_ALL=C sort | xargs sha256sum``
+reader can rebuild it with
+``find PKG -type f ! -path '*__pycache__*' | LC_ALL=C sort | xargs sha256sum | sha256sum``
 run from the package's parent folder. The installed package set is digested as its
 ``name==version`` lines, sorted, each ending in a newline. Nothing here raises: a fact that
 cannot be found (no git, not a checkout, a package without files) is ``None``.

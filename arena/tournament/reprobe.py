@@ -21,8 +21,10 @@ How Arena's facts fill the fields:
   installed package set (the ``name==version`` lines are in report.json's appendix).
 * inference: the provider and model id asked for; ``engine`` says what served the calls (the
   model id and fingerprint a hosted provider returned, an offline model's engine and file);
-  one pass per episode; the seed is the tournament's master seed when the provider takes
-  per-decision seeds (derived from it), else null (not exposed).
+  sampling ``greedy`` at temperature 0, else ``top_p`` (temperature sampling within the
+  nucleus: an offline model's top-p and top-k are given, a hosted provider's are its defaults
+  and null); one pass per episode; the seed is the tournament's master seed when the provider
+  takes per-decision seeds (derived from it), else null (not exposed).
 * cost: the player's tokens, its decisions' wall-clock summed, dollars only when priced, with
   the price source and date.
 * failures: the player's replies not used as given by error class, its fallbacks and re-asks,
@@ -305,7 +307,8 @@ def _engine(info: dict[str, Any]) -> str | None:
             parts.append(f"model sha256:{facts.pop('model_sha256')}")
         facts.pop("sampler", None)
         parts += [f"{k} {v}" for k, v in facts.items()]
-        said.append(", ".join(parts) + f" (in {served['episodes']} episodes)")
+        count = served["episodes"]
+        said.append(", ".join(parts) + f" (in {count} episode{'s' if count != 1 else ''})")
     return "; ".join(said) or None
 
 
@@ -345,7 +348,8 @@ def _cost(report: dict[str, Any], player: str) -> Cost:
     if priced and price.get("builtin_ratios_source"):
         builtin = price["builtin_ratios_source"]
         sources.append(
-            f"cache-price ratios not set in the models file: {builtin['source']} ({builtin['date']})"
+            "built-in cache-price ratios, for cache prices the models file leaves unset:"
+            f" {builtin['source']} ({builtin['date']})"
         )
     return Cost(
         input_tokens=spent["input_tokens"],
