@@ -201,7 +201,7 @@ def report_command(args: argparse.Namespace, store: Store, console: Console) -> 
     if args.format == "reprobe":
         for path, scores in write_reprobe(store, args.tournament_id, Path(args.out)):
             fields = ", ".join(f"{name} {score:.1f}" for name, score in scores.items())
-            console.print(f"wrote {path} (REPROBE 0.1; codebook: {fields})", markup=False)
+            console.print(f"wrote {path} (REPROBE 0.1; codebook: {fields})", markup=False, soft_wrap=True)
         return 0
     paths = write_report(store, args.tournament_id, Path(args.out))
     for path in paths:
