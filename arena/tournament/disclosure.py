@@ -151,6 +151,37 @@ def output_caps(store: Store, tournament_id: int) -> dict[str, dict[str, int]]:
     return {player: {"min": int(low), "max": int(high)} for player, low, high in rows if high is not None}
 
 
+PASSES = (
+    "each episode (a deal seed in one seating) is played once: one pass per task, no aggregation"
+    " across passes; a decision is asked again once after an unusable reply (provider errors are"
+    " retried within the decision's deadline)"
+)
+
+
+def sampling_disclosure(
+    settings: dict[str, Any], served: list[dict[str, Any]], master_seed: int
+) -> dict[str, Any]:
+    """How a model seat sampled: the method in words, the passes per episode and the seed."""
+    temperature = settings.get("temperature")
+    sampler = next((s["sampler"] for s in served if "sampler" in s), None)
+    if temperature == 0:
+        method = "greedy (temperature 0)"
+    elif temperature is None:
+        method = "the provider's default sampling (no temperature or top-p sent)"
+    else:
+        method = f"temperature {temperature:g} sampling, top-p left at the provider's default"
+    if sampler is not None:
+        chain = ", ".join(f"{name.replace('_', '-')} {value:g}" for name, value in sampler.items())
+        method = f"temperature {temperature:g} after {chain} (llama.cpp sampler chain)"
+    seeded = settings.get("seed") is not None
+    seed = (
+        f"{settings['seed']}; the episode seeds are dealt from master seed {master_seed}"
+        if seeded
+        else "not exposed by this API: no seed is sent"
+    )
+    return {"method": method, "passes_per_episode": 1, "passes": PASSES, "seed": seed}
+
+
 def episode_versions(store: Store, tournament_id: int) -> list[dict[str, str]]:
     """The (game, prompt, arena) versions the tournament's counted episodes were played with."""
     rows = store.conn.execute(

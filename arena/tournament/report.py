@@ -33,6 +33,7 @@ from arena.tournament.disclosure import (
     prompt_templates,
     rating_method,
     rules_texts,
+    sampling_disclosure,
     schedule_prose,
     served_by_player,
     wallclock,
@@ -69,6 +70,8 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
     for player, entry in inference.items():
         if entry["kind"] != "baseline":
             entry["served"] = served.get(player, [])
+        if (entry.get("settings") or {}).get("kind") == "model":
+            entry["sampling"] = sampling_disclosure(entry["settings"], entry["served"], config.seed)
         if player in caps:
             entry["output_cap_sent"] = caps[player]
     settings = {p: dict(e.get("settings") or {}) for p, e in inference.items()}

@@ -184,6 +184,11 @@ def _inference(report: dict[str, Any]) -> list[str]:
     lines = ["", "## Inference settings as used"]
     for player, info in report["inference"].items():
         lines.append(f"- {cell(player)} ({info['kind']}): `{json.dumps(info.get('settings', {}))}`")
+        sampling = info.get("sampling")
+        if sampling:
+            lines.append(
+                f"  - sampling: {sampling['method']}; seed: {sampling['seed']}; {sampling['passes']}"
+            )
         cap = info.get("output_cap_sent")
         if cap:
             sent = f"{cap['min']}" if cap["min"] == cap["max"] else f"{cap['min']} to {cap['max']}"

@@ -267,3 +267,15 @@ def test_the_cli_writes_a_report_with_the_appendix(
     assert main(["--db", db, "tournament", "report", "1", "--out", str(out), "--format", "reprobe"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "tournament 1 has no rated model player" in err
+
+
+async def test_a_model_seat_states_its_sampling_passes_and_seed(
+    store: Store, wire: WireServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = build_report(store, await model_tournament(store, wire, monkeypatch))
+    sampling = report["inference"]["m"]["sampling"]
+    assert sampling["method"] == "the provider's default sampling (no temperature or top-p sent)"
+    assert sampling["passes_per_episode"] == 1
+    assert sampling["seed"].startswith("per decision: sha256(episode seed, seat, step, attempt)")
+    assert "sampling" not in report["inference"]["baseline:weather"]
+    assert f"  - sampling: {sampling['method']}; seed: {sampling['seed']}; each episode" in markdown(report)
