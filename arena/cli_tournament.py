@@ -26,6 +26,15 @@ from arena.store import Store, StoreError
 from arena.tournament.config import TournamentConfig, build_config, load_config_file
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament
 from arena.tournament.standings import tournament_table
+from arena.tournament.wording import (
+    gap_text,
+    groups_note,
+    interval_text,
+    probability_text,
+    rating_text,
+    rough_note,
+    separation_text,
+)
 
 StoreOpener = Callable[[argparse.Namespace], Store]
 
@@ -246,35 +255,24 @@ def fmt(value: Any, digits: int = 2) -> str:
 
 
 def render_table(table: dict[str, Any]) -> RenderableType:
-    """Ratings, metric means, win matrix, order confidence and left-out episodes."""
+    """Ratings (one table per connected group), metric means, order confidence, failures, left out."""
     info = table["tournament"]
-    method = "Bradley-Terry, 95% seed-bootstrap intervals" if table["ratings"] else "no finished episodes yet"
+    ratings_info = table["ratings"]
+    method = _method_text(ratings_info) if ratings_info else "no finished episodes yet"
     title = (
         f"tournament {info['id']} · {info['game']} · {info['counted']}/{info['slots']} episodes counted"
         f" · {info['deal_seeds']} deal seeds · {method}"
     )
     parts: list[RenderableType] = [Text(plain_text(title), style="bold")]
-    ratings = Table(title="ratings (95% interval)", header_style="bold")
-    for name in ("#", "player", "rating", "interval", "episodes", "W", "D", "L", "$/episode"):
-        ratings.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
-    for rank, row in enumerate(table["players"], 1):
-        interval = (
-            f"{fmt(row['rating_low'], 0)}..{fmt(row['rating_high'], 0)}" if row["rating"] is not None else "-"
-        )
-        ratings.add_row(
-            str(rank),
-            plain_text(row["player"]),
-            fmt(row["rating"], 0),
-            interval,
-            str(row["episodes"]),
-            str(row["wins"]),
-            str(row["draws"]),
-            str(row["losses"]),
-            fmt(row.get("usd_per_episode"), 4),
-        )
-    parts.append(ratings)
-    if table["ratings"] and table["ratings"].get("plackett_luce"):
-        parts.append(_plackett_luce_table(table["ratings"]["plackett_luce"]))
+    for note in (rough_note(ratings_info), groups_note(ratings_info)):
+        if note:
+            parts.append(Text(plain_text(note), style="yellow"))
+    groups = sorted({row.get("group") for row in table["players"]}, key=lambda g: (g is None, g or 0))
+    for group in groups:
+        rows = [row for row in table["players"] if row.get("group") == group]
+        parts.append(_ratings_table(rows, group, len(groups)))
+    if ratings_info and ratings_info.get("openskill"):
+        parts.append(_openskill_table(ratings_info["openskill"]))
     parts.append(_metrics_table(table))
     if table["order_confidence"]:
         sure = Table(title="how sure is the order?", header_style="bold")
@@ -284,9 +282,9 @@ def render_table(table: dict[str, Any]) -> RenderableType:
             sure.add_row(
                 plain_text(row["higher"]),
                 plain_text(row["lower"]),
-                fmt(row["diff"], 0),
-                f"{row['p_order_right']:.2f}",
-                _separation(row),
+                gap_text(row),
+                probability_text(row["p_order_right"]),
+                separation_text(row),
             )
         parts.append(sure)
     parts.append(_failure_table(table))
@@ -302,11 +300,42 @@ def render_table(table: dict[str, Any]) -> RenderableType:
     return Group(*parts)
 
 
-def _plackett_luce_table(rows: list[dict[str, Any]]) -> Table:
-    pl = Table(title="Plackett-Luce (openskill): mu, 95% interval mu ± 1.96 sigma", header_style="bold")
-    for name in ("player", "mu", "interval", "sigma", "games"):
-        pl.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+def _method_text(ratings: dict[str, Any]) -> str:
+    name = "Plackett-Luce" if ratings.get("method") == "plackett-luce" else "Bradley-Terry"
+    return f"{name}, 95% seed-bootstrap intervals (expanded for small samples)"
+
+
+def _ratings_table(rows: list[dict[str, Any]], group: int | None, groups: int) -> Table:
+    if group is None:
+        title = "no finished games: not rated"
+    elif groups > 1:
+        title = f"ratings, group {group} (95% interval; comparable within this group only)"
+    else:
+        title = "ratings (95% interval)"
+    ratings = Table(title=title, header_style="bold")
+    for name in ("#", "player", "rating", "interval", "episodes", "W", "D", "L", "$/episode"):
+        ratings.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
     for row in rows:
+        rank = row.get("rank")
+        ratings.add_row(
+            "-" if rank is None else str(rank),
+            plain_text(row["player"]),
+            plain_text(rating_text(row)),
+            interval_text(row),
+            str(row["episodes"]),
+            str(row["wins"]),
+            str(row["draws"]),
+            str(row["losses"]),
+            fmt(row.get("usd_per_episode"), 4),
+        )
+    return ratings
+
+
+def _openskill_table(openskill: dict[str, Any]) -> Table:
+    pl = Table(title=f"{openskill['label']}: mu, mu ± 1.96 sigma", header_style="bold")
+    for name in ("player", "mu", "mu ± 1.96 sigma", "sigma", "games"):
+        pl.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+    for row in openskill["rows"]:
         pl.add_row(
             plain_text(row["player"]),
             fmt(row["mu"]),
@@ -315,17 +344,6 @@ def _plackett_luce_table(rows: list[dict[str, Any]]) -> Table:
             str(row["games"]),
         )
     return pl
-
-
-def _separation(row: dict[str, Any]) -> str:
-    if row["status"] == "separated":
-        return "separated"
-    if row["more_seeds"] is None:
-        return "not separable at this gap"
-    text = f"~{row['more_seeds']} more seeds"
-    if row["more_usd"]:
-        text += f" (${row['more_usd']:.2f})"
-    return text
 
 
 def _metrics_table(table: dict[str, Any]) -> Table:
@@ -347,8 +365,10 @@ def _metrics_table(table: dict[str, Any]) -> Table:
     return metrics
 
 
-def _interval(mean: float, low: float, high: float) -> str:
-    digits = 0 if max(abs(mean), abs(low), abs(high)) >= 100 else 2
+def _interval(mean: float, low: float | None, high: float | None) -> str:
+    digits = 0 if max(abs(v) for v in (mean, low, high) if v is not None) >= 100 else 2
+    if low is None or high is None:
+        return f"{mean:.{digits}f}\n(no interval)"
     return f"{mean:.{digits}f}\n({low:.{digits}f}..{high:.{digits}f})"
 
 

@@ -2,13 +2,12 @@
 
 What served each model seat (the model id and fingerprint its provider returned), how long
 the run and its decisions took, the schedule rule in plain words, every prompt template
-with its full SHA-256, the rules and an example prompt per seat, and how the ratings were
-fitted. :mod:`arena.tournament.report` puts them into ``report.json`` and ``report.md``.
+with its full SHA-256, and the rules and an example prompt per seat.
+:mod:`arena.tournament.report` puts them into ``report.json`` and ``report.md``.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections import defaultdict
 from datetime import datetime
 from math import comb
@@ -22,7 +21,6 @@ from arena.player_kinds import player_kinds
 from arena.specs import SpecError, parse_player_spec
 from arena.store import Store
 from arena.tournament.provenance import sha256_text
-from arena.tournament.ratings import ratings_from
 
 COUNTED = (
     " FROM episodes e JOIN turns t ON t.episode_id = e.id WHERE e.tournament_id = ? AND e.status = 'finished'"
@@ -299,37 +297,3 @@ def rules_texts(
         text = definition.rules(model, seat)
         texts.append({"seat": seat, "sha256": sha256_text(text), "text": text})
     return texts
-
-
-def rating_method(ratings: dict[str, Any]) -> dict[str, Any]:
-    """How the ratings were fitted and their intervals found, the prior included.
-
-    Read from the ratings section (its ``prior`` and ``interval`` when it states them); a
-    ratings section that does not state its prior was fitted with ``ratings_from``'s default.
-    """
-    bootstrap = ratings.get("bootstrap") or {}
-    stated = "prior" in ratings
-    prior = ratings["prior"] if stated else inspect.signature(ratings_from).parameters["prior"].default
-    if isinstance(prior, int | float):
-        prior_text = (
-            f"{prior:g} virtual comparison(s) per pair of players that met, split as a draw: a penalised"
-            " likelihood, which keeps a clean sweep finite (0 would be the plain maximum likelihood)"
-        )
-    else:
-        prior_text = str(prior)
-    interval = ratings.get("interval")
-    if interval is None:
-        interval_text = (
-            f"95% percentile intervals from {bootstrap.get('resamples', '?')} bootstrap resamples of whole"
-            f" {bootstrap.get('unit', 'deal seed')}s (numpy default_rng seed {bootstrap.get('seed', '?')})"
-        )
-    else:
-        interval_text = interval if isinstance(interval, str) else orjson.dumps(interval).decode()
-    return {
-        "fit": f"{ratings.get('method', 'bradley-terry')}: {ratings.get('scale', '')}".rstrip(": "),
-        "prior": prior,
-        "prior_text": prior_text,
-        "prior_source": "ratings section" if stated else "default of arena.tournament.ratings.ratings_from",
-        "interval": interval,
-        "interval_text": interval_text,
-    }

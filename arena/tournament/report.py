@@ -31,7 +31,6 @@ from arena.tournament.disclosure import (
     example_prompts,
     output_caps,
     prompt_templates,
-    rating_method,
     rules_texts,
     sampling_disclosure,
     schedule_prose,
@@ -43,6 +42,15 @@ from arena.tournament.report_schema import validate_report
 from arena.tournament.run import load_tournament
 from arena.tournament.schedule import deal_seed
 from arena.tournament.standings import tournament_table
+from arena.tournament.wording import (
+    gap_text,
+    groups_note,
+    interval_text,
+    probability_text,
+    rating_text,
+    rough_note,
+    separation_text,
+)
 
 SCHEMA_VERSION = 1
 DEAL_SEED_RULE = "deal_seed(master, i) = int(sha256('arena-suite:{master}:{i}')[:4]) & 0x7FFFFFFF"
@@ -118,7 +126,6 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
             "prompt_templates": templates["groups"],
         },
         "inference": inference,
-        "methods": {"rating": rating_method(table["ratings"])},
         "cost": _cost_disclosure(store, tournament_id, row, table["cost"], inference),
         "failures": _failures_disclosure(table["failures"], table["left_out"], players),
         "ratings": table["ratings"],
@@ -271,43 +278,66 @@ def write_reprobe(store: Store, tournament_id: int, folder: Path) -> list[tuple[
 _cell = cell
 
 
-def markdown(report: dict[str, Any]) -> str:
-    """The report as Markdown: identity, harness, ratings, order confidence, metrics, method, cost,
-    inference, failures and the appendix (prompt templates, rules, example prompts, packages)."""
-    lines = [
-        *head_lines(report),
-        "## Ratings (Bradley-Terry, 95% intervals from 1,000 bootstrap resamples of deal seeds)",
-        "",
-        "| # | player | rating | 95% interval | episodes | W | D | L | $/episode |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for rank, row in enumerate(report["players"], 1):
-        interval = f"{row['rating_low']:.0f}..{row['rating_high']:.0f}"
-        lines.append(
-            f"| {rank} | {_cell(row['player'])} | {row['rating']:.0f} | {interval}"
-            f" | {row['episodes']} | {row['wins']} | {row['draws']} | {row['losses']}"
-            f" | {_cell(row.get('usd_per_episode'), 4)} |"
-        )
+def _ratings_markdown(report: dict[str, Any]) -> list[str]:
+    """The ratings section: how they were fitted, one table per group, and how sure the order is."""
+    info = report["ratings"]
+    method = "Plackett-Luce" if info["method"] == "plackett-luce" else "Bradley-Terry"
+    lines = [f"## Ratings ({method})", "", f"- fit: {info['fit']}", f"- intervals: {info['interval']}"]
+    lines.append(f"- scale: {info['scale']}")
+    for note in (rough_note(info), groups_note(info)):
+        if note:
+            lines.append(f"- **{_cell(note)}**")
+    groups = sorted({row.get("group") for row in report["players"]}, key=lambda g: (g is None, g or 0))
+    for group in groups:
+        if group is None:
+            lines += ["", "### No finished games (not rated)"]
+        elif len(groups) > 1:
+            lines += ["", f"### Group {group} (comparable within this group only)"]
+        lines += [
+            "",
+            "| # | player | rating | 95% interval | episodes | W | D | L | $/episode |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for row in (r for r in report["players"] if r.get("group") == group):
+            lines.append(
+                f"| {_cell(row.get('rank'))} | {_cell(row['player'])} | {_cell(rating_text(row))}"
+                f" | {interval_text(row)} | {row['episodes']} | {row['wins']} | {row['draws']}"
+                f" | {row['losses']} | {_cell(row.get('usd_per_episode'), 4)} |"
+            )
+    if info.get("openskill"):
+        lines += [
+            "",
+            f"{info['openskill']['label']}:",
+            "",
+            "| player | mu | sigma | games |",
+            "|---|---:|---:|---:|",
+        ]
+        lines += [
+            f"| {_cell(r['player'])} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['games']} |"
+            for r in info["openskill"]["rows"]
+        ]
     lines += ["", "## How sure is the order?", "", "| higher | lower | gap | P(order right) | to separate |"]
     lines.append("|---|---|---:|---:|---|")
     for row in report["order_confidence"]:
-        more = (
-            "separated"
-            if row["status"] == "separated"
-            else (
-                f"~{row['more_seeds']} more seeds"
-                if row["more_seeds"] is not None
-                else "not separable at this gap"
-            )
+        lines.append(
+            f"| {_cell(row['higher'])} | {_cell(row['lower'])} | {gap_text(row)}"
+            f" | {probability_text(row['p_order_right'])} | {_cell(separation_text(row))} |"
         )
-        if row.get("more_usd"):
-            more += f" (${row['more_usd']:.2f})"
-        pair = f"| {_cell(row['higher'])} | {_cell(row['lower'])}"
-        lines.append(f"{pair} | {row['diff']:.0f} | {row['p_order_right']:.2f} | {more} |")
+    return lines
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report as Markdown: identity, harness, ratings, order confidence, metrics, cost, inference,
+    failures and the appendix (prompt templates, rules, example prompts, packages)."""
+    lines = head_lines(report)
+    lines += _ratings_markdown(report)
     lines += ["", "## Game metrics (mean, 95% interval)", ""]
     for player, by_metric in report["metrics"].items():
         cells = ", ".join(
-            f"{name} {s['mean']:.3g} ({s['low']:.3g}..{s['high']:.3g})" for name, s in by_metric.items()
+            f"{name} {s['mean']:.3g} ({s['low']:.3g}..{s['high']:.3g})"
+            if s["low"] is not None and s["high"] is not None
+            else f"{name} {s['mean']:.3g} (no interval)"
+            for name, s in by_metric.items()
         )
         lines.append(f"- **{_cell(player)}**: {cells}")
     lines += tail_lines(report)

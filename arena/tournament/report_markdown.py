@@ -1,4 +1,4 @@
-"""The disclosure parts of ``report.md``: identity, harness, method, cost, inference, failures, appendix.
+"""The disclosure parts of ``report.md``: identity, harness, cost, inference, failures, appendix.
 
 :func:`arena.tournament.report.markdown` puts :func:`head_lines` before the tables and
 :func:`tail_lines` after them. Text from players and models (names, prompts) is escaped for
@@ -97,25 +97,13 @@ def head_lines(report: dict[str, Any]) -> list[str]:
 
 
 def tail_lines(report: dict[str, Any]) -> list[str]:
-    """Method, cost, inference, failures, left-out episodes and the appendix, after the tables."""
+    """Cost, inference, failures, left-out episodes and the appendix, after the tables."""
     return [
-        *_method(report),
         *_cost(report),
         *_inference(report),
         *_failures(report),
         *_left_out(report),
         *_appendix(report),
-    ]
-
-
-def _method(report: dict[str, Any]) -> list[str]:
-    method = report["methods"]["rating"]
-    return [
-        "",
-        "## Rating method",
-        f"- fit: {method['fit']}",
-        f"- prior: {method['prior_text']} (from the {method['prior_source']})",
-        f"- intervals: {method['interval_text']}",
     ]
 
 

@@ -49,12 +49,24 @@ def _consistency(report: dict[str, Any]) -> list[str]:
     problems: list[str] = []
     rows = report["players"]
     for i, row in enumerate(rows):
-        if not row["rating_low"] - 1e-9 <= row["rating"] <= row["rating_high"] + 1e-9:
-            problems.append(
-                f"players/{i}: rating {row['rating']} is outside [{row['rating_low']}, {row['rating_high']}]"
-            )
-    ratings = [row["rating"] for row in rows]
-    if any(a < b for a, b in pairwise(ratings)):
+        rating, low, high = row["rating"], row["rating_low"], row["rating_high"]
+        if rating is not None and not (
+            (low is None or low - 1e-9 <= rating) and (high is None or rating <= high + 1e-9)
+        ):
+            problems.append(f"players/{i}: rating {rating} is outside [{low}, {high}]")
+        if rating is None and row["group"] is not None and row["bound"] is None:
+            problems.append(f"players/{i}: rated in a group but has neither a rating nor a bound")
+    groups = [row["group"] for row in rows]
+    if groups != sorted(groups, key=lambda g: (g is None, g or 0)):
+        problems.append("players: not listed group by group")
+    if any(
+        a["group"] == b["group"]
+        and a["rating"] is not None
+        and b["rating"] is not None
+        and a["rating"] < b["rating"]
+        and a["rank"] != b["rank"]
+        for a, b in pairwise(rows)
+    ):
         problems.append("players: not sorted best first")
     matrix = report["win_matrix"]
     size = len(matrix["players"])
@@ -64,7 +76,7 @@ def _consistency(report: dict[str, Any]) -> list[str]:
     if set(matrix["players"]) != {row["player"] for row in rows}:
         problems.append("win_matrix/players: not the players of the table")
     for i, pair in enumerate(report["order_confidence"]):
-        if not math.isfinite(pair["diff"]):
+        if pair["diff"] is not None and not math.isfinite(pair["diff"]):
             problems.append(f"order_confidence/{i}/diff: not a finite number")
     return problems
 

@@ -29,6 +29,9 @@ How Arena's facts fill the fields:
   the price source and date.
 * failures: the player's replies not used as given by error class, its fallbacks and re-asks,
   and the episodes it sat in that were left out, by status.
+* headline metric: the player's Bradley-Terry rating; a player that won or lost every
+  comparison has no rating, only a one-sided bound, and the name says so
+  (``bradley_terry_rating_at_least`` / ``_at_most``).
 """
 
 from __future__ import annotations
@@ -208,14 +211,35 @@ def model_players(report: dict[str, Any]) -> list[str]:
     return [p for p, info in report["inference"].items() if info.get("settings", {}).get("kind") == "model"]
 
 
+def headline(row: dict[str, Any]) -> HeadlineMetric | None:
+    """A player's headline number: its rating, or the one-sided bound its table row gives instead.
+
+    A player that won or lost every comparison it had has no rating, only a bound
+    (``rating_low`` or ``rating_high``): the metric's name then says which side it bounds.
+    ``None`` for a player with neither (no finished games).
+    """
+    rating = row.get("rating")
+    if isinstance(rating, int | float) and math.isfinite(rating):
+        return HeadlineMetric(name=HEADLINE, value=float(rating))
+    bound = row.get("bound") or {}
+    side, value = (
+        ("at_most", row.get("rating_high"))
+        if bound.get("side") == "below"
+        else ("at_least", row.get("rating_low"))
+    )
+    if bound and isinstance(value, int | float) and math.isfinite(value):
+        return HeadlineMetric(name=f"{HEADLINE}_{side}", value=float(value))
+    return None
+
+
 def manifests(report: dict[str, Any]) -> dict[str, Manifest]:
-    """One manifest per model player with a rating, by player; :class:`NoModelResult` when there is none."""
-    ratings = {row["player"]: row.get("rating") for row in report["players"]}
-    found = {
-        player: manifest(report, player)
-        for player in model_players(report)
-        if isinstance(ratings.get(player), int | float) and math.isfinite(ratings[player])
-    }
+    """One manifest per model player with a rating or a bound; :class:`NoModelResult` when there is none."""
+    rows = {row["player"]: row for row in report["players"]}
+    found = {}
+    for player in model_players(report):
+        metric = headline(rows.get(player, {}))
+        if metric is not None:
+            found[player] = manifest(report, player, metric)
     if not found:
         tournament = report["identity"]["tournament_id"]
         raise NoModelResult(
@@ -225,11 +249,10 @@ def manifests(report: dict[str, Any]) -> dict[str, Manifest]:
     return found
 
 
-def manifest(report: dict[str, Any], player: str) -> Manifest:
-    """The REPROBE manifest of ``player``'s result in the tournament ``report`` describes."""
+def manifest(report: dict[str, Any], player: str, metric: HeadlineMetric) -> Manifest:
+    """The REPROBE manifest of ``player``'s result (``metric``) in the tournament ``report`` describes."""
     ident = report["identity"]
     run_date = datetime.datetime.fromisoformat(str(ident["started_at"])).date()
-    rating = next(row["rating"] for row in report["players"] if row["player"] == player)
     return Manifest(
         reprobe_version=REPROBE_VERSION,
         result_id=f"arena-{ident['game']}-t{ident['tournament_id']}-{slug(player)}-{run_date.isoformat()}",
@@ -238,7 +261,7 @@ def manifest(report: dict[str, Any], player: str) -> Manifest:
         inference=_inference(report, player, run_date),
         cost=_cost(report, player),
         failures=_failures(report, player),
-        headline_metric=HeadlineMetric(name=HEADLINE, value=float(rating)),
+        headline_metric=metric,
     )
 
 

@@ -141,9 +141,6 @@ async def test_a_report_discloses_code_environment_prompts_time_and_failures(sto
     assert clock["started_at"] == ident["started_at"] and clock["finished_at"] == ident["finished_at"]
     assert clock["span_seconds"] is not None and clock["span_seconds"] >= 0
     assert clock["decisions"] == sum(c["decisions"] for c in report["failures"]["per_player"].values())
-    # The rating method states its prior.
-    method = report["methods"]["rating"]
-    assert method["prior"] == report["ratings"].get("prior", 1.0) and "virtual" in method["prior_text"]
     assert report["failures"]["errors_by_player"] == {"baseline:honest": {}, "baseline:bluffing": {}}
     text = markdown(report)
     for line in (
@@ -154,7 +151,6 @@ async def test_a_report_discloses_code_environment_prompts_time_and_failures(sto
         f"packages, SHA-256 `{env['packages_sha256']}`",
         f"- wall-clock: started {ident['started_at']}, finished {ident['finished_at']}",
         f"- schedule: {rule}",
-        f"- prior: {method['prior_text']}",
         "## Appendix A: prompt templates",
         f"SHA-256 `{appendix['prompt_templates'][0]['sha256']}`",
         f"arena=={__version__}",

@@ -174,7 +174,7 @@ def test_a_sample_report_validates_after_a_json_round_trip() -> None:
     assert {"player", "rating", "rating_low", "rating_high", "episodes", "wins", "draws", "losses"} <= set(
         first
     )
-    assert report["ratings"]["plackett_luce"] is None
+    assert report["ratings"]["method"] == "bradley-terry" and report["ratings"]["openskill"] is None
     assert all(
         row["more_usd"] is not None for row in report["order_confidence"] if row["more_seeds"] is not None
     )
@@ -184,7 +184,9 @@ def test_a_many_seat_report_carries_plackett_luce() -> None:
     records = many_seat({"a": 200.0, "b": 0.0, "c": -200.0, "d": 0.0}, ["n", "e", "s"], deals=5, seed=2)
     report = sample_report() | tables(records, resamples=50)
     validate_report(json.loads(json.dumps(report)))
-    assert report["ratings"]["plackett_luce"][0]["player"] == "a"
+    assert report["ratings"]["method"] == "plackett-luce" and report["players"][0]["player"] == "a"
+    assert report["ratings"]["openskill"]["rows"][0]["player"] == "a"
+    assert "order" in report["ratings"]["openskill"]["label"]
 
 
 def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:

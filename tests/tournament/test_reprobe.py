@@ -22,10 +22,12 @@ from arena.tournament.report import build_report
 from arena.tournament.reprobe import (
     SCHEMA_SHA256,
     Harness,
+    HeadlineMetric,
     Identity,
     Inference,
     Manifest,
     codebook_scores,
+    headline,
     manifests,
     reprobe_errors,
     reprobe_schema,
@@ -93,7 +95,13 @@ async def test_a_model_players_manifest_validates_and_scores_1_on_every_field(
     assert cost["rate_source"].startswith("https://openai.com/api/pricing/ (2026-11-30)")
     assert cost["wallclock_seconds"] == spent["decision_seconds"]
     assert document["failures"]["schema"] == 0 and document["failures"]["fallback"] == 0
-    assert document["headline_metric"]["name"] == "bradley_terry_rating"
+    # m lost both its episodes to the weather baseline: no rating, only an upper bound.
+    row = next(r for r in report["players"] if r["player"] == "m")
+    assert row["rating"] is None and row["bound"]["side"] == "below"
+    assert document["headline_metric"] == {
+        "name": "bradley_terry_rating_at_most",
+        "value": row["rating_high"],
+    }
     assert document["inference"]["top_p"] is None and "seed" in document["inference"]  # nulls are said
 
 
@@ -231,3 +239,17 @@ def test_the_parts_build_on_their_own() -> None:
         run_date=datetime.date(2026, 12, 1),
     )
     assert identity.subset == "full" and harness.max_steps == 8 and inference.run_date.year == 2026
+
+
+def test_the_headline_is_the_rating_else_the_bound_else_nothing() -> None:
+    rated = {"player": "m", "rating": 1012.5, "rating_low": 950.0, "rating_high": 1080.0}
+    assert headline(rated) == HeadlineMetric(name="bradley_terry_rating", value=1012.5)
+    swept = {
+        "player": "m",
+        "rating": None,
+        "rating_low": 1570.0,
+        "rating_high": None,
+        "bound": {"side": "above"},
+    }
+    assert headline(swept) == HeadlineMetric(name="bradley_terry_rating_at_least", value=1570.0)
+    assert headline({"player": "m", "rating": None, "rating_low": None, "rating_high": None}) is None
