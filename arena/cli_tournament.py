@@ -328,9 +328,9 @@ def _metrics_table(table: dict[str, Any]) -> RenderableType:
 
 
 def _chosen(table: dict[str, Any], present: set[str]) -> list[str]:
-    """The game's summary metrics among ``present`` (all of them, sorted, if it names none)."""
+    """The game's summary metrics among ``present`` (all of them, sorted, if it names none of them)."""
     summary = [n for n in table["summary_metrics"] if n != "fallbacks" and n in present]
-    return summary if table["summary_metrics"] else sorted(present)
+    return summary or sorted(present)
 
 
 def _cell(summary: dict[str, Any] | None) -> str:
