@@ -197,12 +197,13 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """``arena games``: names, one-line descriptions, seats and options with defaults and ranges."""
+    """``arena games``: names, descriptions, seats, options with defaults and ranges, what a win means."""
     for name in game_names():
         spec = get_game(name)
         print(f"{name}\t{spec.title}: {spec.description}")
         for line in option_lines(spec):
             print(f"\t{line}")
+        print(f"\twins, draws and losses: {spec.outcome_rule}")
     return 0
 
 

@@ -346,23 +346,82 @@ def _openskill_table(openskill: dict[str, Any]) -> Table:
     return pl
 
 
-def _metrics_table(table: dict[str, Any]) -> Table:
-    names = [n for n in table["summary_metrics"] if n != "fallbacks"] or sorted(
-        {name for by_metric in table["metrics"].values() for name in by_metric} - {"score"}
-    )
-    metrics = Table(title="game metrics: mean (95% interval)", header_style="bold")
+def _metrics_table(table: dict[str, Any]) -> RenderableType:
+    """What a win means, each player's own metrics (per seat where seats differ), the deals' facts."""
+    parts: list[RenderableType] = []
+    if table.get("outcome_rule"):
+        parts.append(Text(plain_text("wins, draws and losses: " + table["outcome_rule"]), style="dim"))
+    parts.append(_own_metrics_table(table))
+    parts += _deal_facts(table)
+    return Group(*parts)
+
+
+def _chosen(table: dict[str, Any], present: set[str]) -> list[str]:
+    """The game's summary metrics among ``present`` (all of them, sorted, if it names none of them)."""
+    summary = [n for n in table["summary_metrics"] if n != "fallbacks" and n in present]
+    return summary or sorted(present)
+
+
+def _cell(summary: dict[str, Any] | None) -> str:
+    return "-" if summary is None else _interval(summary["mean"], summary["low"], summary["high"])
+
+
+def _own_metrics_table(table: dict[str, Any]) -> Table:
+    present = {name for by_metric in table["metrics"].values() for name in by_metric} - {"score"}
+    names = ["score", *_chosen(table, present)]
+    by_seat: dict[str, dict[str, dict[str, Any]]] = table.get("metrics_by_seat") or {}
+    split = any(len(seats) > 1 for seats in by_seat.values())
+    title = "each player's own metrics: mean (95% interval)" + (", all seats and per seat" if split else "")
+    metrics = Table(title=title, header_style="bold")
     metrics.add_column("player", no_wrap=True)
-    for name in ("score", *names):
+    if split:
+        metrics.add_column("seat", no_wrap=True)
+    for name in names:
         metrics.add_column(name, justify="right")
     for row in table["players"]:
-        cells = []
-        for name in ("score", *names):
-            summary = table["metrics"].get(row["player"], {}).get(name)
-            cells.append(
-                "-" if summary is None else _interval(summary["mean"], summary["low"], summary["high"])
-            )
-        metrics.add_row(plain_text(row["player"]), *cells)
+        player = row["player"]
+        own = table["metrics"].get(player, {})
+        seats = by_seat.get(player, {}) if split else {}
+        lead = [plain_text(player), "all"] if split else [plain_text(player)]
+        metrics.add_row(*lead, *(_cell(own.get(name)) for name in names))
+        for seat, found in seats.items() if len(seats) > 1 else ():
+            metrics.add_row("", plain_text(seat), *(_cell(found.get(name)) for name in names))
     return metrics
+
+
+def _deal_facts(table: dict[str, Any]) -> list[RenderableType]:
+    """The facts of the deals (shared by the sides of one): over all deals, per line-up, dealt numbers."""
+    facts = table.get("deal_facts") or {}
+    everything = facts.get("all") or {}
+    names = _chosen(table, set(facts.get("metrics") or ()))
+    parts: list[RenderableType] = []
+    if names:
+        title = (
+            "facts of the deals (shared by the sides of a deal, not a player's metric): mean (95% interval)"
+        )
+        result = Table(title=title, header_style="bold")
+        seats = " v ".join(table["tournament"].get("seats") or ())
+        result.add_column(f"line-up ({plain_text(seats)})" if seats else "line-up")
+        result.add_column("episodes", justify="right")
+        for name in names:
+            result.add_column(name, justify="right")
+        groups = [("all deals", everything)] + [
+            (" v ".join(group["seating"].values()), group) for group in facts.get("by_lineup") or ()
+        ]
+        for label, group in groups:
+            found = group["metrics"]
+            result.add_row(plain_text(label), str(group["episodes"]), *(_cell(found.get(n)) for n in names))
+        parts.append(result)
+    dealt = _chosen(table, set(facts.get("dealt") or ()))
+    for name in dealt:
+        by_seat = everything.get("by_seat") or {}
+        cells = ", ".join(
+            f"{seat} {_cell(found[name]).replace(chr(10), ' ')}"
+            for seat, found in by_seat.items()
+            if name in found
+        )
+        parts.append(Text(plain_text(f"dealt to each seat, whoever held it: {name} {cells}")))
+    return parts
 
 
 def _interval(mean: float, low: float | None, high: float | None) -> str:

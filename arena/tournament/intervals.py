@@ -33,6 +33,7 @@ probability that the order is right at all is ``1 - 0.5 ** n``.
 from __future__ import annotations
 
 import math
+from functools import cache
 from statistics import NormalDist
 
 import numpy as np
@@ -66,6 +67,7 @@ def t_cdf(t: float, df: int) -> float:
     return 0.5 + 0.5 * inside
 
 
+@cache
 def t_quantile(p: float, df: int) -> float:
     """The ``p`` quantile of Student's t with ``df`` degrees of freedom (bisection on :func:`t_cdf`)."""
     if not 0.0 < p < 1.0:
@@ -85,6 +87,7 @@ def inflation(seeds: int) -> float:
     return math.sqrt(seeds / (seeds - 1)) * t_quantile(0.5 + LEVEL / 2, seeds - 1) / _NORMAL.inv_cdf(0.975)
 
 
+@cache
 def tail_share(seeds: int) -> float:
     """The bootstrap tail share each end of the expanded percentile interval cuts off."""
     z = math.sqrt(seeds / (seeds - 1)) * t_quantile(0.5 + LEVEL / 2, seeds - 1)

@@ -38,6 +38,7 @@ from arena.tournament.disclosure import (
     wallclock,
 )
 from arena.tournament.report_markdown import cell, head_lines, tail_lines
+from arena.tournament.report_metrics import metrics_markdown
 from arena.tournament.report_schema import validate_report
 from arena.tournament.run import load_tournament
 from arena.tournament.schedule import deal_seed
@@ -132,6 +133,9 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
         "players": table["players"],
         "win_matrix": table["win_matrix"],
         "metrics": table["metrics"],
+        "metrics_by_seat": table["metrics_by_seat"],
+        "deal_facts": table["deal_facts"],
+        "outcome_rule": table["outcome_rule"],
         "order_confidence": table["order_confidence"],
         "left_out": [{k: v for k, v in item.items() if k != "players"} for item in table["left_out"]],
         "appendix": {
@@ -331,14 +335,6 @@ def markdown(report: dict[str, Any]) -> str:
     failures and the appendix (prompt templates, rules, example prompts, packages)."""
     lines = head_lines(report)
     lines += _ratings_markdown(report)
-    lines += ["", "## Game metrics (mean, 95% interval)", ""]
-    for player, by_metric in report["metrics"].items():
-        cells = ", ".join(
-            f"{name} {s['mean']:.3g} ({s['low']:.3g}..{s['high']:.3g})"
-            if s["low"] is not None and s["high"] is not None
-            else f"{name} {s['mean']:.3g} (no interval)"
-            for name, s in by_metric.items()
-        )
-        lines.append(f"- **{_cell(player)}**: {cells}")
+    lines += metrics_markdown(report)
     lines += tail_lines(report)
     return "\n".join(lines) + "\n"

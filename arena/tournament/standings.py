@@ -21,6 +21,7 @@ from arena.records import EpisodeStatus
 from arena.registry import get_game
 from arena.store import Store
 from arena.tournament.config import TournamentConfig
+from arena.tournament.metrics import MetricRoles, deal_facts
 from arena.tournament.records import EpisodeRecord
 from arena.tournament.run import load_tournament, plan, slot_states
 from arena.tournament.tables import tables
@@ -156,6 +157,9 @@ def tournament_table(
             "given_up": sum(not s.done and s.failures > config.retries for s in states),
         },
         "summary_metrics": list(spec.summary_metrics),
+        "outcome_rule": spec.outcome_rule,
+        "metrics_by_seat": {},
+        "deal_facts": deal_facts([], roles=MetricRoles.of(spec)),
         "failures": {
             "episodes_by_status": dict(data.statuses),
             "errors_by_class": dict(data.errors),
@@ -184,6 +188,7 @@ def tournament_table(
                 for p in players
                 if usage[p].episodes
             },
+            roles=MetricRoles.of(spec),
         )
     )
     return result

@@ -1,8 +1,9 @@
 """The tables part of a tournament report, computed from finished-episode records.
 
-:func:`tables` returns the ``ratings``, ``players``, ``win_matrix``, ``metrics`` and
-``order_confidence`` sections of ``report.json`` (see ``report_schema.json``); the caller
-adds the disclosure parts (identity, harness, inference, cost, failures) and ``left_out``.
+:func:`tables` returns the ``ratings``, ``players``, ``win_matrix``, ``metrics`` (each
+player's own), ``metrics_by_seat``, ``deal_facts`` and ``order_confidence`` sections of
+``report.json`` (see ``report_schema.json``); the caller adds the disclosure parts
+(identity, harness, inference, cost, failures) and ``left_out``.
 Every section is also what ``arena tournament table --json`` and the app show.
 """
 
@@ -13,7 +14,7 @@ from typing import Any
 
 from arena.tournament.confidence import cost_per_seed, order_confidence
 from arena.tournament.intervals import ROUGH_BELOW
-from arena.tournament.metrics import metric_means
+from arena.tournament.metrics import MetricRoles, deal_facts, player_metrics
 from arena.tournament.openskill_ratings import openskill_ratings
 from arena.tournament.plackett_luce import PLACKETT_LUCE, choice_fit
 from arena.tournament.ratings import BRADLEY_TERRY, CENTRE, Ratings, comparisons, ratings_from, win_matrix
@@ -50,13 +51,15 @@ def tables(
     anchor: str | None = None,
     cost_per_episode: Mapping[str, float] | None = None,
     tokens_per_episode: Mapping[str, float] | None = None,
+    roles: MetricRoles | None = None,
 ) -> dict[str, Any]:
     """The report's table sections for ``records`` (finished episodes only).
 
     ``cost_per_episode`` / ``tokens_per_episode`` map a player to its observed mean dollars
     and tokens per episode; with costs, each row gets ``rating_per_dollar`` and the order
     confidence prices its extra seeds. Plackett-Luce is added when any episode has more
-    than two seats.
+    than two seats. ``roles`` (the game's, :meth:`MetricRoles.of`) keeps the facts of the
+    deals out of the players' metrics; without it every metric is a player's own.
     """
     data = comparisons(records, players)
     many_seats = any(len(record.seating) > 2 for record in records)
@@ -90,7 +93,10 @@ def tables(
             }
         )
     seed_cost = cost_per_seed(records, cost_per_episode) if cost_per_episode is not None else None
-    means = metric_means(records, players=data.players, resamples=resamples, seed=seed)
+    roles = roles or MetricRoles()
+    means, by_seat = player_metrics(
+        records, players=data.players, resamples=resamples, seed=seed, roles=roles
+    )
     return {
         "ratings": {
             "method": method,
@@ -117,6 +123,11 @@ def tables(
             player: {name: summary.to_dict() for name, summary in by_metric.items()}
             for player, by_metric in means.items()
         },
+        "metrics_by_seat": {
+            player: {seat: {name: s.to_dict() for name, s in found.items()} for seat, found in seats.items()}
+            for player, seats in by_seat.items()
+        },
+        "deal_facts": deal_facts(records, roles=roles, resamples=resamples, seed=seed),
         "order_confidence": [row.to_dict() for row in order_confidence(ratings, seed_cost_usd=seed_cost)],
     }
 

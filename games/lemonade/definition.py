@@ -32,6 +32,12 @@ class LemonadeDefinition(GameDefinition):
     prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
     Options: ClassVar[type[BaseModel]] = LemonadeOptions
     listing_order: ClassVar[int] = 0
+    outcome_rule: ClassVar[str] = (
+        "A win is the most cash at the end among the stands of one episode (a bankrupt stand keeps"
+        " the cash it stopped with); stands sharing the most cash draw and every other stand loses."
+        " The ratings compare every pair of stands of an episode: more cash wins the pair, equal cash"
+        " counts half each way."
+    )
     summary_metrics: ClassVar[tuple[str, ...]] = (
         "final_cash",
         "revenue",

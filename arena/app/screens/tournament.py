@@ -273,6 +273,8 @@ class TournamentScreen(ArenaScreen):
             f"{info['counted']}/{info['slots']} episodes counted · {method} ratings, 95% intervals from "
             f"{kind}{board.resamples} deal-seed bootstrap resamples · enter: this player's episodes"
         ) + "".join(f" · {n}" for n in notes)
+        if board.table.get("outcome_rule"):
+            note += f"\nwins, draws and losses: {board.table['outcome_rule']}"
         self.query_one("#t-board-note", Static).update(Text(note, style="dim"))
         order = [row.player for row in rows]
         self.query_one("#t-heat", Static).update(heat_map(board.table.get("win_matrix"), order))
