@@ -34,7 +34,6 @@ all went well).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import pickle
@@ -47,10 +46,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from arena import orphan_writers
 from arena.writer_frames import LENGTH, FrameReader, new_doorbell
+
+if TYPE_CHECKING:
+    import asyncio
 
 _REPLY, _NO_REPLY = b"\x01", b"\x00"
 """A frame's first byte: whether the parent waits for a reply (outside the pickle, so a frame
@@ -204,6 +206,8 @@ class BackgroundWriter:
             if len(self._queue) >= BATCH_WRITES:
                 self._send_queue(wants_reply=False)
                 return
+            import asyncio  # loaded by then in any process that plays; a plain reader never needs it
+
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:

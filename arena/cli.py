@@ -7,43 +7,35 @@ one line on stderr and a non-zero exit, never a traceback.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
 import os
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
-from arena import cli_tournament
-from arena.cli_args import (
-    UsageError,
-    build_parser,
-    episode_id_arg,
-    open_store,
-    option_lines,
-    parse_count,
-    parse_pairs,
-    parse_seed_flag,
-    seats_for,
-)
-from arena.cli_episodes import cmd_episodes, cmd_export
-from arena.cli_output import LiveOutput, StdoutConsole, silence_stdout
-from arena.export import EpisodeNotFound
-from arena.lineup import baseline_choices
-from arena.match import MatchConfig, prepare_runner, run_to_end
-from arena.paths import database_path
-from arena.player import PlayerSetupError, UserLeft
-from arena.player_kinds import player_kinds
-from arena.records import EpisodeStatus
-from arena.registry import UnknownGameError, game_names, get_game
-from arena.run_control import Budget
+from arena.cli_args import UsageError, build_parser
 from arena.sanitize import plain_text
-from arena.specs import SpecError
-from arena.store import Store, StoreError
-from arena.user_input import budget_problem
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from arena.match import MatchConfig
+    from arena.store import Store
+
+# Each command imports what it needs when it runs: ``arena --help`` and the listings start
+# without the games, the players, the store, numpy, pydantic models or Rich tables
+# (tests/test_import_hygiene.py checks what each command loads).
+
+USER_ERRORS = (
+    ("arena.specs", "SpecError"),
+    ("arena.registry", "UnknownGameError"),
+    ("arena.store", "StoreError"),
+    ("arena.player", "PlayerSetupError"),
+    ("arena.export", "EpisodeNotFound"),
+)
+"""Errors that are the user's to fix (one line, exit 1), by the module that defines each."""
+READER_LEFT = (("builtins", "BrokenPipeError"), ("arena.player", "UserLeft"))
+"""The reader of our output left (``arena episodes | head``): exit 1 quietly."""
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -64,13 +56,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except UsageError as exc:
         return fail(str(exc), EXIT_USAGE)
-    except (SpecError, UnknownGameError, StoreError, PlayerSetupError, EpisodeNotFound, ValueError) as exc:
-        return fail(str(exc))
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
-    except (BrokenPipeError, UserLeft):  # the reader of our output left (arena episodes | head)
-        silence_stdout()
-        return 1
+    except Exception as exc:
+        if isinstance(exc, _loaded(READER_LEFT)):
+            _silence_stdout()
+            return 1
+        if isinstance(exc, (ValueError, *_loaded(USER_ERRORS))):
+            return fail(str(exc))
+        raise
+
+
+def _loaded(names: tuple[tuple[str, str], ...]) -> tuple[type[BaseException], ...]:
+    """The classes ``names`` lists whose modules are loaded: an exception of a module never
+    imported cannot have been raised, so nothing is imported to recognise it."""
+    found = (getattr(sys.modules.get(module), name, None) for module, name in names)
+    return tuple(cls for cls in found if isinstance(cls, type) and issubclass(cls, BaseException))
+
+
+def _silence_stdout() -> None:
+    from arena.cli_output import silence_stdout
+
+    silence_stdout()
 
 
 def fail(message: str, code: int = 1) -> int:
@@ -82,11 +89,19 @@ def fail(message: str, code: int = 1) -> int:
 
 def stdout_console() -> Console:
     """A console for results: terminal width on a terminal, wide enough for tables in a pipe."""
+    from arena.cli_output import StdoutConsole
+
     return StdoutConsole(highlight=False, width=None if sys.stdout.isatty() else PIPE_WIDTH)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     """``arena play GAME --seat a=SPEC ...``"""
+    from arena.cli_args import open_store, parse_pairs, parse_seed_flag, seats_for
+    from arena.match import MatchConfig
+    from arena.registry import get_game
+    from arena.run_control import Budget
+    from arena.user_input import budget_problem
+
     spec = get_game(args.game)
     seats = parse_pairs(args.seat, "--seat")
     options: dict[str, Any] = dict(parse_pairs(args.option, "--option"))
@@ -109,6 +124,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
+    import asyncio
+    import contextlib
+
+    from arena.cli_output import LiveOutput
+    from arena.match import prepare_runner, run_to_end
+    from arena.player import UserLeft
+    from arena.records import EpisodeStatus
     from players.console_human import ConsoleDesk, ConsoleHuman
 
     console = stdout_console()
@@ -134,6 +156,10 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
 
 def cmd_suite(args: argparse.Namespace) -> int:
     """``arena suite GAME --seat ... --n N``: a thin alias of ``arena tournament run`` for one line-up."""
+    from arena import cli_tournament
+    from arena.cli_args import open_store, parse_count, parse_pairs, parse_seed_flag, seats_for
+    from arena.registry import get_game
+
     spec = get_game(args.game)
     options = dict(parse_pairs(args.option, "--option"))
     seats = parse_pairs(args.seat, "--seat")
@@ -156,6 +182,9 @@ def cmd_suite(args: argparse.Namespace) -> int:
 
 def cmd_players(args: argparse.Namespace) -> int:
     """``arena players GAME``: one spec per line, spec first."""
+    from arena.lineup import baseline_choices
+    from arena.registry import get_game
+
     spec = get_game(args.game)
     for choice in baseline_choices(spec):
         print(f"{choice.spec}\t{choice.description}")
@@ -165,6 +194,9 @@ def cmd_players(args: argparse.Namespace) -> int:
 
 
 def _model_lines() -> list[str]:
+    import asyncio
+
+    from arena.player_kinds import player_kinds
     from players.models import describe_available, load_models_config
 
     try:
@@ -198,6 +230,9 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 def cmd_games(args: argparse.Namespace) -> int:
     """``arena games``: names, descriptions, seats, options with defaults and ranges, what a win means."""
+    from arena.cli_args import option_lines
+    from arena.registry import game_names, get_game
+
     for name in game_names():
         spec = get_game(name)
         print(f"{name}\t{spec.title}: {spec.description}")
@@ -210,6 +245,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_app(args: argparse.Namespace) -> int:
     """No subcommand: the Textual app."""
     from arena.app import run_app
+    from arena.paths import database_path
 
     return run_app(database_path(args.db))
 
@@ -217,6 +253,10 @@ def cmd_app(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """``arena replay [ID]``: the app, straight on the replay screen."""
     from arena.app import run_app
+    from arena.cli_args import episode_id_arg
+    from arena.export import EpisodeNotFound
+    from arena.paths import database_path
+    from arena.store import Store
 
     path = database_path(getattr(args, "sub_db", None) or args.db)
     if args.episode_id is not None:
@@ -231,6 +271,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """``arena tournament run|resume|table|report``."""
+    from arena import cli_tournament
+    from arena.cli_args import open_store, parse_pairs
     from arena.tournament.config import TournamentConfigError
     from arena.tournament.run import TournamentNotFound
 
@@ -259,11 +301,28 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def cmd_tournaments(args: argparse.Namespace) -> int:
     """``arena tournaments``: recent tournaments."""
+    from arena import cli_tournament
+    from arena.cli_args import open_store
+
     store = open_store(args, write=False)
     try:
         return cli_tournament.list_command(args, store, stdout_console())
     finally:
         store.close()
+
+
+def cmd_episodes(args: argparse.Namespace) -> int:
+    """``arena episodes``: recent episodes, newest first."""
+    from arena.cli_episodes import cmd_episodes as listing
+
+    return listing(args)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``arena export ID``: the episode as JSON on stdout."""
+    from arena.cli_episodes import cmd_export as export
+
+    return export(args)
 
 
 COMMANDS = {
@@ -293,7 +352,7 @@ def run() -> None:
         # PYTHONUNBUFFERED is set) meets a reader that left only here, not inside main().
         sys.stdout.flush()
     except BrokenPipeError:
-        silence_stdout()
+        _silence_stdout()
         code = 1
     raise SystemExit(code)
 

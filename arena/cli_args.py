@@ -2,22 +2,26 @@
 
 Flags are checked here (pairs, seeds, counts, episode ids, the database path); the command
 handlers in :mod:`arena.cli`, :mod:`arena.cli_episodes` and :mod:`arena.cli_tournament` get
-values they can use.
+values they can use. The parser imports nothing beyond the standard library and these
+small modules, so ``arena --help`` starts fast.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from arena import cli_tournament
-from arena.export import EpisodeNotFound
 from arena.paths import database_path
-from arena.registry import GameDefinition, game_names, get_game
 from arena.sanitize import plain_text
-from arena.store import Store, StoreError
 from arena.user_input import in_int64, parse_seed
+
+if TYPE_CHECKING:
+    from arena.definition import GameDefinition
+    from arena.store import Store
+
+# Building the parser imports no game, store or tournament code: ``arena --help`` and every
+# command start with this module, and each handler imports what it needs.
 
 
 class UsageError(Exception):
@@ -92,9 +96,51 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write an episode as JSON to stdout")
     export.add_argument("episode_id", type=int)
     export.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-    cli_tournament.add_parsers(sub, ArenaParser)
+    add_tournament_parsers(sub, ArenaParser)
     _accept_global_options_everywhere(sub)
     return parser
+
+
+def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
+    """Register ``tournament`` (with its subcommands) and ``tournaments``."""
+    tournament = sub.add_parser("tournament", help="run, resume and tabulate tournaments")
+    actions = tournament.add_subparsers(dest="tournament_command", parser_class=parser_class, required=True)
+
+    run = actions.add_parser("run", help="play every pairing of the players on N deal seeds, both seatings")
+    run.add_argument("game", nargs="?", help="game name (see: arena games); or give --file")
+    run.add_argument("--player", action="append", default=[], metavar="SPEC", help="a player (repeat)")
+    run.add_argument("--seeds", default=None, help="deal seeds every line-up plays (default 10)")
+    run.add_argument("--seed", default=None, help="master seed the deal seeds come from (default 0)")
+    run.add_argument("--name", default=None, help="a name for listings")
+    run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
+    run.add_argument("--concurrency", default=None, help="episodes played at once (default 4)")
+    run.add_argument("--budget-usd", default=None, help="stop starting episodes past this spend")
+    run.add_argument("--file", metavar="TOML", help="read the tournament from a TOML file (flags override)")
+    run.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    resume = actions.add_parser("resume", help="play the slots a stopped tournament is missing")
+    resume.add_argument("tournament_id", type=int)
+    resume.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    table = actions.add_parser("table", help="ratings, metrics, win matrix and failures of a tournament")
+    table.add_argument("tournament_id", type=int)
+    table.add_argument("--json", action="store_true", help="print the tables as JSON")
+    table.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    report = actions.add_parser("report", help="write report.json and report.md with the disclosure")
+    report.add_argument("tournament_id", type=int)
+    report.add_argument("--out", required=True, metavar="DIR", help="folder for report.json and report.md")
+    report.add_argument(
+        "--format",
+        choices=("report", "reprobe"),
+        default="report",
+        help="report: report.json and report.md (default); reprobe: a REPROBE v0.1 manifest per model player",
+    )
+    report.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    listing = sub.add_parser("tournaments", help="list tournaments")
+    listing.add_argument("--limit", type=int, default=30)
+    listing.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
 
 def _accept_global_options_everywhere(sub: Any) -> None:
@@ -119,6 +165,8 @@ class PlayHelp(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from arena.registry import game_names, get_game
+
         parser.print_help()
         for name in game_names():
             print(f"\n{name}:")
@@ -143,6 +191,8 @@ def option_lines(spec: GameDefinition) -> list[str]:
 
 def open_store(args: argparse.Namespace, *, write: bool = True) -> Store:
     """The store ``--db`` names. Reading never creates anything; writing says what it creates."""
+    from arena.store import Store, StoreError
+
     path = database_path(getattr(args, "sub_db", None) or args.db)
     if not path.parent.exists():
         if not write:
@@ -174,6 +224,8 @@ def parse_seed_flag(text: str) -> int:
 def episode_id_arg(value: int) -> int:
     # An id SQLite cannot hold cannot name an episode; say so instead of failing in the store.
     if not in_int64(value):
+        from arena.export import EpisodeNotFound
+
         raise EpisodeNotFound(f"no episode {value}")
     return value
 

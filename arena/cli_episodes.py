@@ -10,7 +10,6 @@ import json
 import sys
 
 from arena.cli_args import UsageError, episode_id_arg, open_store
-from arena.export import export_episode
 from arena.sanitize import INVISIBLE
 from arena.user_input import INT64_MAX
 
@@ -42,6 +41,8 @@ def cmd_episodes(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``arena export ID``: the episode as JSON on stdout."""
+    from arena.export import export_episode  # the games and the engine; a listing needs neither
+
     store = open_store(args, write=False)
     try:
         document = export_episode(store, episode_id_arg(args.episode_id))

@@ -1,7 +1,8 @@
 """``arena tournament run|resume|table|report`` and ``arena tournaments``: the headless tournament front end.
 
 Progress goes to stderr as a Rich bar (done/total, rate, ETA, spend); tables go to stdout.
-Player specs are untrusted text and pass through :func:`arena.sanitize.plain_text`.
+Player specs are untrusted text and pass through :func:`arena.sanitize.plain_text`. The flags
+are declared with the rest of the parser in :mod:`arena.cli_args`, which imports none of this.
 """
 
 from __future__ import annotations
@@ -37,48 +38,6 @@ from arena.tournament.wording import (
 )
 
 StoreOpener = Callable[[argparse.Namespace], Store]
-
-
-def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
-    """Register ``tournament`` (with its subcommands) and ``tournaments``."""
-    tournament = sub.add_parser("tournament", help="run, resume and tabulate tournaments")
-    actions = tournament.add_subparsers(dest="tournament_command", parser_class=parser_class, required=True)
-
-    run = actions.add_parser("run", help="play every pairing of the players on N deal seeds, both seatings")
-    run.add_argument("game", nargs="?", help="game name (see: arena games); or give --file")
-    run.add_argument("--player", action="append", default=[], metavar="SPEC", help="a player (repeat)")
-    run.add_argument("--seeds", default=None, help="deal seeds every line-up plays (default 10)")
-    run.add_argument("--seed", default=None, help="master seed the deal seeds come from (default 0)")
-    run.add_argument("--name", default=None, help="a name for listings")
-    run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
-    run.add_argument("--concurrency", default=None, help="episodes played at once (default 4)")
-    run.add_argument("--budget-usd", default=None, help="stop starting episodes past this spend")
-    run.add_argument("--file", metavar="TOML", help="read the tournament from a TOML file (flags override)")
-    run.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-
-    resume = actions.add_parser("resume", help="play the slots a stopped tournament is missing")
-    resume.add_argument("tournament_id", type=int)
-    resume.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-
-    table = actions.add_parser("table", help="ratings, metrics, win matrix and failures of a tournament")
-    table.add_argument("tournament_id", type=int)
-    table.add_argument("--json", action="store_true", help="print the tables as JSON")
-    table.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-
-    report = actions.add_parser("report", help="write report.json and report.md with the disclosure")
-    report.add_argument("tournament_id", type=int)
-    report.add_argument("--out", required=True, metavar="DIR", help="folder for report.json and report.md")
-    report.add_argument(
-        "--format",
-        choices=("report", "reprobe"),
-        default="report",
-        help="report: report.json and report.md (default); reprobe: a REPROBE v0.1 manifest per model player",
-    )
-    report.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-
-    listing = sub.add_parser("tournaments", help="list tournaments")
-    listing.add_argument("--limit", type=int, default=30)
-    listing.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
 
 def config_from_args(

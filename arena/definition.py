@@ -15,14 +15,15 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from arena.game import GameState
-from arena.player import Player
+if TYPE_CHECKING:  # a definition is read (arena games) without loading the players
+    from arena.game import GameState
+    from arena.player import Player
 
-BaselineFactory = Callable[[random.Random], Player]
+BaselineFactory = Callable[[random.Random], "Player"]
 """Builds a baseline player from a generator owned by the run (seeded per seat)."""
 
 

@@ -7,10 +7,12 @@ earlier Arena opens, migrates in place and exports the same.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+if TYPE_CHECKING:  # a migration is handed the database; sqlite-utils (and numpy) load only to migrate
+    import sqlite_utils
 
-Migration = Callable[[sqlite_utils.Database], None]
+Migration = Callable[["sqlite_utils.Database"], None]
 
 
 def _v1(db: sqlite_utils.Database) -> None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from arena.game import Game
-from arena.player import Player
+if TYPE_CHECKING:  # the store hashes configurations without loading the engine
+    from arena.game import Game
+    from arena.player import Player
 
 _SECRET_PARAM = re.compile(r"key|token|secret|sig|auth|pass|credential", re.IGNORECASE)
 

@@ -13,10 +13,9 @@ import sqlite3
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Unpack
+from typing import TYPE_CHECKING, Any, Unpack
 
 import orjson
-import sqlite_utils
 
 from arena import episode_writes
 from arena.background_writer import BackgroundWriter, Write, WriterError, run_write, transaction
@@ -25,6 +24,9 @@ from arena.episode_writes import NewEpisode, now
 from arena.migrations import MIGRATIONS
 from arena.orphan_writers import process_alive, wait_for_orphans
 from arena.turn_rows import dumps
+
+if TYPE_CHECKING:  # loaded (with numpy) only to migrate a file or when asked for: see Store.db
+    import sqlite_utils
 
 JSON_COLUMNS = frozenset(
     {"observation", "action", "attempts", "state", "config", "metrics", "sampling", "served"}
@@ -64,12 +66,13 @@ class Store:
         """Why turns are written in this process although a writer process was wanted."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db = sqlite_utils.Database(conn)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            self._db.execute("PRAGMA foreign_keys=ON")
+            self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db: sqlite_utils.Database | None = None
+            self._conn.execute("PRAGMA recursive_triggers=on")  # as sqlite-utils sets it on a connection
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            self._conn.execute("PRAGMA foreign_keys=ON")
             self._migrate()
             self._reap_orphans()
         except (OSError, sqlite3.Error) as exc:
@@ -86,12 +89,21 @@ class Store:
                 self._writer.sync()
             except WriterError as exc:
                 raise StoreError(f"{self.path}: {exc}") from None
-        return self._db.conn
+        return self._conn
 
     @property
     def db(self) -> sqlite_utils.Database:
         """The connection wrapped by sqlite-utils (after the same wait as :attr:`conn`)."""
         self.conn  # noqa: B018 - waits for the writer
+        return self._utils()
+
+    def _utils(self) -> sqlite_utils.Database:
+        # Importing sqlite-utils costs more than opening the file (it loads numpy), and only
+        # migrations and tests use it: reading and playing go through the plain connection.
+        if self._db is None:
+            import sqlite_utils
+
+            self._db = sqlite_utils.Database(self._conn)
         return self._db
 
     @property
@@ -111,8 +123,8 @@ class Store:
             if writer is not None:
                 writer.close()
             with contextlib.suppress(sqlite3.Error):  # left unused, they are only a gap
-                self._ids.give_back(self._db.conn)
-            self._db.conn.close()
+                self._ids.give_back(self._conn)
+            self._conn.close()
 
     def schema_version(self) -> int:
         """The database's migration level."""
@@ -126,7 +138,7 @@ class Store:
             return
         # A migration may rebuild a table others refer to: SQLite's procedure for that runs
         # with foreign keys off (the pragma is ignored inside a transaction, hence out here).
-        self._db.execute("PRAGMA foreign_keys=OFF")
+        self._conn.execute("PRAGMA foreign_keys=OFF")
         try:
             for number in range(version, len(MIGRATIONS)):
                 # Under the write lock, read the version again: another process opening the
@@ -134,10 +146,10 @@ class Store:
                 # could rebuild a table twice and hand out reserved episode ids again).
                 with transaction(self.conn, "BEGIN IMMEDIATE"):
                     if self.schema_version() <= number:
-                        MIGRATIONS[number](self._db)
+                        MIGRATIONS[number](self._utils())
                         self.conn.execute(f"PRAGMA user_version={number + 1}")
         finally:
-            self._db.execute("PRAGMA foreign_keys=ON")
+            self._conn.execute("PRAGMA foreign_keys=ON")
 
     def _reap_orphans(self) -> None:
         # An episode still 'running' whose process is gone was interrupted by a crash; first
@@ -168,7 +180,7 @@ class Store:
         other and the id is known at once.
         """
         try:
-            episode_id = self._ids.take(self._db.conn)
+            episode_id = self._ids.take(self._conn)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot create an episode in {self.path}: {exc}") from None
         self._run(episode_writes.create_episode(episode_id, **episode))
@@ -191,7 +203,7 @@ class Store:
     def _run(self, write: Write) -> None:
         """Apply one transaction: handed to the writer process when there is one, else here."""
         writer = self._writer
-        if writer is None or self._db.conn.in_transaction:
+        if writer is None or self._conn.in_transaction:
             writer = self._writer_to_use()
         if writer is None:
             run_write(self.conn, write)
@@ -204,7 +216,7 @@ class Store:
     def _writer_to_use(self) -> BackgroundWriter | None:
         """The writer process for the next write (started if need be), or ``None`` to write here:
         no writer wanted or possible, or inside a caller's open transaction (which it joins)."""
-        if not self.background or self._db.conn.in_transaction:
+        if not self.background or self._conn.in_transaction:
             return None
         return self._background_writer()
 

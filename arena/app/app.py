@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -23,20 +23,19 @@ from arena.app.commands import ArenaCommands
 from arena.app.home_model import ModelCatalog, load_model_catalog
 from arena.app.human import HumanTurn
 from arena.app.live import LiveMatch, MatchManager, PlayerFactory
-from arena.app.replay_model import ReplayError, ReplayModel
-from arena.app.screens.episodes import EpisodesScreen
 from arena.app.screens.home import HomeScreen
-from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import ConfirmScreen, TextScreen, help_body
-from arena.app.screens.replay import ReplayScreen
-from arena.app.screens.tournament import TournamentScreen
-from arena.app.screens.tournament_lists import TournamentsScreen
-from arena.app.screens.tournament_setup import TournamentSetupScreen
 from arena.app.tournament_job import TournamentJob, TournamentManager
-from arena.app.tournament_model import TournamentDraft
-from arena.match import MatchConfig
 from arena.store import Store, StoreError
-from arena.tournament.config import TournamentConfig
+
+if TYPE_CHECKING:
+    from arena.app.tournament_model import TournamentDraft
+    from arena.match import MatchConfig
+    from arena.tournament.config import TournamentConfig
+
+# Only the home screen is imported to start: every other screen (the tournament screen
+# brings numpy and the rating code) is imported when it is first opened, and the models
+# file is read once the home screen is up (see HomeScreen.select_game).
 
 
 class ArenaApp(App[int]):
@@ -109,13 +108,21 @@ class ArenaApp(App[int]):
             # Objects alive once the first screen is up live as long as the app; keeping them
             # out of the collector's full passes removes ~50-100 ms pauses while stepping.
             self.call_after_refresh(gc.freeze)
-        if self._load_models:
-            self.run_worker(self._read_models(), group="models", exit_on_error=False)
         if self._open_replay:
             if self._replay is None:
                 self.open_episodes()
             else:
                 self.open_replay(self._replay)
+
+    def read_models(self) -> None:
+        """Read the models file and ask which models can play, once, in the background.
+
+        The home screen calls this when it first shows a game: importing the model SDKs
+        holds the interpreter for a while, so it waits until the screen is usable.
+        """
+        if self._load_models:
+            self._load_models = False
+            self.run_worker(self._read_models(), group="models", exit_on_error=False)
 
     async def _read_models(self) -> None:
         self.catalog = await load_model_catalog()
@@ -125,6 +132,8 @@ class ArenaApp(App[int]):
 
     def on_arena_app_models_loaded(self, message: ModelsLoaded) -> None:
         """Offer the models in the home screen's seat lists and the tournament set-up."""
+        from arena.app.screens.tournament_setup import TournamentSetupScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, HomeScreen | TournamentSetupScreen):
                 screen.refresh_players()
@@ -142,12 +151,17 @@ class ArenaApp(App[int]):
 
     def open_episodes(self) -> None:
         """The saved-episodes browser."""
+        from arena.app.screens.episodes import EpisodesScreen
+
         if isinstance(self.screen, EpisodesScreen):
             return
         self.push_screen(EpisodesScreen())
 
     def open_replay(self, episode_id: int) -> None:
         """Step through episode ``episode_id`` (not while a person here still plays in it)."""
+        from arena.app.replay_model import ReplayError, ReplayModel
+        from arena.app.screens.replay import ReplayScreen
+
         for match in self.matches.matches:
             if match.model.secret and match.model.episode_id == episode_id:
                 self.notify(
@@ -177,6 +191,8 @@ class ArenaApp(App[int]):
 
     def watch_match(self, match: LiveMatch) -> None:
         """Show ``match``'s screen (on top of the home screen)."""
+        from arena.app.screens.match import MatchScreen
+
         if isinstance(self.screen, MatchScreen) and self.screen.match is match:
             return
         self.go_home()
@@ -185,15 +201,21 @@ class ArenaApp(App[int]):
     # -- tournaments --------------------------------------------------------------------
     def open_tournament_setup(self, draft: TournamentDraft | None = None) -> None:
         """Set up a new tournament (``draft`` fills in the form, e.g. from the home screen)."""
+        from arena.app.screens.tournament_setup import TournamentSetupScreen
+
         self.push_screen(TournamentSetupScreen(draft))
 
     def open_tournaments(self) -> None:
         """The stored tournaments."""
+        from arena.app.screens.tournament_lists import TournamentsScreen
+
         if not isinstance(self.screen, TournamentsScreen):
             self.push_screen(TournamentsScreen())
 
     def open_tournament(self, tournament_id: int) -> None:
         """Show tournament ``tournament_id``: its progress if it plays, its tables."""
+        from arena.app.screens.tournament import TournamentScreen
+
         if isinstance(self.screen, TournamentScreen) and self.screen.tournament_id == tournament_id:
             return
         if self.store.tournament(tournament_id) is None:
@@ -203,6 +225,8 @@ class ArenaApp(App[int]):
 
     def start_tournament(self, config: TournamentConfig, *, show: bool = True) -> TournamentJob:
         """Store and start a tournament (and show it); raises ``TournamentConfigError``/``SpecError``."""
+        from arena.app.screens.tournament import TournamentScreen
+
         tournament_id = self.tournaments.create(config)
         job = self._play_tournament(tournament_id)
         if show:
@@ -228,6 +252,8 @@ class ArenaApp(App[int]):
 
     def on_arena_app_tournament_ended(self, message: TournamentEnded) -> None:
         """Tell the user a tournament ended if its screen is not shown."""
+        from arena.app.screens.tournament import TournamentScreen
+
         if not self.screen_stack:  # the app is closing: quitting stopped it
             return
         screen = self.screen
@@ -243,6 +269,8 @@ class ArenaApp(App[int]):
 
     def on_arena_app_human_waiting(self, message: HumanWaiting) -> None:
         """Tell the person a seat waits for them if its screen is not shown."""
+        from arena.app.screens.match import MatchScreen
+
         screen = self.screen
         if isinstance(screen, MatchScreen) and screen.match is message.match:
             return
@@ -255,6 +283,8 @@ class ArenaApp(App[int]):
 
     def on_arena_app_match_ended(self, message: MatchEnded) -> None:
         """Tell the user a match ended if its screen is not shown."""
+        from arena.app.screens.match import MatchScreen
+
         screen = self.screen
         if isinstance(screen, MatchScreen) and screen.match is message.match:
             return

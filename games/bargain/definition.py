@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
-from rich.console import RenderableType
 
 from arena.definition import BaselineInfo, GameDefinition
 from arena.game import GameState, template_version
 from games.bargain import prompt as prompt_text
-from games.bargain.baselines import BASELINES
-from games.bargain.game import BargainOptions, BargainState
 from games.bargain.observation import BargainObservation
-from games.bargain.render import render_bargain
+from games.bargain.options import BargainOptions
 from games.bargain.rules import SEATS
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from games.bargain.game import BargainState
+
+# The state, the baselines and the view load when a game is played or shown, not when it is
+# listed: ``arena games`` reads only the facts and options declared here.
 
 
 class BargainDefinition(GameDefinition):
@@ -71,14 +76,20 @@ class BargainDefinition(GameDefinition):
         return SEATS
 
     def new_state(self, seed: int, options: BaseModel) -> BargainState:
+        from games.bargain.game import BargainState
+
         assert isinstance(options, BargainOptions)
         return BargainState(self, seed, options)
 
     def state_from_json(self, data: dict[str, Any]) -> BargainState:
+        from games.bargain.game import BargainState
+
         return BargainState.from_json(self, data)
 
     @property
     def baselines(self) -> dict[str, BaselineInfo]:
+        from games.bargain.baselines import BASELINES
+
         return {name: BaselineInfo(name, description, cls) for name, (cls, description) in BASELINES.items()}
 
     def rules(self, options: BaseModel, seat: str) -> str:
@@ -90,6 +101,9 @@ class BargainDefinition(GameDefinition):
         return prompt_text.render(observation, rules)
 
     def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
+        from games.bargain.game import BargainState
+        from games.bargain.render import render_bargain
+
         assert isinstance(state, BargainState)
         return render_bargain(state, viewer)
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
 from arena.game import GameState, SeatResult
 from games.bargain.honesty import Ledger
 from games.bargain.observation import BargainObservation, PublicMove
+from games.bargain.options import BargainOptions
 from games.bargain.rules import (
     BUYER,
-    DEFAULT_ROUNDS,
     PRICE_MAX,
     PRICE_MIN,
     SEATS,
@@ -47,19 +47,6 @@ SAMPLE_MESSAGES = (
     "I have a better offer elsewhere.",
     "This is my final offer.",
 )
-
-
-class BargainOptions(BaseModel):
-    """The bargain's options."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    rounds: int = Field(
-        DEFAULT_ROUNDS,
-        ge=2,
-        le=40,
-        description="round limit; one round is one turn of one side (seller in odd rounds)",
-    )
 
 
 class BargainState(GameState):

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
-from rich.console import RenderableType
 
 from arena.definition import BaselineInfo, GameDefinition
 from arena.game import GameState, template_version
 from games.lemonade import prompt as prompt_text
-from games.lemonade.baselines import BASELINES
-from games.lemonade.game import LemonadeOptions, LemonadeState, stand_seats
 from games.lemonade.observation import LemonadeObservation
-from games.lemonade.render import render_stands
+from games.lemonade.options import LemonadeOptions, stand_seats
 
-_BASELINE_INFOS = {name: BaselineInfo(name, text, cls) for name, (cls, text) in BASELINES.items()}
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from games.lemonade.game import LemonadeState
+
+# The state, the baselines and the view load when a game is played or shown, not when it is
+# listed: ``arena games`` reads only the facts and options declared here.
 
 
 class LemonadeDefinition(GameDefinition):
@@ -54,15 +58,25 @@ class LemonadeDefinition(GameDefinition):
         return stand_seats(options.stands)
 
     def new_state(self, seed: int, options: BaseModel) -> LemonadeState:
+        from games.lemonade.game import LemonadeState
+
         assert isinstance(options, LemonadeOptions)
         return LemonadeState(self, seed, options)
 
     def state_from_json(self, data: dict[str, Any]) -> LemonadeState:
+        from games.lemonade.game import LemonadeState
+
         return LemonadeState.from_json(self, data)
 
     @property
     def baselines(self) -> dict[str, BaselineInfo]:
-        return dict(_BASELINE_INFOS)
+        return dict(self._baseline_infos)
+
+    @cached_property
+    def _baseline_infos(self) -> dict[str, BaselineInfo]:
+        from games.lemonade.baselines import BASELINES
+
+        return {name: BaselineInfo(name, text, cls) for name, (cls, text) in BASELINES.items()}
 
     def rules(self, options: BaseModel, seat: str) -> str:
         assert isinstance(options, LemonadeOptions)
@@ -73,6 +87,9 @@ class LemonadeDefinition(GameDefinition):
         return prompt_text.render(observation, rules)
 
     def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
+        from games.lemonade.game import LemonadeState
+        from games.lemonade.render import render_stands
+
         assert isinstance(state, LemonadeState)
         return render_stands(state, state.seats if viewer is None else (viewer,))
 

@@ -12,9 +12,9 @@ import operator
 import random
 from dataclasses import dataclass, field
 from statistics import mean
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
 from arena.game import GameState, SeatResult
 from arena.unvalidated import unvalidated
@@ -26,6 +26,7 @@ from games.lemonade.observation import (
     SharedLemonadeObservation,
     field_names,
 )
+from games.lemonade.options import LemonadeOptions, stand_seats
 from games.lemonade.rules import (
     BASE_PRICE,
     MAX_PRICE,
@@ -70,23 +71,6 @@ class Stand:
         """Keep one more played day, read from stored data (validated)."""
         self.records.append(record)
         self.typed.append(DayRecord(**record))
-
-
-class LemonadeOptions(BaseModel):
-    """The lemonade stand's options."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    days: int = Field(30, ge=1, le=1000, description="number of days")
-    stands: int = Field(2, ge=1, le=8, description="number of stands (seats a, b, ...)")
-    market: Literal["identical", "shared"] = Field(
-        "identical", description="identical worlds, or one shared street"
-    )
-
-
-def stand_seats(stands: int) -> tuple[str, ...]:
-    """Seat names for ``stands`` stands: a, b, c, ..."""
-    return tuple("abcdefgh"[:stands])
 
 
 class LemonadeState(GameState):

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
-from rich.console import RenderableType
 
 from arena.definition import BaselineInfo, GameDefinition
 from arena.game import GameState, template_version
 from games.paperclip import prompt as prompt_text
-from games.paperclip.baselines import BASELINES
-from games.paperclip.game import SEAT_NAMES, PaperclipOptions, PaperclipState
 from games.paperclip.observation import PaperclipObservation
-from games.paperclip.render import render_paperclip
+from games.paperclip.options import SEAT_NAMES, PaperclipOptions
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from games.paperclip.game import PaperclipState
+
+# The state, the baselines and the view load when a game is played or shown, not when it is
+# listed: ``arena games`` reads only the facts and options declared here.
 
 
 class PaperclipDefinition(GameDefinition):
@@ -57,14 +62,20 @@ class PaperclipDefinition(GameDefinition):
         return SEAT_NAMES[: options.seats]
 
     def new_state(self, seed: int, options: BaseModel) -> PaperclipState:
+        from games.paperclip.game import PaperclipState
+
         assert isinstance(options, PaperclipOptions)
         return PaperclipState(self, seed, options)
 
     def state_from_json(self, data: dict[str, Any]) -> PaperclipState:
+        from games.paperclip.game import PaperclipState
+
         return PaperclipState.from_json(self, data)
 
     @property
     def baselines(self) -> dict[str, BaselineInfo]:
+        from games.paperclip.baselines import BASELINES
+
         return {name: BaselineInfo(name, description, cls) for name, (cls, description) in BASELINES.items()}
 
     def rules(self, options: BaseModel, seat: str) -> str:
@@ -76,6 +87,9 @@ class PaperclipDefinition(GameDefinition):
         return prompt_text.render(observation, rules)
 
     def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
+        from games.paperclip.game import PaperclipState
+        from games.paperclip.render import render_paperclip
+
         assert isinstance(state, PaperclipState)
         return render_paperclip(state, viewer)
 

@@ -9,9 +9,9 @@ The rules, generator, answers and grader live in modules that do not know this c
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
 from arena.game import GameState, SeatResult
 from games.paperclip.answers import (
@@ -25,35 +25,11 @@ from games.paperclip.answers import (
 from games.paperclip.generator import Puzzle, generate_set
 from games.paperclip.grading import Grade, grade_puzzle, scope, seat_metrics
 from games.paperclip.observation import PaperclipObservation
+from games.paperclip.options import SEAT_NAMES, PaperclipOptions
 from games.paperclip.world import State
 
 if TYPE_CHECKING:
     from arena.definition import GameDefinition
-
-MODES = ("batch", "stepwise")
-SEAT_NAMES = ("a", "b", "c", "d")
-
-
-class PaperclipOptions(BaseModel):
-    """The paperclip benchmark's options."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    puzzles: int = Field(10, ge=1, le=500, description="puzzles per episode")
-    tier: Literal["entry", "medium", "hard", "mix"] = Field(
-        "mix", description="steps: entry 3, medium 5, hard 8-10, or a mix"
-    )
-    dimensions: Literal["counts", "colours", "partial", "mix"] = Field(
-        "mix", description="counts only, counts and colours, partial moves too, or a mix"
-    )
-    distractors: int = Field(1, ge=0, le=5, description="compare operations inserted per puzzle")
-    mode: Literal["batch", "stepwise"] = Field(
-        "batch", description="all steps in one answer, or one step per turn"
-    )
-    reporting: Literal["full", "touched"] = Field(
-        "full", description="report every box, or only the boxes a step touches"
-    )
-    seats: int = Field(2, ge=1, le=len(SEAT_NAMES), description="number of racing seats (a, b, c, d)")
 
 
 class PaperclipState(GameState):

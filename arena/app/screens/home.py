@@ -30,7 +30,6 @@ from arena.app.home_model import (
 )
 from arena.app.safe import safe_text
 from arena.app.screens.base import ArenaScreen
-from arena.app.tournament_model import TournamentDraft
 from arena.app.widgets.home_parts import SessionList, option_label, players_summary, recent_view
 from arena.app.widgets.setup_fields import option_fields, rules_view, seat_rows
 from arena.registry import GameSpec, UnknownGameError, game_names, get_game
@@ -105,6 +104,8 @@ class HomeScreen(ArenaScreen):
         games = self.query_one("#games", OptionList)
         games.highlighted = 0
         games.focus()
+        if not games.option_count:  # no game to show first: nothing to wait for
+            self.arena.read_models()
         self.refresh_recent()
         self.set_interval(1.0, self.refresh_matches)
 
@@ -142,6 +143,7 @@ class HomeScreen(ArenaScreen):
             self._building = False
         self._show_players()
         self._refresh_if_stale()
+        self.arena.read_models()  # the first game is up: the models file may load now
 
     async def _build_seats(self) -> None:
         assert self.draft is not None
@@ -305,6 +307,8 @@ class HomeScreen(ArenaScreen):
         """Set up a tournament of this game's seat players, seed and options (checked there)."""
         if self.draft is None:
             return
+        from arena.app.tournament_model import TournamentDraft  # the tournament code loads when used
+
         seeds = self.query_one("#suite-n", Input).value
         self.arena.open_tournament_setup(TournamentDraft.from_match(self.draft, seeds))
 
