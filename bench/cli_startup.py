@@ -12,7 +12,11 @@ The commands run through the ``arena`` console script beside this interpreter (t
 ``pip install`` made), so what is timed is what a user types; without that script they
 run as ``python -c "from arena.cli import run; run()"``.
 
-Usage: ``.venv/bin/python bench/cli_startup.py [--runs 15] [--app-runs 7]``
+Python caches compiled bytecode (``__pycache__``) unless ``PYTHONDONTWRITEBYTECODE`` is
+set; the commands run as a user's do, with the cache (written by one untimed run first),
+unless ``--no-bytecode-cache`` makes every start compile Arena's sources again.
+
+Usage: ``.venv/bin/python bench/cli_startup.py [--runs 15] [--app-runs 7] [--no-bytecode-cache]``
 """
 
 from __future__ import annotations
@@ -87,11 +91,19 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="runs of each command")
     parser.add_argument("--app-runs", type=int, default=7, help="runs of the app's launch")
     parser.add_argument("--episodes", type=int, default=5, help="episodes in the listed database")
+    parser.add_argument(
+        "--no-bytecode-cache", action="store_true", help="compile the sources at every start (no __pycache__)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "listed.db"
         asyncio.run(record_episodes(db, args.episodes))
         env = {**os.environ, "ARENA_DB": str(db)}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        if args.no_bytecode_cache:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        cache = "off" if args.no_bytecode_cache else "on"
+        print(f"bytecode cache: {cache}; load average {os.getloadavg()[0]:.1f}")
         arena = arena_command()
         commands = {"arena --help": ["--help"], "arena games": ["games"], "arena episodes": ["episodes"]}
         for label, extra in commands.items():
@@ -99,6 +111,7 @@ def main() -> None:
             times = [timed(arena + extra, env) for _ in range(args.runs)]
             print(f"{label:<28} {summary(times)}")
         app = [sys.executable, "-c", LAUNCH_CHILD]
+        timed([*app, str(Path(tmp) / "warm.db")], env, until="READY")
         fresh = [
             timed([*app, str(Path(tmp) / f"app{run}.db")], env, until="READY") for run in range(args.app_runs)
         ]
@@ -106,6 +119,7 @@ def main() -> None:
         timed([*app, str(db)], env, until="READY")
         kept = [timed([*app, str(db)], env, until="READY") for _ in range(args.app_runs)]
         print(f"{'app, the listed database':<28} {summary(kept)}")
+        print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

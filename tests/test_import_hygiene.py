@@ -1,12 +1,24 @@
-"""The engine and the games import neither Textual nor any model SDK (DESIGN principle 5)."""
+"""The engine and the games import neither Textual nor any model SDK (DESIGN principle 5), and
+each command imports only what it needs, so it starts fast.
+
+import-linter checks which module may import which; it cannot see an import made at run time,
+nor that a module imported lazily stays unimported on a given path. These tests run the real
+command in a fresh interpreter and read ``sys.modules`` afterwards (no timing: the guard is
+what is loaded, which does not depend on how busy the machine is).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+from arena.match import MatchConfig, play_match
+from arena.store import Store
 
 CORE_MODULES = [
     "arena.game",
@@ -53,3 +65,108 @@ def test_the_writer_process_builds_turn_rows_without_pydantic_or_the_engine() ->
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     expected = ["arena.background_writer", "arena.orphan_writers", "arena.turn_rows", "arena.writer_frames"]
     assert json.loads(result.stdout) == expected
+
+
+# Runs ``arena ARGV...`` in-process, then writes every loaded module's name to the file named
+# first (--help ends argparse's way, with SystemExit).
+RUN_COMMAND = """
+import json, sys
+from arena.cli import main
+out, argv = sys.argv[1], sys.argv[2:]
+try:
+    code = main(argv)
+except SystemExit as exc:
+    code = exc.code
+with open(out, "w") as handle:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, handle)
+"""
+HEAVY = ("numpy", "sqlite_utils", "textual", "rich", "openai", "anthropic", "llama_cpp_py_sync", "players")
+"""What no listing needs: numpy, sqlite-utils, the front-end libraries, the SDKs and the players."""
+GAME_INTERNALS = tuple(
+    f"games.{game}.{part}"
+    for game in ("lemonade", "bargain", "paperclip")
+    for part in ("game", "baselines", "render")
+)
+"""A game's state, baselines and view: playing needs them, listing the games does not."""
+
+
+def loaded_by(tmp_path: Path, *argv: str, db: Path | None = None) -> list[str]:
+    """The modules ``arena ARGV`` has loaded when it ends (it must succeed)."""
+    out = tmp_path / "modules.json"
+    command = [sys.executable, "-c", RUN_COMMAND, str(out), *(["--db", str(db)] if db else []), *argv]
+    subprocess.run(command, capture_output=True, text=True, check=True, cwd=tmp_path)
+    found = json.loads(out.read_text())
+    assert found["code"] == 0
+    modules: list[str] = found["modules"]
+    return modules
+
+
+def within(modules: list[str], packages: tuple[str, ...]) -> list[str]:
+    """The modules that are one of ``packages`` or inside one."""
+    return [m for m in modules if any(m == p or m.startswith(f"{p}.") for p in packages)]
+
+
+def test_help_loads_no_game_store_tournament_or_pydantic(tmp_path: Path) -> None:
+    modules = loaded_by(tmp_path, "--help")
+    unwanted = (*HEAVY, "pydantic", "games", "arena.registry", "arena.store", "arena.tournament", "asyncio")
+    assert within(modules, unwanted) == []
+
+
+def test_games_reads_the_definitions_without_the_games_state_baselines_or_views(tmp_path: Path) -> None:
+    modules = loaded_by(tmp_path, "games")
+    assert {"games.lemonade.definition", "games.bargain.definition", "games.paperclip.definition"} <= set(
+        modules
+    )
+    assert within(modules, (*HEAVY, *GAME_INTERNALS, "arena.store", "arena.tournament", "arena.player")) == []
+
+
+def test_episodes_reads_with_sqlite3_alone(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    store = Store(db)
+    seats = {"a": "baseline:weather", "b": "baseline:cost-plus"}
+    asyncio.run(play_match(MatchConfig("lemonade", seats, options={"days": 2}), store))
+    store.close()
+    modules = loaded_by(tmp_path, "episodes", db=db)
+    assert "sqlite3" in modules and "arena.store" in modules
+    assert within(modules, (*HEAVY, "pydantic", "games", "arena.registry", "arena.tournament")) == []
+
+
+# The app up to its home screen showing the first game, over a database that exists (a new
+# one is migrated, which loads sqlite-utils). The models file is read after that paint.
+APP_HOME = """
+import asyncio, json, sys
+from pathlib import Path
+from arena.app import create_app
+from arena.app.screens.home import HomeScreen
+
+async def main() -> None:
+    app = create_app(Path(sys.argv[1]), load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not (isinstance(app.screen, HomeScreen) and app.screen.spec is not None):
+            await pilot.pause(0.01)
+        print(json.dumps(sorted(sys.modules)))
+
+asyncio.run(main())
+"""
+
+
+def test_the_app_shows_its_home_screen_without_other_screens_numpy_or_the_models(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    Store(db).close()
+    command = [sys.executable, "-c", APP_HOME, str(db)]
+    result = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tmp_path)
+    modules = json.loads(result.stdout.strip().splitlines()[-1])
+    assert "textual" in modules and "arena.app.screens.home" in modules
+    later = (
+        "numpy",
+        "sqlite_utils",
+        "players",
+        "openai",
+        "anthropic",
+        "arena.app.screens.tournament",
+        "arena.app.screens.replay",
+        "arena.app.screens.episodes",
+        "arena.app.screens.match",
+        "arena.tournament.standings",
+    )
+    assert within(modules, later) == []

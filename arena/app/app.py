@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 # Only the home screen is imported to start: every other screen (the tournament screen
 # brings numpy and the rating code) is imported when it is first opened, and the models
-# file is read once the home screen is up (see HomeScreen.select_game).
+# file is read once the home screen has painted its first game (see read_models).
 
 
 class ArenaApp(App[int]):
@@ -117,8 +117,8 @@ class ArenaApp(App[int]):
     def read_models(self) -> None:
         """Read the models file and ask which models can play, once, in the background.
 
-        The home screen calls this when it first shows a game: importing the model SDKs
-        holds the interpreter for a while, so it waits until the screen is usable.
+        The home screen asks for this once its first game is painted: importing the model
+        code holds the interpreter for a while, so it waits until the screen is usable.
         """
         if self._load_models:
             self._load_models = False

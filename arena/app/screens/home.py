@@ -104,8 +104,8 @@ class HomeScreen(ArenaScreen):
         games = self.query_one("#games", OptionList)
         games.highlighted = 0
         games.focus()
-        if not games.option_count:  # no game to show first: nothing to wait for
-            self.arena.read_models()
+        if not games.option_count:  # no game to show first: read the models once this is painted
+            self.call_after_refresh(self.arena.read_models)
         self.refresh_recent()
         self.set_interval(1.0, self.refresh_matches)
 
@@ -143,7 +143,7 @@ class HomeScreen(ArenaScreen):
             self._building = False
         self._show_players()
         self._refresh_if_stale()
-        self.arena.read_models()  # the first game is up: the models file may load now
+        self.call_after_refresh(self.arena.read_models)  # once the game is painted: read the models
 
     async def _build_seats(self) -> None:
         assert self.draft is not None
