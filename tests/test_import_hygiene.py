@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -170,3 +171,22 @@ def test_the_app_shows_its_home_screen_without_other_screens_numpy_or_the_models
         "arena.tournament.standings",
     )
     assert within(modules, later) == []
+
+
+def test_listing_which_models_can_play_loads_no_http_client_without_model_entries(tmp_path: Path) -> None:
+    # What the app does in the background once its home screen is painted: with no models
+    # file only the built-in local model is checked, for its package, without any client.
+    code = (
+        "import asyncio, json, sys\n"
+        "from arena.app.home_model import load_model_catalog\n"
+        "catalog = asyncio.run(load_model_catalog())\n"
+        "print(json.dumps([catalog.loaded, catalog.error, sorted(sys.modules)]))"
+    )
+    env = {key: value for key, value in os.environ.items() if key != "ARENA_MODELS"}
+    env["HOME"] = str(tmp_path)  # no ~/.config/arena/models.toml, and cwd has no arena-models.toml
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path, env=env
+    )
+    loaded, error, modules = json.loads(result.stdout)
+    assert loaded and error is None and "players.models" in modules
+    assert within(modules, ("httpx2", "httpx", "openai", "anthropic", "llama_cpp_py_sync")) == []

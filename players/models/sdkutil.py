@@ -7,8 +7,6 @@ import re
 import ssl
 from typing import Any
 
-import httpx2
-
 _KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,})")
 
 
@@ -19,6 +17,8 @@ def shared_ssl_context() -> ssl.SSLContext:
     Each client otherwise loads the CA bundle itself (about 20 ms of CPU), which
     stalls the event loop when many seats start at once.
     """
+    import httpx2  # only a client needs it; listing which models can play does not
+
     return httpx2.create_ssl_context()
 
 
