@@ -6,17 +6,48 @@ earlier Arena opens, migrates in place and exports the same.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # a migration is handed the database; sqlite-utils (and numpy) load only to migrate
-    import sqlite_utils
-
-Migration = Callable[["sqlite_utils.Database"], None]
+import sqlite3
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
 
 
-def _v1(db: sqlite_utils.Database) -> None:
-    db.executescript(
+class Database(Protocol):
+    """What a migration runs its SQL on: the store's ``sqlite3`` connection.
+
+    Migrations only execute statements, so opening (even creating) a database needs
+    neither sqlite-utils nor the numpy it loads; a ``sqlite_utils.Database`` runs them too.
+    """
+
+    def execute(self, sql: str, /) -> Any:
+        """Run one statement."""
+
+
+Migration = Callable[[Database], None]
+
+
+def _script(db: Database, sql: str) -> None:
+    """Run ``sql``'s statements one at a time, inside the store's transaction.
+
+    ``sqlite3``'s ``executescript`` would commit that transaction first; this splits the
+    script where sqlite-utils' ``executescript`` does (at each end of a complete statement).
+    """
+    for statement in _statements(sql):
+        db.execute(statement)
+
+
+def _statements(sql: str) -> Iterator[str]:
+    start = 0
+    for end, char in enumerate(sql):
+        if char == ";" and sqlite3.complete_statement(sql[start : end + 1]):
+            yield sql[start : end + 1].strip()
+            start = end + 1
+    if sql[start:].strip():
+        yield sql[start:].strip()
+
+
+def _v1(db: Database) -> None:
+    _script(
+        db,
         """
         CREATE TABLE IF NOT EXISTS tournaments (
             id INTEGER PRIMARY KEY,
@@ -82,16 +113,17 @@ def _v1(db: sqlite_utils.Database) -> None:
             state TEXT NOT NULL,
             PRIMARY KEY (episode_id, idx)
         );
-        """
+        """,
     )
 
 
-def _v2(db: sqlite_utils.Database) -> None:
+def _v2(db: Database) -> None:
     db.execute("ALTER TABLE turns ADD COLUMN prompt_version TEXT")
 
 
-def _v3(db: sqlite_utils.Database) -> None:
-    db.executescript(
+def _v3(db: Database) -> None:
+    _script(
+        db,
         """
         CREATE TABLE IF NOT EXISTS player_configs (
             hash TEXT PRIMARY KEY,
@@ -103,13 +135,14 @@ def _v3(db: sqlite_utils.Database) -> None:
         ALTER TABLE seats ADD COLUMN config_hash TEXT REFERENCES player_configs(hash);
         CREATE INDEX IF NOT EXISTS seats_config ON seats(config_hash);
         ALTER TABLE turns ADD COLUMN sampling TEXT;
-        """
+        """,
     )
 
 
-def _v4(db: sqlite_utils.Database) -> None:
+def _v4(db: Database) -> None:
     # Tournaments: each episode names its schedule slot; a slot counts once, ever.
-    db.executescript(
+    _script(
+        db,
         """
         ALTER TABLE episodes ADD COLUMN slot_key TEXT;
         CREATE INDEX IF NOT EXISTS episodes_tournament ON episodes(tournament_id, slot_key);
@@ -117,7 +150,7 @@ def _v4(db: sqlite_utils.Database) -> None:
             ON episodes(tournament_id, slot_key) WHERE status = 'finished' AND slot_key IS NOT NULL;
         ALTER TABLE tournaments ADD COLUMN message TEXT NOT NULL DEFAULT '';
         ALTER TABLE tournaments ADD COLUMN pid INTEGER;
-        """
+        """,
     )
 
 
@@ -128,7 +161,7 @@ _TURN_COLUMNS_V4 = (
 )
 
 
-def _v5(db: sqlite_utils.Database) -> None:
+def _v5(db: Database) -> None:
     # Compact turns: observation and state may be NULL (rebuilt from the log on read, proved
     # by ``digest``); an action whose reason repeats the reason column stores it once; the
     # table is keyed by (episode_id, idx) alone (WITHOUT ROWID: no second index to keep).
@@ -171,14 +204,15 @@ def _v5(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE turns_v5 RENAME TO turns")
 
 
-def _v6(db: sqlite_utils.Database) -> None:
+def _v6(db: Database) -> None:
     # Input tokens written to a provider's prompt cache (Anthropic bills them at 1.25x input):
     # per turn, and per seat beside its other episode totals. Older rows read 0.
-    db.executescript(
+    _script(
+        db,
         """
         ALTER TABLE turns ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE seats ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
-        """
+        """,
     )
 
 
@@ -188,7 +222,7 @@ _EPISODE_COLUMNS = (
 )
 
 
-def _v7(db: sqlite_utils.Database) -> None:
+def _v7(db: Database) -> None:
     # Episode ids by AUTOINCREMENT: a store reserves a block of ids by raising the table's
     # high-water mark in sqlite_sequence, and every other creator (another process, an older
     # Arena still running on the file) is given ids above it (see arena/episode_ids.py).
@@ -227,13 +261,13 @@ def _v7(db: sqlite_utils.Database) -> None:
     )
 
 
-def _v8(db: sqlite_utils.Database) -> None:
+def _v8(db: Database) -> None:
     # Running writer processes and their parents: a store opening the file waits for the
     # writers of a dead process to commit what they were handed (arena/orphan_writers.py).
     db.execute("CREATE TABLE writers (pid INTEGER PRIMARY KEY, parent INTEGER NOT NULL)")
 
 
-def _v9(db: sqlite_utils.Database) -> None:
+def _v9(db: Database) -> None:
     # What the provider said served a model turn (its model id and system_fingerprint, an
     # offline model's file and digest), as JSON, on a seat's first such turn of an episode and
     # whenever it changes; NULL otherwise. Older turns read NULL: nothing was recorded.

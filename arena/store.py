@@ -25,7 +25,7 @@ from arena.migrations import MIGRATIONS
 from arena.orphan_writers import process_alive, wait_for_orphans
 from arena.turn_rows import dumps
 
-if TYPE_CHECKING:  # loaded (with numpy) only to migrate a file or when asked for: see Store.db
+if TYPE_CHECKING:  # loaded (with numpy) only when asked for: see Store.db
     import sqlite_utils
 
 JSON_COLUMNS = frozenset(
@@ -68,7 +68,8 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._db: sqlite_utils.Database | None = None
-            self._conn.execute("PRAGMA recursive_triggers=on")  # as sqlite-utils sets it on a connection
+            # On, as when the store opened its connection through sqlite-utils (which sets it).
+            self._conn.execute("PRAGMA recursive_triggers=on")
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
@@ -93,13 +94,13 @@ class Store:
 
     @property
     def db(self) -> sqlite_utils.Database:
-        """The connection wrapped by sqlite-utils (after the same wait as :attr:`conn`)."""
-        self.conn  # noqa: B018 - waits for the writer
-        return self._utils()
+        """The connection wrapped by sqlite-utils (after the same wait as :attr:`conn`).
 
-    def _utils(self) -> sqlite_utils.Database:
-        # Importing sqlite-utils costs more than opening the file (it loads numpy), and only
-        # migrations and tests use it: reading and playing go through the plain connection.
+        Made on first use: importing sqlite-utils costs more than opening the file (it
+        loads numpy), and the store itself, its migrations included, needs only the
+        plain connection.
+        """
+        self.conn  # noqa: B018 - waits for the writer
         if self._db is None:
             import sqlite_utils
 
@@ -146,7 +147,7 @@ class Store:
                 # could rebuild a table twice and hand out reserved episode ids again).
                 with transaction(self.conn, "BEGIN IMMEDIATE"):
                     if self.schema_version() <= number:
-                        MIGRATIONS[number](self._utils())
+                        MIGRATIONS[number](self._conn)
                         self.conn.execute(f"PRAGMA user_version={number + 1}")
         finally:
             self._conn.execute("PRAGMA foreign_keys=ON")

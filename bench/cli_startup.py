@@ -48,9 +48,20 @@ def arena_command() -> list[str]:
 
 
 def timed(command: list[str], env: dict[str, str], *, until: str | None = None) -> float:
-    """Seconds from starting ``command`` to its exit (or to a stdout line containing ``until``)."""
+    """Seconds from starting ``command`` to its exit (or to a stdout line containing ``until``).
+
+    It runs in the folder of the database, so nothing in the current folder shadows the
+    installed packages (``python -c`` puts the current folder first on the path).
+    """
     started = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    child = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=Path(env["ARENA_DB"]).parent,
+    )
     assert child.stdout is not None
     if until is not None:
         line = child.stdout.readline()

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from arena.match import MatchConfig, play_match
+from arena.migrations import MIGRATIONS
 from arena.store import Store
 
 CORE_MODULES = [
@@ -66,6 +67,22 @@ def test_the_writer_process_builds_turn_rows_without_pydantic_or_the_engine() ->
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     expected = ["arena.background_writer", "arena.orphan_writers", "arena.turn_rows", "arena.writer_frames"]
     assert json.loads(result.stdout) == expected
+
+
+def test_creating_and_migrating_a_database_needs_neither_sqlite_utils_nor_numpy(tmp_path: Path) -> None:
+    code = (
+        "import json, sys\n"
+        "from arena.store import Store\n"
+        "Store(sys.argv[1]).close()\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    db = tmp_path / "new.db"
+    command = [sys.executable, "-c", code, str(db)]
+    result = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert within(json.loads(result.stdout), ("sqlite_utils", "numpy", "pydantic")) == []
+    store = Store(db)
+    assert store.schema_version() == len(MIGRATIONS)
+    store.close()
 
 
 # Runs ``arena ARGV...`` in-process, then writes every loaded module's name to the file named
@@ -132,8 +149,8 @@ def test_episodes_reads_with_sqlite3_alone(tmp_path: Path) -> None:
     assert within(modules, (*HEAVY, "pydantic", "games", "arena.registry", "arena.tournament")) == []
 
 
-# The app up to its home screen showing the first game, over a database that exists (a new
-# one is migrated, which loads sqlite-utils). The models file is read after that paint.
+# The app up to its home screen showing the first game, on a new database (created and
+# migrated on the way). The models file is read after that paint.
 APP_HOME = """
 import asyncio, json, sys
 from pathlib import Path
@@ -152,9 +169,7 @@ asyncio.run(main())
 
 
 def test_the_app_shows_its_home_screen_without_other_screens_numpy_or_the_models(tmp_path: Path) -> None:
-    db = tmp_path / "arena.db"
-    Store(db).close()
-    command = [sys.executable, "-c", APP_HOME, str(db)]
+    command = [sys.executable, "-c", APP_HOME, str(tmp_path / "arena.db")]
     result = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tmp_path)
     modules = json.loads(result.stdout.strip().splitlines()[-1])
     assert "textual" in modules and "arena.app.screens.home" in modules
