@@ -48,7 +48,7 @@ async def _build(db: Path) -> None:
         with WireServer() as wire:
             models = ModelsConfig(models={"m": settings_for("openai-compat", wire)})
             warmer = ModelsConfig(models={"m": settings_for("openai-compat", wire, temperature=0.9)})
-            plays: list[tuple[dict[str, Any], dict[str, Any], ModelsConfig | None]] = [
+            plays: list[tuple[dict[str, Any], dict[str, Any], ModelsConfig | None] | None] = [
                 (
                     {"game": "bargain", "players": ("m", RANDOM), "seeds": 20, "options": {"rounds": 2}},
                     OFFER,
