@@ -302,7 +302,15 @@ def run() -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):  # handled as the SIGINT it stands for (asyncio's handler and all)
             signal.signal(getattr(signal, name), _as_ctrl_c)
-    raise SystemExit(main())
+    code = main()
+    try:
+        # Output still in stdout's buffer (stdout is block-buffered into a pipe unless
+        # PYTHONUNBUFFERED is set) meets a reader that left only here, not inside main().
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        code = 1
+    raise SystemExit(code)
 
 
 def _as_ctrl_c(_signal_number: int, _frame: object) -> None:

@@ -81,8 +81,9 @@ class GameDefinition(ABC):
     """
     outcome_rule: ClassVar[str] = (
         "In each episode the seat with the highest score wins and every other seat loses; seats"
-        " sharing the highest score draw. The ratings compare every pair of seats of an episode:"
-        " the higher score wins the pair, equal scores count half each way."
+        " sharing the highest score draw. With two seats the ratings count the win, draw or loss"
+        " (Bradley-Terry); with three or more they read the episode's whole order by score"
+        " (Plackett-Luce), equal scores tied."
     )
     """What a win, a draw and a loss mean for the tournament tables, in plain words.
 

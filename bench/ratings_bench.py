@@ -7,7 +7,8 @@ both seatings, every deal), then each step the table needs, timed separately: br
 episodes into per-seed pairwise results, the Bradley-Terry fit with its bootstrap, the
 win/draw/loss counts and win matrix, metric means with intervals (own metrics, pooled and per
 seat), the facts of the deals (overall and per line-up) and the order confidence.
-Also times Plackett-Luce (openskill) on a 4-seat game of about the same size. Prints the
+Also times the Plackett-Luce maximum-likelihood fit with its bootstrap on a 4-seat game of
+about the same size, and openskill's order-dependent online ratings beside it. Prints the
 best of ``--repeat`` runs per step.
 """
 
@@ -22,7 +23,8 @@ from typing import TypeVar
 
 from arena.tournament.confidence import order_confidence
 from arena.tournament.metrics import MetricRoles, deal_facts, player_metrics
-from arena.tournament.plackett_luce import plackett_luce
+from arena.tournament.openskill_ratings import openskill_ratings
+from arena.tournament.plackett_luce import PLACKETT_LUCE, choice_fit
 from arena.tournament.ratings import comparisons, ratings_from, win_matrix
 from arena.tournament.records import EpisodeRecord, outcome_counts
 from arena.tournament.schedule import lineups, schedule
@@ -92,8 +94,20 @@ def main() -> None:
     print(f"{'ratings table, total':<34} {total:8.3f} s")
     print("order:", " > ".join(p.removeprefix("player-") for p in ratings.players))
     four = synthetic(args.players, args.episodes, ["n", "e", "s", "w"], seed=2)
-    t_pl, _ = best_of(1, lambda: plackett_luce(four))
-    print(f"{'Plackett-Luce, ' + str(len(four)) + ' 4-seat episodes':<34} {t_pl:8.3f} s")
+    four_data = comparisons(four)
+    t_pl, _ = best_of(
+        args.repeat,
+        lambda: ratings_from(
+            four_data,
+            resamples=args.resamples,
+            tier_fit=choice_fit(four, four_data, 1.0),
+            method=PLACKETT_LUCE,
+        ),
+    )
+    label = f"{len(four)} 4-seat episodes"
+    print(f"{'Plackett-Luce MLE + bootstrap, ' + label:<50} {t_pl:8.3f} s")
+    t_online, _ = best_of(1, lambda: openskill_ratings(four))
+    print(f"{'openskill (order-dependent), ' + label:<50} {t_online:8.3f} s")
 
 
 if __name__ == "__main__":

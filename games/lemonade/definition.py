@@ -35,8 +35,8 @@ class LemonadeDefinition(GameDefinition):
     outcome_rule: ClassVar[str] = (
         "A win is the most cash at the end among the stands of one episode (a bankrupt stand keeps"
         " the cash it stopped with); stands sharing the most cash draw and every other stand loses."
-        " The ratings compare every pair of stands of an episode: more cash wins the pair, equal cash"
-        " counts half each way."
+        " With two stands the ratings count the episode as a win, draw or loss (Bradley-Terry); with"
+        " three or more they read each episode's whole order by cash (Plackett-Luce), equal cash tied."
     )
     summary_metrics: ClassVar[tuple[str, ...]] = (
         "final_cash",

@@ -38,8 +38,8 @@ class PaperclipDefinition(GameDefinition):
         "A win is a higher score than every other racer on the same puzzles (the mean over puzzles of"
         " 1 for full, 0.5 for core, 0 for wrong or invalid); racers sharing the top score draw (two"
         " perfect racers draw) and the rest lose. With one seat, players are compared on the same"
-        " deal seed. The ratings compare every pair of racers: the higher score wins the pair, equal"
-        " scores count half each way."
+        " deal seed. With two racers the ratings count a win, draw or loss (Bradley-Terry); with more"
+        " they read the whole order by score (Plackett-Luce), equal scores tied."
     )
     summary_metrics: ClassVar[tuple[str, ...]] = (
         "full",
