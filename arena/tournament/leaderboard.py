@@ -43,6 +43,7 @@ import orjson
 from arena.playerconfig import config_hash
 from arena.store import Store
 from arena.tournament.confidence import order_confidence
+from arena.tournament.config import TournamentConfigError
 from arena.tournament.intervals import ROUGH_BELOW
 from arena.tournament.ratings import (
     BRADLEY_TERRY,
@@ -75,6 +76,10 @@ INTERVAL = (
     " each game (the unit is a game's deal seed); the small-sample rules count the seeds of the game"
     " with the fewest"
 )
+FORECAST = (
+    "more_seeds counts deal seeds of the game with the fewest, every game growing in proportion;"
+    " no dollar figure (games cost differently)"
+)
 PER_GAME = (
     "each game's own Bradley-Terry rating on its pairs alone (unweighted), centred on 1000 within"
     " the game: columns of different games are not on one scale"
@@ -94,7 +99,8 @@ def identity(configuration: Mapping[str, Any]) -> str:
 class Source:
     """One tournament as the leaderboard reads it: its game, players and finished episodes.
 
-    ``identities`` maps each player name (spec text) to its :func:`identity`; ``records``
+    ``identities`` maps each player name (spec text) to its :func:`identity` (a leaderboard
+    row's ``config_identity``); ``records``
     name players by that spec text, as the tournament does.
     """
 
@@ -112,7 +118,12 @@ def read_source(store: Store, tournament_id: int) -> Source:
     Raises :class:`~arena.tournament.run.TournamentNotFound` for an unknown id and
     :class:`LeaderboardError` for one with no finished episodes or no recorded configurations.
     """
-    row, config = load_tournament(store, tournament_id)
+    try:
+        row, config = load_tournament(store, tournament_id)
+    except TournamentConfigError:  # a row made by the old arena suite: no players' configurations
+        raise LeaderboardError(
+            f"tournament {tournament_id} was made by an older arena suite: its players cannot be matched"
+        ) from None
     records = tuple(read_tournament(store, tournament_id).records)
     if not records:
         raise LeaderboardError(
@@ -277,7 +288,7 @@ def leaderboard_from(sources: Sequence[Source], *, resamples: int = 1000, seed: 
             {
                 **row,
                 "name": entrant.name,
-                "config_hash": entrant.identity,
+                "config_identity": entrant.identity,
                 "tournaments": list(entrant.tournaments),
                 "games": list(per_game),
                 **counts,
@@ -291,6 +302,7 @@ def leaderboard_from(sources: Sequence[Source], *, resamples: int = 1000, seed: 
             "weighting": WEIGHTING,
             "matching": MATCHING,
             "per_game": PER_GAME,
+            "forecast": FORECAST,
         },
         "ratings": _ratings_info(ratings, resamples, seed),
         "players": rows,

@@ -199,7 +199,7 @@ def test_a_name_with_two_configurations_is_two_players(store: Store) -> None:
     assert set(rows) == {RANDOM, *labels.values()}
     for t, label in labels.items():
         assert rows[label]["name"] == "m" and rows[label]["tournaments"] == [t]
-        assert rows[label]["config_hash"] == stored[t]
+        assert rows[label]["config_identity"] == stored[t]
     assert rows[labels[BARGAIN]]["episodes"] == 40 and rows[labels[WARMER]]["episodes"] == 6
     assert rows[RANDOM]["tournaments"] == [BARGAIN, WARMER]
 
@@ -257,6 +257,19 @@ def test_a_leaderboard_that_cannot_be_made_is_one_line(
     assert main(["--db", str(db), "leaderboard", *ids]) == 1
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and err.startswith("arena: error: ")
+
+
+def test_a_suite_made_by_an_older_arena_is_refused_in_one_line(
+    db: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "old.db"
+    old = Store(path)
+    old.create_tournament(
+        "suite bargain", "bargain", {"kind": "suite", "players": {"seller": RANDOM}, "n": 2}
+    )
+    old.close()
+    assert main(["--db", str(path), "leaderboard", "1"]) == 1
+    assert "tournament 1 was made by an older arena suite" in capsys.readouterr().err
 
 
 def test_same_name_different_configuration_is_named_when_nothing_else_is_shared(store: Store) -> None:
