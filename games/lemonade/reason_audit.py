@@ -24,7 +24,7 @@ day N equal to this morning is read as today.
 Tolerances: a figure written with d decimals is true when it is the true value rounded to d
 decimals, either way at an exact half: within half a unit of its last digit (12.5 for
 12.47 is true, 12.4 or 13 is false; 12 for 12.47 is true). Cups are whole numbers, so a
-number of cups must be exact. "About 90" allows 10% of the true value (at least one cup,
+number of cups must be exact. "About 90" allows 10% of 90 either way (at least one cup,
 or the rounding above); "more than 80" / "at least 80" / "90多" hold if the true value is
 not below (within rounding), "under" / "at most" if it is not above. The weather must be
 the same of sunny, cloudy and rainy.
@@ -66,7 +66,7 @@ MAX_EXAMPLES = 5
 MAX_LATEST = 8
 """Findings kept of a seat's latest reason."""
 APPROXIMATE_SHARE = 0.1
-"""How far "about x" may be from the true value, as a share of it."""
+"""How far the true value may be from "about x", as a share of x."""
 TEXT_LIMIT = 120
 """Characters of the clause kept with a finding."""
 
@@ -214,7 +214,7 @@ def _agrees(claim: Claim, actual: float | str) -> bool:
         return actual <= claimed + step
     if claim.relation == "~":
         least = 1.0 if claim.kind in COUNT_KINDS else step
-        return abs(claimed - actual) <= max(least, APPROXIMATE_SHARE * abs(actual)) + 1e-9
+        return abs(claimed - actual) <= max(least, APPROXIMATE_SHARE * abs(claimed)) + 1e-9
     return abs(claimed - actual) <= step
 
 
