@@ -21,11 +21,17 @@ point excepted) and each sentence into clauses (commas, and joining words such a
   tomorrow, next, if, unless, 预计, 预期, 预测, 估计, 计划, 打算, 将, 会, 希望, 目标, 争取, 如果,
   假如, 若, 明天, 之后, 以后, 想, 应该, 可能*): "I'll sell 90 today" and "预计卖出90杯" are plans
   and are never checked;
-* or a span (*the last 3 days*, *最近3天*), which is not checked either.
+* **today's decision** when it has a verb of deciding (*raise, lower, cut, keep, set,
+  make, produce, sell, switch, 提价, 降价, 保持, 维持, 调整, 定为, 多做*): "raised the price to
+  3.5 after yesterday's sellout" speaks of today's price, so only cash is read in it;
+* or a span (*the last 3 days*, *the last three days*, *this week*, *最近3天*, *前三天*),
+  which is not checked either.
 
 A clause without a time word of its own takes the one of the clause before it in the same
 sentence ("Yesterday, I sold 90 cups, wasted 5" is two claims about yesterday; in
-"I sold 70 yesterday, so today I'll make 90" the second clause is a plan).
+"I sold 70 yesterday, so today I'll make 90" the second clause is a plan). A clause about
+the other stands (*rival, competitor, others, they, stand b, b, 对手, 其他, 他们*) is not
+about this stand's record and is skipped.
 
 **Figures.** In a clause about a past day: cups *sold* (*sold, sales, 卖了, 卖出, 售出, 销量*),
 cups *made* (*made, produced, production, 生产, 做了, 制作, 产量*), cups *wasted* (*wasted,
@@ -35,14 +41,17 @@ income, takings, turnover, 收入, 营业额, 销售额, 营收*), the *profit* 
 a *loss / lost / 亏了 / 亏损* of x is a profit of -x), *cash* (*cash, balance, funds, 现金,
 余额, 资金*; cash at the end of that day) and the *weather* (*sunny, cloudy, overcast,
 rain, 晴, 多云, 阴, 雨*, not negated: "wasn't sunny" is skipped). Over the season so far:
-sold, made, wasted, revenue and profit. About today, or with no time word at all, only
-cash (this morning's) and the weather (today's forecast; without a time word only when
-the clause says *weather* or *天气*: "天气晴" is read, "rainy days sell less" is not).
+sold, made, wasted, revenue and profit. About today, about today's decision, or with no
+time word at all, only cash (this morning's) and the weather (today's forecast; without a
+time word only when the clause says *weather* or *天气*: "天气晴" is read, "rainy days sell
+less" is not).
 
 A figure is the first number after its word (within 30 characters and before the next
-figure word), or a number just before it with only a unit or *were/was/的* between
-("90 cups sold", "5杯浪费"). Its unit decides what it is: "sold 90 cups" is cups sold,
-"卖3.5元一杯" a price, "卖了300元" revenue; numbers of people, degrees, days, percentages
+figure word), or a number just before it: right before ("92 sales"), or with its unit and
+only *were/was/的* between ("90 cups were sold", "5杯浪费"). *at* or *for* and a number is
+a price only if it could be one (at most 6.00, or "each"): "for 128 yuan" is not. The unit
+decides what a number is: "sold 90 cups" is cups sold, "卖3.5元一杯" a price, "卖了300元"
+revenue; numbers of people, degrees, days, percentages
 and multiples are never figures, and words such as *traffic, customers, cost,
 temperature, 客流, 成本* take their number so it is not misread. Only Arabic digits are
 read (full-width ones included): a reason without digits states no figure, though it
@@ -58,6 +67,8 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+
+from games.lemonade.rules import MAX_PRICE
 
 SOLD, MADE, WASTE, PRICE, REVENUE, PROFIT, CASH, WEATHER = (
     "sold",
@@ -78,7 +89,7 @@ AGO, DAY, TOTAL, NOW, TODAY = "ago", "day", "total", "now", "today"
 """What a claim is about: ``AGO`` n days before the decision, ``DAY`` n, the season ``TOTAL``
 so far, cash ``NOW`` (this morning) or ``TODAY``'s forecast."""
 
-_FUTURE, _SPAN = "future", "span"
+_FUTURE, _SPAN, _ACT = "future", "span", "act"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +130,9 @@ _CLAUSE = re.compile(
 _TIME = re.compile(
     r"(?P<ago3>大前天)"
     r"|(?P<ago2>\b(?:the )?day before yesterday(?:'s)?|前天)"
-    r"|(?P<span>\b(?:the )?(?:last|past|previous|first|over the last|over the past)\s+\d+\s+days?\b"
-    r"|(?:最近|近|过去|前|头)\s*\d+\s*(?:天|日))"
+    r"|(?P<span>\b(?:the )?(?:last|past|previous|first|over the last|over the past)\s+"
+    r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|few|several|couple of)\s+days?\b"
+    r"|\bthis week\b|(?:最近|近|过去|前|头)\s*(?:\d+|[两二三四五六七八九十几])\s*(?:天|日))"
     r"|(?P<total>\bso far\b|\bto date\b|\bin total\b|\btotal\b|\boverall\b|\baltogether\b"
     r"|\bcumulative(?:ly)?\b|累计|总共|一共|至今|迄今|到目前为止|目前为止|合计|总计"
     r"|总(?=利润|收入|销量|营业额|销售额|盈利|浪费|产量))"
@@ -134,6 +146,11 @@ _TIME = re.compile(
     r"|want|try|tomorrow|next|if|unless|assuming|goal)\b|'ll\b|'d\b"
     r"|预计|预期|预测|预估|估计|计划|打算|将(?!近)|会|希望|目标|争取|如果|假如|若|要是|明天|之后|以后"
     r"|期望|想|力争|应该|可能)"
+    r"|(?P<act>\b(?:rais(?:e|ed|es|ing)|lower(?:ed|s|ing)?|cut(?:s|ting)?|increas(?:e|ed|es|ing)"
+    r"|decreas(?:e|ed|es|ing)|set(?:s|ting)?|keep(?:s|ing)?|kept|maintain(?:s|ed|ing)?|hold(?:s|ing)?"
+    r"|stay(?:s|ing)?|stick|switch(?:es|ed|ing)?|adjust(?:s|ed|ing)?|bump(?:s|ed|ing)?|make|making"
+    r"|produce|producing|sell|selling|go|going|choose|choosing|chose|opt|offer(?:s|ing)?|run(?:ning)?)\b"
+    r"|提价|降价|涨价|提高|降低|增加|减少|保持|维持|调整|改为|改成|定为|多做|少做)"
 )
 
 # Figure words. A name ending in "_kw" reads a figure of that kind; "other" takes a number
@@ -149,8 +166,9 @@ _FIGURE = re.compile(
     r"|生产了?|制作了?|做了|产量(?:为|是)?)"
     r"|(?P<waste_kw>\bwast(?:ed|e|age)\b|\bthr(?:ew|own) (?:away|out)\b|\bleft ?over\b|\bleftovers?\b"
     r"|\bunsold\b|\bspoiled\b|\bdiscarded\b|浪费了?|剩下了?|剩了|剩余|扔掉了?|倒掉了?|没卖完|未售出|损耗)"
-    r"|(?P<price_kw>\bpric(?:e|ed|es|ing)\b|\bcharg(?:e|ed|es|ing)\b|\b(?:at|for)\b(?=\s*[¥$]?\s*\d)"
+    r"|(?P<price_kw>\bpric(?:e|ed|es|ing)\b|\bcharg(?:e|ed|es|ing)\b"
     r"|价格|定价|售价|单价|价钱|卖价|每杯)"
+    r"|(?P<at_kw>\b(?:at|for)\b(?=\s*[¥$]?\s*\d))"
     r"|(?P<cash_kw>\bcash\b|\bbalance\b|\bfunds\b|\bmoney\b|现金|余额|资金|账上|手头|手上)"
     r"|(?P<other>\btraffic\b|\bcustomers?\b|\bpeople\b|\bvisitors\b|\bdemand\b|\btemperature\b"
     r"|\bdegrees\b|\bcosts?\b|\bingredients?\b|\bmargin\b|\bmarkup\b|\bsigns?\b"
@@ -284,7 +302,9 @@ def _read_clause(
     time = own if own is not None else carried
     if _OTHERS.search(clause):  # about the other stands (shared street), not this one's record
         return time
-    if time is None:  # no time word: only this morning's cash, and the weather if it says "weather"
+    if time is None or time[0] == _ACT:
+        # No time word, or today's decision ("raising the price"): only this morning's cash, and
+        # the weather if the clause says "weather".
         _read_figures(clause, quoted, masked, (NOW, 0), claims, allowed={CASH})
         if _WEATHER_WORD.search(clause):
             _read_weather(clause, quoted, (TODAY, 0), claims)
@@ -323,6 +343,8 @@ def _times(clause: str) -> tuple[tuple[str, int] | None, list[tuple[int, int]]]:
         return (_FUTURE, 0), masked
     if _SPAN in kinds:
         return (_SPAN, 0), masked
+    if _ACT in kinds:
+        return (_ACT, 0), masked
     days = {time for time in found if time[0] in (AGO, DAY, TOTAL)}
     if len(days) > 1:
         return (_SPAN, 0), masked
@@ -368,8 +390,11 @@ def _follows(pattern: re.Pattern[str], clause: str, *ends: int) -> bool:
     return any(pattern.match(clause, end) for end in ends)
 
 
+_MONEY_WORDS = {"revenue": REVENUE, "profit": PROFIT, "loss": PROFIT, "cash": CASH}
+
+
 def _figure_kind(word: str, number: _Number) -> str | None:
-    """What ``number`` is when it follows figure word ``word`` (``None``: not a figure of it)."""
+    """What ``number`` is when it goes with figure word ``word`` (``None``: not a figure of it)."""
     unit, whole = number.unit, number.decimals == 0
     if word == "sold":
         if unit == "each":
@@ -377,20 +402,16 @@ def _figure_kind(word: str, number: _Number) -> str | None:
         if unit == "money":
             return REVENUE
         return SOLD if whole else None
-    if word in ("made", "waste"):
-        return {"made": MADE, "waste": WASTE}[word] if unit in ("count", "") and whole else None
+    if word == "made":
+        return MADE if unit in ("count", "") and whole else None
+    if word == "waste":
+        return WASTE if unit in ("count", "") and whole else None
     if word == "price":
         return PRICE if unit != "count" else None
-    if word in ("revenue", "profit", "loss", "cash"):
-        return (
-            {"revenue": REVENUE, "profit": PROFIT, "loss": PROFIT, "cash": CASH}[word]
-            if unit
-            in (
-                "money",
-                "",
-            )
-            else None
-        )
+    if word == "at":  # "at 3.50", "for 3.5 each": a price only if it can be one ("for 128 yuan" is not)
+        return PRICE if unit == "each" or (unit in ("", "money") and number.value <= MAX_PRICE) else None
+    if word in _MONEY_WORDS:
+        return _MONEY_WORDS[word] if unit in ("money", "") else None
     return None
 
 
@@ -418,10 +439,12 @@ def _read_figures(
         after = next((n for n in numbers if end <= n.start < limit and not n.used), None)
         if after is None:
             continue
-        after.used = True  # the first number after a word is its own, whatever it turns out to be
         kind = _figure_kind(word, after)
         if kind is not None:
+            after.used = True
             found[index] = (kind, after)
+        elif word == "other":
+            after.used = True  # traffic, customers, cost: their number is no figure of another word
     for index, (word, start, _) in enumerate(words):
         if index in found or word == "other":
             continue
@@ -429,11 +452,15 @@ def _read_figures(
         before = next(
             (n for n in reversed(numbers) if floor <= n.start and n.end <= start and not n.used), None
         )
-        if before is None or not _FILLER.match(clause[before.end : start]):
+        if before is None:
+            continue
+        between = clause[before.end : start]
+        if not _FILLER.match(between):
             continue
         kind = _figure_kind(word, before)
-        wanted = "count" if kind in COUNT_KINDS else "money"
-        if kind is not None and (before.unit == wanted or (wanted == "money" and before.unit == "each")):
+        wanted = ("count",) if kind in COUNT_KINDS else ("money", "each")
+        # With words between ("90 cups were sold") the number needs its unit; right before ("92 sales") not.
+        if kind is not None and (before.unit in wanted or (not between.strip() and before.unit == "")):
             before.used = True
             found[index] = (kind, before)
     when, n = time

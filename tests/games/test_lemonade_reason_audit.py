@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from games.lemonade import LemonadeState
 from games.lemonade.baselines import BASELINES
+from games.lemonade.prompt import history_line
 from games.lemonade.reason_audit import Finding, ReasonAudit, check
 from games.lemonade.reason_claims import claims_in, may_claim, read_claims
 from games.lemonade.rules import LemonadeDecision
@@ -236,15 +238,46 @@ def test_a_plan_after_a_claim_is_skipped_and_a_claim_after_a_comma_keeps_its_day
     assert [(f.kind, f.ok) for f in found_zh] == [("sold", True), ("wasted", True)]
 
 
+def test_a_day_quoted_from_the_prompt_is_read_in_full_and_true() -> None:
+    for record in GAME.stands["a"].typed:
+        line = history_line(record)  # "day 2: cloudy, 23C, traffic 132, cost 1.80, price 3.20, ..."
+        found = findings(f"As the record says, {line}.")
+        assert sorted(f.kind for f in found) == ["cash", "made", "price", "sold", "wasted", "weather"], line
+        assert all(f.ok and f.about == f"day {record.day}" for f in found), line
+
+
+def test_todays_decision_is_not_a_claim_but_its_cash_is() -> None:
+    cash = GAME.stands["a"].cash
+    for reason in (
+        "raised price to 3.5 from 3.2 after yesterday's sellout",
+        "Keeping price 3.50 as yesterday sold out",
+        "昨天卖得好，提价到3.5元",
+    ):
+        assert findings(reason) == [], reason
+    assert [(f.kind, f.ok) for f in findings(f"Cash of {cash:.2f} lets me make up to 78 cups")] == [
+        ("cash", True)
+    ]
+    sold = yesterday("sold")
+    # "for 128 yuan" is no price (prices stop at 6.00); "92 sales" is cups sold.
+    assert [f.kind for f in findings(f"sold {sold} cups for 128 yuan yesterday")] == ["sold"]
+    assert [(f.kind, f.ok) for f in findings(f"Price 3.2 yesterday gave {sold} sales")] == [
+        ("price", True),
+        ("sold", True),
+    ]
+
+
 def test_full_width_digits_and_punctuation_are_read() -> None:
     sold = str(yesterday("sold")).translate(str.maketrans("0123456789", "０１２３４５６７８９"))
     assert [f.ok for f in findings(f"昨天卖了{sold}杯。")] == [True]
 
 
-CORPUS = (
-    [template.format(value()) for template, _, true_value, false_value in CASES for value in (true_value, false_value)]
-    + ["sold 90 cups yesterday", "day 3 cash 80", "第2天利润20元", "so far I sold 300 cups", "今天现金100元"]
-)  # fmt: skip
+CORPUS = [template.format(value()) for template, _, *values in CASES for value in values] + [
+    "sold 90 cups yesterday",
+    "day 3 cash 80",
+    "第2天利润20元",
+    "so far I sold 300 cups",
+    "今天现金100元",
+]
 
 
 def test_the_quick_look_never_skips_a_reason_with_a_claim() -> None:
@@ -260,11 +293,11 @@ def test_the_scripted_stands_state_no_claims() -> None:
             player = cls(random.Random(seed))
             game = new_lemonade(seed, stands=2, market="shared" if seed % 2 else "identical", days=30)
             while not game.over():
-                decisions = {}
+                decisions: dict[str, BaseModel] = {}
                 for seat in game.pending():
                     view = type(game.observation(seat)).model_validate(observed(game, seat))
-                    decisions[seat] = player.choose(view)
-                    assert claims_in(decisions[seat].reason) == (), (name, decisions[seat].reason)
+                    decision = decisions[seat] = player.choose(view)
+                    assert claims_in(decision.reason) == (), (name, decision.reason)
                 game.apply(decisions)
             assert all(game.audit.metrics(seat) == {"claims": 0, "false_claims": 0} for seat in game.seats)
 
@@ -334,10 +367,11 @@ def test_the_full_view_and_the_step_outcome_show_the_findings_literally() -> Non
     assert "\x1b" not in full
     for seat in game.seats:
         assert "reason audit" not in render_text(game, seat, width=200)  # a seat is not told
-    assert game.step_outcome(
-        "a",
-    ).endswith(f"; reason: 1 of 1 stated figures false (sold yesterday (day 1): said 999, was {sold})")
-    assert game.step_outcome("b").endswith("; reason: 0 of 1 stated figures false")
+    outcome_a, outcome_b = game.step_outcome("a") or "", game.step_outcome("b") or ""
+    assert outcome_a.endswith(
+        f"; reason: 1 of 1 stated figures false (sold yesterday (day 1): said 999, was {sold})"
+    )
+    assert outcome_b.endswith("; reason: 0 of 1 stated figures false")
     game.apply({s: LemonadeDecision(price=3.0, produce=20, reason="no figures") for s in game.seats})
     assert "reason" not in (game.step_outcome("a") or "")  # the latest reason stated nothing
     assert "earlier: day 2 FALSE" in render_text(game, None, width=200)
