@@ -224,21 +224,25 @@ _TRIGGER_WORDS = (
     "today",
     "this morning",
     "now",
-    "cash",
-    "balance",
-    "funds",
-    "money",
     "weather",
 )
+_CASH_WORDS = ("cash", "balance", "funds", "money")
 _TRIGGER_DAY = re.compile(r"days?\s*#?\s*\d")
+_TRIGGER_CASH = re.compile(
+    r"(?:cash|balance|funds|money)[^\d.;!?]{0,30}\d"  # a figure reads up to 30 characters on
+    r"|\d\s*(?:yuan|rmb|¥)?\s*(?:in |of |worth of )?(?:cash|balance|funds|money)"
+)
 _TRIGGER_CHINESE = re.compile(r"[昨前第累总一至迄目合今现当余资账手天]")
 
 
 def may_claim(reason: str) -> bool:
-    """Whether ``reason`` has a word every claim needs (a time, cash or the weather): a quick first look.
+    """Whether ``reason`` has what every claim needs: a quick first look before the full read.
 
-    Plain substring tests rather than one pattern: Python's regular expressions try an
-    alternation of words at every position, several times slower on a typical reason.
+    That is a time word, the weather word, or a cash word with a number next to it ("all the
+    cash pays for" states no figure). Plain substring tests first: Python's regular
+    expressions try an alternation of words at every position, several times slower on a
+    typical reason. The scripted stands' reasons never pass (a test says so), so for them the
+    audit costs this look and no more.
     """
     if not reason.isascii() and _TRIGGER_CHINESE.search(reason):
         return True
@@ -246,7 +250,12 @@ def may_claim(reason: str) -> bool:
     for word in _TRIGGER_WORDS:
         if word in lowered:
             return True
-    return _TRIGGER_DAY.search(lowered) is not None
+    if _TRIGGER_DAY.search(lowered):
+        return True
+    for word in _CASH_WORDS:
+        if word in lowered:
+            return _TRIGGER_CASH.search(lowered) is not None
+    return False
 
 
 @dataclass(slots=True)
