@@ -197,12 +197,13 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """``arena games``: names, one-line descriptions, seats and options with defaults and ranges."""
+    """``arena games``: names, descriptions, seats, options with defaults and ranges, what a win means."""
     for name in game_names():
         spec = get_game(name)
         print(f"{name}\t{spec.title}: {spec.description}")
         for line in option_lines(spec):
             print(f"\t{line}")
+        print(f"\twins, draws and losses: {spec.outcome_rule}")
     return 0
 
 
@@ -286,7 +287,15 @@ def run() -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):  # handled as the SIGINT it stands for (asyncio's handler and all)
             signal.signal(getattr(signal, name), _as_ctrl_c)
-    raise SystemExit(main())
+    code = main()
+    try:
+        # Output still in stdout's buffer (stdout is block-buffered into a pipe unless
+        # PYTHONUNBUFFERED is set) meets a reader that left only here, not inside main().
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        code = 1
+    raise SystemExit(code)
 
 
 def _as_ctrl_c(_signal_number: int, _frame: object) -> None:

@@ -7,6 +7,7 @@ in full once the episode has ended.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -87,7 +88,10 @@ class LiveOutput:
         elif isinstance(event, TurnsRecorded):
             self._turns(event.turns)
         elif isinstance(event, EpisodeEnded):
-            self._ended(event)
+            # The episode is saved by now: a reader who left while the results print changes
+            # nothing, and the caller reports the episode's own status and message.
+            with contextlib.suppress(UserLeft):
+                self._ended(event)
 
     def _started(self, event: EpisodeStarted) -> None:
         self.episode_id = event.episode_id

@@ -26,6 +26,15 @@ from arena.store import Store, StoreError
 from arena.tournament.config import TournamentConfig, build_config, load_config_file
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament
 from arena.tournament.standings import tournament_table
+from arena.tournament.wording import (
+    gap_text,
+    groups_note,
+    interval_text,
+    probability_text,
+    rating_text,
+    rough_note,
+    separation_text,
+)
 
 StoreOpener = Callable[[argparse.Namespace], Store]
 
@@ -59,6 +68,12 @@ def add_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     report = actions.add_parser("report", help="write report.json and report.md with the disclosure")
     report.add_argument("tournament_id", type=int)
     report.add_argument("--out", required=True, metavar="DIR", help="folder for report.json and report.md")
+    report.add_argument(
+        "--format",
+        choices=("report", "reprobe"),
+        default="report",
+        help="report: report.json and report.md (default); reprobe: a REPROBE v0.1 manifest per model player",
+    )
     report.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     listing = sub.add_parser("tournaments", help="list tournaments")
@@ -189,9 +204,14 @@ def table_command(args: argparse.Namespace, store: Store, console: Console) -> i
 
 
 def report_command(args: argparse.Namespace, store: Store, console: Console) -> int:
-    """``arena tournament report ID --out DIR``."""
-    from arena.tournament.report import write_report
+    """``arena tournament report ID --out DIR [--format report|reprobe]``."""
+    from arena.tournament.report import write_report, write_reprobe
 
+    if args.format == "reprobe":
+        for path, scores in write_reprobe(store, args.tournament_id, Path(args.out)):
+            fields = ", ".join(f"{name} {score:.1f}" for name, score in scores.items())
+            console.print(f"wrote {path} (REPROBE 0.1; codebook: {fields})", markup=False, soft_wrap=True)
+        return 0
     paths = write_report(store, args.tournament_id, Path(args.out))
     for path in paths:
         console.print(f"wrote {path}", markup=False)
@@ -235,35 +255,24 @@ def fmt(value: Any, digits: int = 2) -> str:
 
 
 def render_table(table: dict[str, Any]) -> RenderableType:
-    """Ratings, metric means, win matrix, order confidence and left-out episodes."""
+    """Ratings (one table per connected group), metric means, order confidence, failures, left out."""
     info = table["tournament"]
-    method = "Bradley-Terry, 95% seed-bootstrap intervals" if table["ratings"] else "no finished episodes yet"
+    ratings_info = table["ratings"]
+    method = _method_text(ratings_info) if ratings_info else "no finished episodes yet"
     title = (
         f"tournament {info['id']} · {info['game']} · {info['counted']}/{info['slots']} episodes counted"
         f" · {info['deal_seeds']} deal seeds · {method}"
     )
     parts: list[RenderableType] = [Text(plain_text(title), style="bold")]
-    ratings = Table(title="ratings (95% interval)", header_style="bold")
-    for name in ("#", "player", "rating", "interval", "episodes", "W", "D", "L", "$/episode"):
-        ratings.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
-    for rank, row in enumerate(table["players"], 1):
-        interval = (
-            f"{fmt(row['rating_low'], 0)}..{fmt(row['rating_high'], 0)}" if row["rating"] is not None else "-"
-        )
-        ratings.add_row(
-            str(rank),
-            plain_text(row["player"]),
-            fmt(row["rating"], 0),
-            interval,
-            str(row["episodes"]),
-            str(row["wins"]),
-            str(row["draws"]),
-            str(row["losses"]),
-            fmt(row.get("usd_per_episode"), 4),
-        )
-    parts.append(ratings)
-    if table["ratings"] and table["ratings"].get("plackett_luce"):
-        parts.append(_plackett_luce_table(table["ratings"]["plackett_luce"]))
+    for note in (rough_note(ratings_info), groups_note(ratings_info)):
+        if note:
+            parts.append(Text(plain_text(note), style="yellow"))
+    groups = sorted({row.get("group") for row in table["players"]}, key=lambda g: (g is None, g or 0))
+    for group in groups:
+        rows = [row for row in table["players"] if row.get("group") == group]
+        parts.append(_ratings_table(rows, group, len(groups)))
+    if ratings_info and ratings_info.get("openskill"):
+        parts.append(_openskill_table(ratings_info["openskill"]))
     parts.append(_metrics_table(table))
     if table["order_confidence"]:
         sure = Table(title="how sure is the order?", header_style="bold")
@@ -273,9 +282,9 @@ def render_table(table: dict[str, Any]) -> RenderableType:
             sure.add_row(
                 plain_text(row["higher"]),
                 plain_text(row["lower"]),
-                fmt(row["diff"], 0),
-                f"{row['p_order_right']:.2f}",
-                _separation(row),
+                gap_text(row),
+                probability_text(row["p_order_right"]),
+                separation_text(row),
             )
         parts.append(sure)
     parts.append(_failure_table(table))
@@ -291,11 +300,42 @@ def render_table(table: dict[str, Any]) -> RenderableType:
     return Group(*parts)
 
 
-def _plackett_luce_table(rows: list[dict[str, Any]]) -> Table:
-    pl = Table(title="Plackett-Luce (openskill): mu, 95% interval mu ± 1.96 sigma", header_style="bold")
-    for name in ("player", "mu", "interval", "sigma", "games"):
-        pl.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+def _method_text(ratings: dict[str, Any]) -> str:
+    name = "Plackett-Luce" if ratings.get("method") == "plackett-luce" else "Bradley-Terry"
+    return f"{name}, 95% seed-bootstrap intervals (expanded for small samples)"
+
+
+def _ratings_table(rows: list[dict[str, Any]], group: int | None, groups: int) -> Table:
+    if group is None:
+        title = "no finished games: not rated"
+    elif groups > 1:
+        title = f"ratings, group {group} (95% interval; comparable within this group only)"
+    else:
+        title = "ratings (95% interval)"
+    ratings = Table(title=title, header_style="bold")
+    for name in ("#", "player", "rating", "interval", "episodes", "W", "D", "L", "$/episode"):
+        ratings.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
     for row in rows:
+        rank = row.get("rank")
+        ratings.add_row(
+            "-" if rank is None else str(rank),
+            plain_text(row["player"]),
+            plain_text(rating_text(row)),
+            interval_text(row),
+            str(row["episodes"]),
+            str(row["wins"]),
+            str(row["draws"]),
+            str(row["losses"]),
+            fmt(row.get("usd_per_episode"), 4),
+        )
+    return ratings
+
+
+def _openskill_table(openskill: dict[str, Any]) -> Table:
+    pl = Table(title=f"{openskill['label']}: mu, mu ± 1.96 sigma", header_style="bold")
+    for name in ("player", "mu", "mu ± 1.96 sigma", "sigma", "games"):
+        pl.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+    for row in openskill["rows"]:
         pl.add_row(
             plain_text(row["player"]),
             fmt(row["mu"]),
@@ -306,38 +346,88 @@ def _plackett_luce_table(rows: list[dict[str, Any]]) -> Table:
     return pl
 
 
-def _separation(row: dict[str, Any]) -> str:
-    if row["status"] == "separated":
-        return "separated"
-    if row["more_seeds"] is None:
-        return "not separable at this gap"
-    text = f"~{row['more_seeds']} more seeds"
-    if row["more_usd"]:
-        text += f" (${row['more_usd']:.2f})"
-    return text
+def _metrics_table(table: dict[str, Any]) -> RenderableType:
+    """What a win means, each player's own metrics (per seat where seats differ), the deals' facts."""
+    parts: list[RenderableType] = []
+    if table.get("outcome_rule"):
+        parts.append(Text(plain_text("wins, draws and losses: " + table["outcome_rule"]), style="dim"))
+    parts.append(_own_metrics_table(table))
+    parts += _deal_facts(table)
+    return Group(*parts)
 
 
-def _metrics_table(table: dict[str, Any]) -> Table:
-    names = [n for n in table["summary_metrics"] if n != "fallbacks"] or sorted(
-        {name for by_metric in table["metrics"].values() for name in by_metric} - {"score"}
-    )
-    metrics = Table(title="game metrics: mean (95% interval)", header_style="bold")
+def _chosen(table: dict[str, Any], present: set[str]) -> list[str]:
+    """The game's summary metrics among ``present`` (all of them, sorted, if it names none of them)."""
+    summary = [n for n in table["summary_metrics"] if n != "fallbacks" and n in present]
+    return summary or sorted(present)
+
+
+def _cell(summary: dict[str, Any] | None) -> str:
+    return "-" if summary is None else _interval(summary["mean"], summary["low"], summary["high"])
+
+
+def _own_metrics_table(table: dict[str, Any]) -> Table:
+    present = {name for by_metric in table["metrics"].values() for name in by_metric} - {"score"}
+    names = ["score", *_chosen(table, present)]
+    by_seat: dict[str, dict[str, dict[str, Any]]] = table.get("metrics_by_seat") or {}
+    split = any(len(seats) > 1 for seats in by_seat.values())
+    title = "each player's own metrics: mean (95% interval)" + (", all seats and per seat" if split else "")
+    metrics = Table(title=title, header_style="bold")
     metrics.add_column("player", no_wrap=True)
-    for name in ("score", *names):
+    if split:
+        metrics.add_column("seat", no_wrap=True)
+    for name in names:
         metrics.add_column(name, justify="right")
     for row in table["players"]:
-        cells = []
-        for name in ("score", *names):
-            summary = table["metrics"].get(row["player"], {}).get(name)
-            cells.append(
-                "-" if summary is None else _interval(summary["mean"], summary["low"], summary["high"])
-            )
-        metrics.add_row(plain_text(row["player"]), *cells)
+        player = row["player"]
+        own = table["metrics"].get(player, {})
+        seats = by_seat.get(player, {}) if split else {}
+        lead = [plain_text(player), "all"] if split else [plain_text(player)]
+        metrics.add_row(*lead, *(_cell(own.get(name)) for name in names))
+        for seat, found in seats.items() if len(seats) > 1 else ():
+            metrics.add_row("", plain_text(seat), *(_cell(found.get(name)) for name in names))
     return metrics
 
 
-def _interval(mean: float, low: float, high: float) -> str:
-    digits = 0 if max(abs(mean), abs(low), abs(high)) >= 100 else 2
+def _deal_facts(table: dict[str, Any]) -> list[RenderableType]:
+    """The facts of the deals (shared by the sides of one): over all deals, per line-up, dealt numbers."""
+    facts = table.get("deal_facts") or {}
+    everything = facts.get("all") or {}
+    names = _chosen(table, set(facts.get("metrics") or ()))
+    parts: list[RenderableType] = []
+    if names:
+        title = (
+            "facts of the deals (shared by the sides of a deal, not a player's metric): mean (95% interval)"
+        )
+        result = Table(title=title, header_style="bold")
+        seats = " v ".join(table["tournament"].get("seats") or ())
+        result.add_column(f"line-up ({plain_text(seats)})" if seats else "line-up")
+        result.add_column("episodes", justify="right")
+        for name in names:
+            result.add_column(name, justify="right")
+        groups = [("all deals", everything)] + [
+            (" v ".join(group["seating"].values()), group) for group in facts.get("by_lineup") or ()
+        ]
+        for label, group in groups:
+            found = group["metrics"]
+            result.add_row(plain_text(label), str(group["episodes"]), *(_cell(found.get(n)) for n in names))
+        parts.append(result)
+    dealt = _chosen(table, set(facts.get("dealt") or ()))
+    for name in dealt:
+        by_seat = everything.get("by_seat") or {}
+        cells = ", ".join(
+            f"{seat} {_cell(found[name]).replace(chr(10), ' ')}"
+            for seat, found in by_seat.items()
+            if name in found
+        )
+        parts.append(Text(plain_text(f"dealt to each seat, whoever held it: {name} {cells}")))
+    return parts
+
+
+def _interval(mean: float, low: float | None, high: float | None) -> str:
+    digits = 0 if max(abs(v) for v in (mean, low, high) if v is not None) >= 100 else 2
+    if low is None or high is None:
+        return f"{mean:.{digits}f}\n(no interval)"
     return f"{mean:.{digits}f}\n({low:.{digits}f}..{high:.{digits}f})"
 
 

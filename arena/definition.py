@@ -63,7 +63,33 @@ class GameDefinition(ABC):
     summary_metrics: ClassVar[tuple[str, ...]] = ()
     """The metrics tables lead with (suite reports); empty means every metric."""
     episode_metrics: ClassVar[frozenset[str]] = frozenset()
-    """Metrics that describe the whole episode (a deal's price): the same for every seat, shown once."""
+    """Metrics that describe the whole episode (a deal's price): the same for every seat, shown once.
+
+    Tournament tables show them as facts of the deals (per line-up and overall), never in a
+    player's row: they are what both sides made together, not what one of them earned.
+    """
+    dealt_metrics: ClassVar[frozenset[str]] = frozenset()
+    """Per-seat metrics the deal hands a seat rather than anything it did (bargain's ``own_number``).
+
+    Equal for every player on paired deals, so tournament tables show them with the deals, per seat.
+    """
+    seats_differ: ClassVar[bool] = True
+    """Whether seats are roles or positions worth telling apart (seller/buyer, stand a/b).
+
+    When true, tournament tables break each player's own metrics down by the seat it held.
+    False for games whose seats face the same task side by side (paperclip's racers).
+    """
+    outcome_rule: ClassVar[str] = (
+        "In each episode the seat with the highest score wins and every other seat loses; seats"
+        " sharing the highest score draw. With two seats the ratings count the win, draw or loss"
+        " (Bradley-Terry); with three or more they read the episode's whole order by score"
+        " (Plackett-Luce), equal scores tied."
+    )
+    """What a win, a draw and a loss mean for the tournament tables, in plain words.
+
+    Shown where people read (``arena games``, the rules screen, table captions, reports) and
+    never in model prompts: the rules text is part of the prompt, this is not.
+    """
     listing_order: ClassVar[int] = 100
     """Where lists of games put this one (lower first, then by name)."""
 

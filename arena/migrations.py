@@ -231,5 +231,12 @@ def _v8(db: sqlite_utils.Database) -> None:
     db.execute("CREATE TABLE writers (pid INTEGER PRIMARY KEY, parent INTEGER NOT NULL)")
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8]
+def _v9(db: sqlite_utils.Database) -> None:
+    # What the provider said served a model turn (its model id and system_fingerprint, an
+    # offline model's file and digest), as JSON, on a seat's first such turn of an episode and
+    # whenever it changes; NULL otherwise. Older turns read NULL: nothing was recorded.
+    db.execute("ALTER TABLE turns ADD COLUMN served TEXT")
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""

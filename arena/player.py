@@ -90,7 +90,8 @@ class Decision:
     ``None`` when nothing usable came back (then ``error`` says why). The runner
     validates it against the game's action model and rules. ``permanent`` marks a
     provider error that retrying will not fix (HTTP 400/404...): a run of them ends the
-    episode ``player_failed``. ``sampling`` holds the sampling settings actually sent.
+    episode ``player_failed``. ``sampling`` holds the sampling settings actually sent;
+    ``served`` what the provider says answered the call (model id, fingerprint, model file).
     """
 
     action: BaseModel | dict[str, Any] | None
@@ -102,6 +103,7 @@ class Decision:
     error_detail: str = ""
     permanent: bool = False
     sampling: dict[str, Any] | None = None
+    served: dict[str, Any] | None = None
 
 
 @dataclass

@@ -26,6 +26,20 @@ HumanFactory = Callable[[str], Player]
 
 
 @dataclass(frozen=True)
+class PromptTemplates:
+    """The fixed texts a kind sends besides the game's prompt, for reports.
+
+    ``sha256`` is the full digest the players' configurations record the start of, under
+    ``version_key`` (the first 12 hex digits), so a report can tell whether these texts are
+    the ones a stored seat played with.
+    """
+
+    texts: dict[str, str]
+    sha256: str
+    version_key: str
+
+
+@dataclass(frozen=True)
 class BuildContext:
     """What a kind may use to build a player for one seat of one run."""
 
@@ -59,6 +73,14 @@ class PlayerKind(ABC):
     def status_lines(self) -> list[str]:
         """Lines ``arena models`` prints for this kind (``SPEC<tab>status``); none by default."""
         return []
+
+    def prompt_templates(self) -> PromptTemplates | None:
+        """The texts this kind sends besides the game's prompt (a model's system message); none by default."""
+        return None
+
+    def builtin_price_source(self) -> dict[str, str] | None:
+        """Where this kind's built-in prices come from (``source``, ``date``); ``None``: it has none."""
+        return None
 
     @abstractmethod
     def build(self, spec: PlayerSpec, context: BuildContext) -> Player:

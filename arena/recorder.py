@@ -46,8 +46,8 @@ TURN_COLUMNS: tuple[str, ...] = (
 # Read from the records' __dict__: item lookups cost half of attribute reads on pydantic models.
 _plain_values = operator.itemgetter(*_PLAIN)
 _usage_values = operator.itemgetter(*USAGE_FIELDS)
-_ACTION, _VALID, _FALLBACK, _ERROR, _ATTEMPTS, _SAMPLING = (
-    _PLAIN.index(name) for name in ("action", "valid", "fallback", "error", "attempts", "sampling")
+_ACTION, _VALID, _FALLBACK, _ERROR, _ATTEMPTS, _SAMPLING, _SERVED = (
+    _PLAIN.index(name) for name in ("action", "valid", "fallback", "error", "attempts", "sampling", "served")
 )
 
 
@@ -74,6 +74,8 @@ def turn_payload(turn: TurnRecord) -> TurnPayload:
     plain[_ATTEMPTS] = dumps([attempt.__dict__ for attempt in attempts]) if attempts else "[]"
     if values["sampling"] is not None:
         plain[_SAMPLING] = dumps(values["sampling"])
+    if values["served"] is not None:
+        plain[_SERVED] = dumps(values["served"])
     state = dumps_bytes(values["state"])
     return tuple(plain), _usage_values(values["usage"].__dict__), state, int(reason_in_action)
 

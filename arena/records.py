@@ -134,6 +134,9 @@ class TurnRecord(Record):
     state: dict[str, Any]
     sampling: dict[str, Any] | None = None
     """Sampling settings sent for the decision that was used (``None``: nothing was sent)."""
+    served: dict[str, Any] | None = None
+    """What the provider said served the call (model id, ``system_fingerprint``, model file), stored
+    only on a seat's first turn that reports it and when it changes (``None``: as before, or unknown)."""
     action_text: str = ""
 
 

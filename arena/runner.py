@@ -140,6 +140,8 @@ class EpisodeRunner:
         self._turn_index = 0
         self._dumper = ObservationDumper()
         self._rules: dict[str, str] = {}
+        self._served: dict[str, dict[str, Any]] = {}
+        """What each seat's provider last said served it: a turn stores ``served`` only when it changes."""
         self.episode_key = f"{game.name}-{game.seed}-{next(_EPISODE_KEYS)}"
 
     def _emit(self, event: Event) -> None:
@@ -235,6 +237,9 @@ class EpisodeRunner:
             except FatalPlayerError as exc:
                 return EpisodeStatus.FAILED, str(exc)
             game.apply({record.seat: record.action_model for record in records})
+            for record in records:
+                if record.served is not None:
+                    self._served_once(record)
             first, dumper = self._turn_index, self._dumper
             turns = tuple([record.record(first + at, game, dumper) for at, record in enumerate(records)])
             self._turn_index += len(turns)
@@ -252,6 +257,14 @@ class EpisodeRunner:
                 if reason:
                     return EpisodeStatus.BUDGET_EXCEEDED, reason
         return EpisodeStatus.FINISHED, ""
+
+    def _served_once(self, record: PendingTurn) -> None:
+        """Keep ``record.served`` only when it differs from what its seat's provider said before."""
+        served = record.served
+        if self._served.get(record.seat) == served:
+            record.served = None
+        elif served is not None:
+            self._served[record.seat] = served
 
     def _limit(self, seat: str) -> int:
         own = getattr(self.players[seat], "failure_limit", None)

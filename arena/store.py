@@ -26,7 +26,9 @@ from arena.migrations import MIGRATIONS
 from arena.orphan_writers import process_alive, wait_for_orphans
 from arena.turn_rows import dumps
 
-JSON_COLUMNS = frozenset({"observation", "action", "attempts", "state", "config", "metrics", "sampling"})
+JSON_COLUMNS = frozenset(
+    {"observation", "action", "attempts", "state", "config", "metrics", "sampling", "served"}
+)
 
 
 class StoreError(Exception):

@@ -52,6 +52,8 @@ class PendingTurn:
     reason: str = ""
     prompt: str | None = None
     sampling: dict[str, Any] | None = None
+    served: dict[str, Any] | None = None
+    """What the provider last said served this decision; the runner clears it when unchanged."""
     fallback: bool = False
     action_model: BaseModel = field(default=None)  # type: ignore[assignment]
 
@@ -64,6 +66,8 @@ class PendingTurn:
         self.raw = decision.raw
         self.reason = decision.reason
         self.sampling = decision.sampling
+        if decision.served is not None:
+            self.served = decision.served
         prompt = request.prompt_if_rendered()
         if prompt is not None and self.prompt is None:
             self.prompt = prompt
@@ -104,6 +108,7 @@ class PendingTurn:
             "latency": self.latency,
             "state": game.turn_state(seat),
             "sampling": self.sampling,
+            "served": self.served,
             "action_text": game.describe_action(seat, action),
         }
         return unvalidated(TurnRecord, values, _TURN_FIELD_NAMES)

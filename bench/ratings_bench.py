@@ -5,8 +5,10 @@ Usage: python bench/ratings_bench.py [--players 10] [--episodes 10000] [--resamp
 Synthetic two-seat outcomes from known Elo strengths on the tournament schedule (every pair,
 both seatings, every deal), then each step the table needs, timed separately: breaking
 episodes into per-seed pairwise results, the Bradley-Terry fit with its bootstrap, the
-win/draw/loss counts and win matrix, metric means with intervals, and the order confidence.
-Also times Plackett-Luce (openskill) on a 4-seat game of about the same size. Prints the
+win/draw/loss counts and win matrix, metric means with intervals (own metrics, pooled and per
+seat), the facts of the deals (overall and per line-up) and the order confidence.
+Also times the Plackett-Luce maximum-likelihood fit with its bootstrap on a 4-seat game of
+about the same size, and openskill's order-dependent online ratings beside it. Prints the
 best of ``--repeat`` runs per step.
 """
 
@@ -20,8 +22,9 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from arena.tournament.confidence import order_confidence
-from arena.tournament.metrics import metric_means
-from arena.tournament.plackett_luce import plackett_luce
+from arena.tournament.metrics import MetricRoles, deal_facts, player_metrics
+from arena.tournament.openskill_ratings import openskill_ratings
+from arena.tournament.plackett_luce import PLACKETT_LUCE, choice_fit
 from arena.tournament.ratings import comparisons, ratings_from, win_matrix
 from arena.tournament.records import EpisodeRecord, outcome_counts
 from arena.tournament.schedule import lineups, schedule
@@ -74,19 +77,37 @@ def main() -> None:
     t_pairs, data = best_of(args.repeat, lambda: comparisons(records))
     t_bt, ratings = best_of(args.repeat, lambda: ratings_from(data, resamples=args.resamples, seed=0))
     t_counts, _ = best_of(args.repeat, lambda: (outcome_counts(records), win_matrix(data)))
-    t_metrics, _ = best_of(args.repeat, lambda: metric_means(records, resamples=args.resamples))
+    # Timed as the table runs them: own metrics pooled and per seat, and one metric as a deal fact.
+    roles = MetricRoles(episode=frozenset({"closed"}))
+    t_metrics, _ = best_of(
+        args.repeat, lambda: player_metrics(records, resamples=args.resamples, roles=roles)
+    )
+    t_facts, _ = best_of(args.repeat, lambda: deal_facts(records, resamples=args.resamples, roles=roles))
     t_order, _ = best_of(args.repeat, lambda: order_confidence(ratings, seed_cost_usd=0.1))
-    total = t_pairs + t_bt + t_counts + t_metrics + t_order
+    total = t_pairs + t_bt + t_counts + t_metrics + t_facts + t_order
     print(f"{'pairwise results per seed':<34} {t_pairs:8.3f} s")
     print(f"{'Bradley-Terry + bootstrap':<34} {t_bt:8.3f} s")
     print(f"{'W/D/L counts + win matrix':<34} {t_counts:8.3f} s")
     print(f"{'metric means + intervals':<34} {t_metrics:8.3f} s")
+    print(f"{'deal facts (all, per line-up)':<34} {t_facts:8.3f} s")
     print(f"{'order confidence':<34} {t_order:8.3f} s")
     print(f"{'ratings table, total':<34} {total:8.3f} s")
     print("order:", " > ".join(p.removeprefix("player-") for p in ratings.players))
     four = synthetic(args.players, args.episodes, ["n", "e", "s", "w"], seed=2)
-    t_pl, _ = best_of(1, lambda: plackett_luce(four))
-    print(f"{'Plackett-Luce, ' + str(len(four)) + ' 4-seat episodes':<34} {t_pl:8.3f} s")
+    four_data = comparisons(four)
+    t_pl, _ = best_of(
+        args.repeat,
+        lambda: ratings_from(
+            four_data,
+            resamples=args.resamples,
+            tier_fit=choice_fit(four, four_data, 1.0),
+            method=PLACKETT_LUCE,
+        ),
+    )
+    label = f"{len(four)} 4-seat episodes"
+    print(f"{'Plackett-Luce MLE + bootstrap, ' + label:<50} {t_pl:8.3f} s")
+    t_online, _ = best_of(1, lambda: openskill_ratings(four))
+    print(f"{'openskill (order-dependent), ' + label:<50} {t_online:8.3f} s")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import os
 from typing import ClassVar
 
 from arena.player import Player
-from arena.player_kinds import BuildContext, PlayerKind
+from arena.player_kinds import BuildContext, PlayerKind, PromptTemplates
 from arena.specs import PlayerSpec, SpecError
 
 
@@ -25,6 +25,19 @@ class _ModelKind(PlayerKind):
             raise SpecError(f"model players are unavailable: {exc}") from None
         player: Player = build_model_player(spec, seed=context.seed, config=context.models_config)
         return player
+
+    def prompt_templates(self) -> PromptTemplates:
+        """The system message and the re-ask note every model seat is sent."""
+        from players.models.prompting import FEEDBACK_TEMPLATE, SYSTEM_TEMPLATE, templates_sha256
+
+        texts = {"system": SYSTEM_TEMPLATE, "re-ask": FEEDBACK_TEMPLATE}
+        return PromptTemplates(texts, templates_sha256(), "system_prompt_version")
+
+    def builtin_price_source(self) -> dict[str, str]:
+        """The source and date of the built-in cached-input and cache-write price ratios."""
+        from players.models.config import BUILTIN_PRICE_SOURCE
+
+        return dict(BUILTIN_PRICE_SOURCE)
 
 
 class _KeyedKind(_ModelKind):

@@ -357,8 +357,19 @@ def test_a_closed_output_pipe_aborts_a_spectated_episode(tmp_path: Path) -> None
     assert _episode_row(db)["status"] == "aborted"
 
 
+MINIMAL_ENV = {
+    key: value
+    for key, value in os.environ.items()
+    if key not in {"PYTHONUNBUFFERED", "TERM", "COLUMNS", "LINES"} and not key.startswith(("LC_", "LANG"))
+}
+"""How most users run: no PYTHONUNBUFFERED (stdout is block-buffered into a pipe), no TERM, no locale."""
+
+
+@pytest.mark.parametrize("env", [None, MINIMAL_ENV], ids=["our-env", "minimal-env"])
 @pytest.mark.parametrize("argv", [["episodes"], ["export", "1"], ["games"]])
-def test_listing_commands_into_a_closed_pipe_end_quietly(tmp_path: Path, argv: list[str]) -> None:
+def test_listing_commands_into_a_closed_pipe_end_quietly(
+    tmp_path: Path, argv: list[str], env: dict[str, str] | None
+) -> None:
     db = tmp_path / "arena.db"
     assert main(["--db", str(db), *PLAY[:6], "--quiet"]) == 0
     read, write = os.pipe()
@@ -370,6 +381,7 @@ def test_listing_commands_into_a_closed_pipe_end_quietly(tmp_path: Path, argv: l
             stderr=subprocess.PIPE,
             text=True,
             check=False,
+            env=env,
         )
     assert process.returncode == 1 and process.stderr == ""
 

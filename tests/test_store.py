@@ -111,7 +111,7 @@ def test_a_schema_5_database_migrates_and_exports_its_turns_with_no_cache_writes
     shutil.copy(DATA / "schema_v5.db", db)
     expected = json.loads((DATA / "schema_v5_export.json").read_text())
     store = Store(db)
-    assert store.schema_version() == len(MIGRATIONS) == 8
+    assert store.schema_version() == len(MIGRATIONS) == 9
     for episode_id, document in expected.items():
         exported = json.loads(json.dumps(export_episode(store, int(episode_id))))
         assert [turn["usage"].pop("cache_write_tokens") for turn in exported["turns"]] == [0] * len(

@@ -46,6 +46,10 @@ class Behaviour:
     cache_write_tokens: int = 0
     usage_extra: dict[str, Any] = field(default_factory=dict)
     """More keys for a Chat Completions ``usage`` (as gateways such as LiteLLM add them)."""
+    served_model: str | None = None
+    """The ``model`` the reply names (a dated snapshot, say); ``None``: the model asked for."""
+    system_fingerprint: str | None = None
+    """Chat Completions' ``system_fingerprint`` (sent as null when ``None``, as OpenAI does)."""
 
 
 @dataclass
@@ -327,6 +331,11 @@ def _error_body(behaviour: Behaviour, anthropic: bool) -> dict[str, Any]:
     return {"error": {"message": behaviour.error_message, "type": kind, "param": None, "code": None}}
 
 
+def _served_model(behaviour: Behaviour, request: Any) -> str:
+    """The model id a reply names: the scripted one, else the one asked for."""
+    return behaviour.served_model or (request or {}).get("model", "test-model")
+
+
 def _chat_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
     finish = {"stop": "stop", "length": "length", "refusal": "stop"}[behaviour.finish]
     message: dict[str, Any] = {"role": "assistant", "content": behaviour.text, "refusal": None}
@@ -336,7 +345,8 @@ def _chat_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
         "id": "chatcmpl-wire",
         "object": "chat.completion",
         "created": int(time.time()),
-        "model": (request or {}).get("model", "test-model"),
+        "model": _served_model(behaviour, request),
+        "system_fingerprint": behaviour.system_fingerprint,
         "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
         "usage": {
             "prompt_tokens": behaviour.input_tokens,
@@ -362,7 +372,7 @@ def _responses_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
         "id": "resp-wire",
         "object": "response",
         "created_at": time.time(),
-        "model": (request or {}).get("model", "test-model"),
+        "model": _served_model(behaviour, request),
         "status": "incomplete" if incomplete else "completed",
         "incomplete_details": {"reason": "max_output_tokens"} if incomplete else None,
         "error": None,
@@ -414,7 +424,7 @@ def _messages_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
         "id": "msg_wire",
         "type": "message",
         "role": "assistant",
-        "model": request.get("model", "test-model"),
+        "model": _served_model(behaviour, request),
         "content": content,
         "stop_reason": stop_reason,
         "stop_sequence": None,

@@ -18,6 +18,7 @@ from typing import Any
 
 from arena.store import Store
 from arena.tournament.standings import tournament_table
+from arena.tournament.wording import interval_text, rating_text
 
 MIN_INTERVAL = 0.5
 LIVE_RESAMPLES = 200
@@ -40,6 +41,10 @@ class LeaderRow:
     draws: int
     losses: int
     usd_per_episode: float | None
+    group: int | None = 1
+    rating_label: str = ""
+    """How the rating reads (a number, ``1000 (reference)`` or a one-sided bound); untrusted (names)."""
+    interval_label: str = ""
 
 
 @dataclass
@@ -53,7 +58,7 @@ class Board:
 
     @property
     def rows(self) -> list[LeaderRow]:
-        """The leaderboard, best rating first (unrated players last, in entry order)."""
+        """The leaderboard group by group, best first (players with no finished game last)."""
         return leader_rows(self.table)
 
     @property
@@ -65,10 +70,10 @@ class Board:
 def leader_rows(table: dict[str, Any]) -> list[LeaderRow]:
     """The ``players`` section of a tournament table as leaderboard rows."""
     rows = []
-    for rank, row in enumerate(table["players"], 1):
+    for position, row in enumerate(table["players"], 1):
         rows.append(
             LeaderRow(
-                rank=rank,
+                rank=row.get("rank") or position,
                 player=str(row["player"]),
                 rating=row.get("rating"),
                 low=row.get("rating_low"),
@@ -78,6 +83,9 @@ def leader_rows(table: dict[str, Any]) -> list[LeaderRow]:
                 draws=int(row.get("draws", 0)),
                 losses=int(row.get("losses", 0)),
                 usd_per_episode=row.get("usd_per_episode"),
+                group=row.get("group"),
+                rating_label=rating_text(row),
+                interval_label=interval_text(row),
             )
         )
     return rows

@@ -34,9 +34,7 @@ def rank_style(rank: int) -> str:
 
 def rating_axis(rows: Sequence[LeaderRow]) -> tuple[float, float] | None:
     """The span every interval bar shares: lowest low to highest high, or ``None`` if unrated."""
-    lows = [row.low if row.low is not None else row.rating for row in rows if row.rating is not None]
-    highs = [row.high if row.high is not None else row.rating for row in rows if row.rating is not None]
-    values = [v for v in (*lows, *highs) if v is not None]
+    values = [v for row in rows for v in (row.low, row.rating, row.high) if v is not None]
     if not values:
         return None
     return min(values), max(values)
@@ -51,8 +49,19 @@ def _position(value: float, axis: tuple[float, float], width: int) -> int:
 
 def interval_bar(row: LeaderRow, axis: tuple[float, float] | None, width: int = BAR_WIDTH) -> Text:
     """``   ├────●──┤      ``: the 95% interval as a line on the shared axis, the rating a dot."""
-    if axis is None or row.rating is None:
+    if axis is None or (row.rating is None and row.low is None and row.high is None):
         return Text(" " * width)
+    if row.rating is None:  # a one-sided bound: an arrow from the bound to the open side
+        cells = [" "] * width
+        if row.low is not None:
+            start = _position(row.low, axis, width)
+            cells[start:] = ["─"] * (width - start)
+            cells[start], cells[-1] = "├", "▶"
+        elif row.high is not None:
+            end = _position(row.high, axis, width)
+            cells[: end + 1] = ["─"] * (end + 1)
+            cells[0], cells[end] = "◀", "┤"
+        return Text("".join(cells), style=rank_style(row.rank).replace("bold ", ""), no_wrap=True)
     low = _position(row.low if row.low is not None else row.rating, axis, width)
     high = _position(row.high if row.high is not None else row.rating, axis, width)
     mid = _position(row.rating, axis, width)

@@ -1,27 +1,29 @@
 """How sure is the order? For each neighbouring pair: P(order right), and the seeds and dollars to settle it.
 
-For each pair (higher, lower) of neighbours in :class:`ratings.Ratings` (best first):
+For each pair (higher, lower) of neighbours in :class:`ratings.Ratings` (table order):
 
-* ``p_order_right``: the share of bootstrap resamples in which ``higher`` rates above
-  ``lower`` (an exact tie counts half). The resamples draw whole deal seeds, so this is
-  how often the order survives a different draw of deals of the same size.
-* ``diff`` is the point rating difference and ``se`` the standard deviation of the
-  difference over the resamples. The standard error of a mean over seeds shrinks as
-  ``1 / sqrt(n)``, so with ``n`` seeds it would be ``se * sqrt(n_now / n)``; the pair is
-  separated at 95% once ``diff >= 1.96 * se(n)``, i.e. at
-  ``n = n_now * (1.96 * se / diff) ** 2`` seeds. ``more_seeds`` is that minus ``n_now``,
-  rounded up. ``status`` is ``"separated"`` when ``diff >= 1.96 * se`` already (0 more),
-  ``"not_separable"`` when ``diff`` is about 0 against its noise (more than
-  ``max_factor`` times the seeds played would be needed; ``more_seeds`` is then ``None``),
-  else ``"more_seeds"``. This assumes the gap stays what it is now; a gap measured small
-  and noisy may well shrink, so read it as an order of magnitude. At that many seeds the
-  expected gap sits right on the 95% line, so even with the true gap a fresh run would
-  separate the pair only about half the time; ``power=0.8`` asks for the seeds that would
-  separate it 4 times in 5, ``n_now * ((1.96 + 0.84) * se / diff) ** 2``, about twice as
-  many. In practice the noisy ``diff`` is the larger error (an overestimated gap promises
-  too few seeds), which is one more reason to read ``more_seeds`` as a rough size.
-* ``"not_comparable"``: no chain of games links the two (a partial tournament), so their
-  order means nothing yet: ``p_order_right`` is 0.5 and ``more_seeds`` ``None``.
+* Same tier (the usual case): ``diff`` is the point rating difference and ``se`` the
+  standard deviation of the difference over the bootstrap resamples (whole deal seeds).
+  ``p_order_right`` is the share of resamples that keep the order, corrected for the
+  number of deal seeds (:func:`intervals.order_probability`); ``status`` is
+  ``"separated"`` once it reaches 0.975, which is exactly when the expanded 95% interval
+  of the gap excludes zero.
+* The forecast. The standard error of a mean over seeds shrinks as ``1 / sqrt(n)``, so a
+  pair is expected to separate at ``n = n_now * (z * se / diff) ** 2`` seeds
+  (``z = 1.96``, plus ``0.84`` for ``power=0.8``). The gap itself is measured with noise,
+  and an overestimated gap promises too few seeds, so the forecast is a range:
+  ``more_seeds_low`` .. ``more_seeds_high`` uses the ends of the gap's central 50% interval
+  (``more_seeds_high`` is ``None``, open, when that interval reaches zero: perhaps never);
+  ``more_seeds`` is the middle (the point gap). ``"not_separable"``: even the optimistic
+  end needs more than ``max_factor`` times the seeds played (``more_seeds`` ``None``).
+* ``"swept"``: neighbouring tiers (:mod:`arena.tournament.tiers`): every game between them
+  went the upper one's way. ``diff`` is the least gap the sweep supports
+  (:func:`intervals.sweep_points`), ``p_order_right`` is ``1 - 0.5 ** seeds``, and no more
+  seeds are needed to order them.
+* ``"not_comparable"``: no chain of games fixes their order: they never met, directly or
+  through others (different groups, or a player with no finished game), or two tiers of a
+  group that only a third tier links. ``p_order_right`` is 0.5, ``diff`` and the
+  forecast ``None``.
 * ``more_usd``: ``more_seeds`` times the cost of one more deal seed of the whole schedule,
   which is every player's appearances per seed times its observed cost per episode
   (``None`` when a player's cost is unknown). The whole schedule is counted because the
@@ -38,6 +40,14 @@ from statistics import NormalDist
 
 import numpy as np
 
+from arena.tournament.intervals import (
+    LEVEL,
+    keep_share,
+    order_probability,
+    sweep_order_probability,
+    sweep_points,
+    t_quantile,
+)
 from arena.tournament.ratings import Ratings
 from arena.tournament.records import EpisodeRecord
 
@@ -47,6 +57,9 @@ SEPARATED = "separated"
 MORE_SEEDS = "more_seeds"
 NOT_SEPARABLE = "not_separable"
 NOT_COMPARABLE = "not_comparable"
+SWEPT = "swept"
+STATUS_TEXT = {NOT_COMPARABLE: "not comparable (never met)", SWEPT: "swept", SEPARATED: "separated"}
+"""How every front end words a status (``more_seeds`` and ``not_separable`` carry numbers of their own)."""
 
 
 @dataclass(frozen=True)
@@ -55,12 +68,15 @@ class OrderConfidence:
 
     higher: str
     lower: str
-    diff: float
-    se: float
+    diff: float | None
+    se: float | None
     p_order_right: float
     status: str
     more_seeds: int | None
     more_usd: float | None
+    more_seeds_low: int | None = None
+    more_seeds_high: int | None = None
+    sweep_seeds: int | None = None
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able form (the report's ``order_confidence`` rows)."""
@@ -72,7 +88,10 @@ class OrderConfidence:
             "p_order_right": self.p_order_right,
             "status": self.status,
             "more_seeds": self.more_seeds,
+            "more_seeds_low": self.more_seeds_low,
+            "more_seeds_high": self.more_seeds_high,
             "more_usd": self.more_usd,
+            "sweep_seeds": self.sweep_seeds,
         }
 
 
@@ -101,6 +120,29 @@ def cost_per_seed(records: Sequence[EpisodeRecord], cost_per_episode: Mapping[st
     return sum(count * cost_per_episode[player] for player, count in appearances.items()) / seeds
 
 
+def seeds_range(
+    diff: float, se: float, seeds_now: int, max_factor: float = MAX_FACTOR, power: float = 0.5
+) -> tuple[str, int | None, int | None, int | None]:
+    """``(status, more_seeds, low, high)`` for a pair not yet separated (see the module docstring)."""
+    if seeds_now < 2 or se <= 0:
+        return NOT_SEPARABLE, None, None, None
+    z = Z95 + NormalDist().inv_cdf(power)
+    half = t_quantile(0.75, seeds_now - 1) * se * math.sqrt(seeds_now / (seeds_now - 1))
+    gap = abs(diff)
+
+    def more(at: float) -> int:
+        return max(1, math.ceil(seeds_now * (z * se / at) ** 2 - seeds_now - 1e-9))
+
+    if gap + half <= 0 or (z * se / (gap + half)) ** 2 > max_factor:
+        return NOT_SEPARABLE, None, None, None
+    low = more(gap + half)
+    middle = more(gap) if gap > 0 else None
+    high = more(gap - half) if gap - half > 0 else None
+    if middle is not None and (middle + seeds_now) > max_factor * seeds_now:
+        middle = None
+    return MORE_SEEDS, middle, low, high
+
+
 def order_confidence(
     ratings: Ratings,
     *,
@@ -108,31 +150,39 @@ def order_confidence(
     max_factor: float = MAX_FACTOR,
     power: float = 0.5,
 ) -> list[OrderConfidence]:
-    """One :class:`OrderConfidence` per neighbouring pair of ``ratings`` (best first).
+    """One :class:`OrderConfidence` per neighbouring pair of ``ratings`` (table order).
 
     ``seed_cost_usd`` is the cost of one more deal seed (see :func:`cost_per_seed`).
     """
     rows: list[OrderConfidence] = []
+    resamples = len(ratings.samples)
     for i in range(len(ratings.players) - 1):
-        diff = ratings.rating[i] - ratings.rating[i + 1]
+        higher, lower = ratings.players[i], ratings.players[i + 1]
+        group, tier = ratings.group, ratings.tier
+        if group[i] is None or group[i] != group[i + 1]:
+            rows.append(OrderConfidence(higher, lower, None, None, 0.5, NOT_COMPARABLE, None, None))
+            continue
+        if tier[i] != tier[i + 1]:
+            link = ratings.link(higher, lower)
+            if link is None:
+                rows.append(OrderConfidence(higher, lower, None, None, 0.5, NOT_COMPARABLE, None, None))
+            else:
+                p_right = sweep_order_probability(link.seeds)
+                gap = sweep_points(link.seeds)
+                rows.append(
+                    OrderConfidence(higher, lower, gap, None, p_right, SWEPT, 0, 0.0, 0, 0, link.seeds)
+                )
+            continue
+        offset_high, offset_low = ratings.offset[i], ratings.offset[i + 1]
+        assert offset_high is not None and offset_low is not None  # rated players of one tier
+        diff = offset_high - offset_low
         gaps = ratings.samples[:, i] - ratings.samples[:, i + 1]
-        se = float(np.std(gaps, ddof=1)) if len(gaps) > 1 else 0.0
-        p_right = float(((gaps > 0).sum() + 0.5 * (gaps == 0).sum()) / len(gaps)) if len(gaps) else 0.5
-        if ratings.components[i] != ratings.components[i + 1]:
-            status, more, p_right = NOT_COMPARABLE, None, 0.5
-        else:
-            status, more = seeds_needed(diff, se, ratings.deals, max_factor, power)
+        se = float(np.std(gaps, ddof=1)) if resamples > 1 else 0.0
+        p_right = order_probability(keep_share(gaps), ratings.interval_seeds, resamples)
+        if p_right >= 0.5 + LEVEL / 2:
+            rows.append(OrderConfidence(higher, lower, diff, se, p_right, SEPARATED, 0, 0.0, 0, 0))
+            continue
+        status, more, low, high = seeds_range(diff, se, ratings.interval_seeds, max_factor, power)
         usd = more * seed_cost_usd if more is not None and seed_cost_usd is not None else None
-        rows.append(
-            OrderConfidence(
-                higher=ratings.players[i],
-                lower=ratings.players[i + 1],
-                diff=diff,
-                se=se,
-                p_order_right=p_right,
-                status=status,
-                more_seeds=more,
-                more_usd=usd,
-            )
-        )
+        rows.append(OrderConfidence(higher, lower, diff, se, p_right, status, more, usd, low, high))
     return rows

@@ -6,45 +6,70 @@ different players: the higher standing wins the pair (1), an equal standing is a
 pair of seats; one-seat games compare players on the same deal seed.
 
 Model. ``P(a beats b) = 1 / (1 + 10 ** ((R_b - R_a) / 400))``: a 400-point gap is 10:1 odds,
-as in Elo. Ratings are the maximum-likelihood fit of that model (ties count half a win each
-way), found by Newton's method, centred so the players' mean is 1000, or shifted so
-``anchor`` is exactly 1000. Each pair of players that met also gets ``prior`` virtual
-comparisons split as a draw (default 1): this keeps a clean sweep finite, and its pull
-fades as one over the number of games (``prior=0`` is the plain MLE).
+as in Elo. Ratings are a penalised maximum-likelihood fit of that model (ties count half a
+win each way), found by Newton's method: each pair of players that met also gets
+``prior`` virtual comparisons split as a draw (default 1, a weak prior whose pull fades
+as one over the number of games; ``prior=0`` is the plain maximum likelihood). The prior
+keeps a bootstrap resample finite when it happens to drop a pair's only upset.
 
-Intervals. 95% percentile intervals from ``resamples`` bootstrap resamples (default 1000)
-that draw whole deal seeds with replacement: every pairing and seating played on a drawn
-seed comes along, so the interval reflects how much the result depends on which deals were
-dealt (episodes on one seed are not independent; resampling episodes would understate the
-spread). Draws come from ``numpy.random.default_rng(seed)``: same data and seed, same
-intervals. With an anchor, intervals are relative to the anchor (its own is a point).
+What a table may say (:mod:`arena.tournament.tiers`). Only players joined by games are
+compared: each connected *group* is rated on its own and centred so its reference tier's
+mean is 1000 (or so ``anchor`` is exactly 1000). A player with no finished game has no
+rating. Inside a group, players who won (or lost) every comparison with the players below
+(or above) them form *tiers*; no finite number fits such a sweep, so only the reference
+tier gets numbers, and every other tier gets a one-sided bound from the exact binomial
+bound on its sweep (:func:`intervals.sweep_points`): "at least +x over b", chained tier by
+tier towards the reference. A tier of several players carries its bound to its other
+members by their ratings inside the tier. A lone reference player is "1000 (reference)",
+with no interval: nothing in the data fixes it.
+
+Intervals. 95% expanded percentile intervals (:mod:`arena.tournament.intervals`) from
+``resamples`` bootstrap resamples (default 1000) that draw whole deal seeds with
+replacement (within each stratum, for leaderboards across games): every pairing and
+seating played on a drawn seed comes along, so the interval reflects how much the result
+depends on which deals were dealt. Draws come from ``numpy.random.default_rng(seed)``:
+same data and seed, same intervals.
+
+Order. Inside a tier players are listed by rating; where a neighbouring pair's own
+bootstrap keeps the opposite order more often (the gap is inside the noise), the pair is
+listed the bootstrap's way and given one shared rank, so the printed order never
+contradicts its bootstrap.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from itertools import pairwise
+from typing import Literal, TypedDict
 
 import numpy as np
 import numpy.typing as npt
 
+from arena.tournament.intervals import expanded_percentiles, keep_share, sweep_points, sweep_probability
 from arena.tournament.records import EpisodeRecord, games, player_order
+from arena.tournament.tiers import Group, closure, groups
 
 FloatArray = npt.NDArray[np.float64]
 ELO = 400.0 / math.log(10.0)
 CENTRE = 1000.0
 RIDGE = 1e-6  # keeps players in separate components of the comparison graph finite and centred
+BRADLEY_TERRY = "bradley-terry"
 
 
 @dataclass(frozen=True)
 class Comparisons:
-    """Pairwise results per deal seed: ``wins[s, a, b]`` is a's wins over b on seed ``s``."""
+    """Pairwise results per deal seed: ``wins[s, a, b]`` is a's wins over b on seed ``s``.
+
+    ``strata[s]`` numbers the stratum seed ``s`` belongs to (one game of a leaderboard
+    across games); the bootstrap draws seeds within each stratum. ``None``: one stratum.
+    """
 
     players: tuple[str, ...]
     seeds: tuple[int, ...]
     wins: FloatArray
+    strata: tuple[int, ...] | None = None
 
     @property
     def total(self) -> FloatArray:
@@ -58,6 +83,11 @@ class Comparisons:
         total = self.total
         result: FloatArray = total + total.T
         return result
+
+    def seeds_met(self) -> npt.NDArray[np.int64]:
+        """``[a, b]``: on how many deal seeds a and b met."""
+        met: npt.NDArray[np.int64] = ((self.wins + self.wins.transpose(0, 2, 1)) > 0).sum(axis=0)
+        return met
 
 
 def comparisons(records: Sequence[EpisodeRecord], players: Sequence[str] | None = None) -> Comparisons:
@@ -128,30 +158,126 @@ def fit(
     return result
 
 
+def bootstrap_draws(data: Comparisons, resamples: int, seed: int) -> FloatArray:
+    """``(resamples, seeds)``: how often each deal seed is drawn, whole seeds with replacement per stratum."""
+    rng = np.random.default_rng(seed)
+    n = len(data.seeds)
+    strata = data.strata or (0,) * n
+    draws = np.zeros((resamples, n))
+    for stratum in sorted(set(strata)):
+        columns = [i for i, s in enumerate(strata) if s == stratum]
+        size = len(columns)
+        draws[:, columns] = rng.multinomial(size, np.full(size, 1.0 / size), size=resamples)
+    return draws
+
+
+TierFit = Callable[[tuple[int, ...], FloatArray], tuple[FloatArray, FloatArray]]
+"""``(members, draws) -> (point, samples)``: log-strengths of ``members`` (natural units, mean 0)
+on all the data, and on each bootstrap resample given by ``draws``."""
+
+
+def pair_fit(data: Comparisons, prior: float) -> TierFit:
+    """A :data:`TierFit` for Bradley-Terry on the pairwise results of ``data``, among the members only."""
+
+    def fit_members(members: tuple[int, ...], draws: FloatArray) -> tuple[FloatArray, FloatArray]:
+        k, n = len(members), len(data.seeds)
+        index = list(members)
+        total = data.total[np.ix_(index, index)]
+        virtual = prior / 2.0 * ((total + total.T) > 0)
+        point = fit(total + virtual)
+        wins = data.wins[:, index][:, :, index].reshape(n, k * k)
+        samples = fit((draws @ wins).reshape(len(draws), k, k) + virtual, start=point)
+        return point, samples
+
+    return fit_members
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A one-sided statement where a sweep leaves no finite rating.
+
+    The player is at least ``points`` rating points ``side`` (above or below) ``other``;
+    it rests on ``seeds`` deal seeds all won (or lost) against ``via`` (the player of its
+    tier who met ``other``; the player itself for a lone player), whose win probability is
+    then at least ``p`` (exact one-sided 97.5% bound).
+    """
+
+    side: Literal["above", "below"]
+    other: str
+    points: float
+    seeds: int
+    p: float
+    via: str
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able form (a table row's ``bound``)."""
+        return {
+            "side": self.side,
+            "other": self.other,
+            "points": self.points,
+            "seeds": self.seeds,
+            "p": self.p,
+            "via": self.via,
+        }
+
+
+@dataclass(frozen=True)
+class Link:
+    """Two neighbouring tiers of a group: every game between them won by the upper one."""
+
+    upper: str
+    lower: str
+    seeds: int
+
+
 @dataclass(frozen=True)
 class Ratings:
-    """Ratings on the Elo-like scale, best first, with 95% bootstrap intervals.
+    """A ratings table: players group by group, best first, then players with no finished game.
 
-    ``samples[r, i]`` is player ``players[i]``'s rating in bootstrap resample ``r``.
-    ``components[i]`` numbers the connected part of the who-met-whom graph the player is in:
-    ratings in different parts were never compared (each part is centred on its own).
+    ``rating`` is ``None`` where the data fix no number (a swept tier, or no games);
+    ``low`` / ``high`` are the 95% interval ends, ``None`` on an open side. ``samples[r, i]``
+    is player ``i``'s rating in resample ``r`` relative to its tier (``NaN`` for a lone
+    player). ``group[i]`` numbers the connected groups from 1 (``None``: no finished game);
+    ``tier[i]`` numbers the tiers of a group from 0 (best). ``rank`` starts at 1 in every
+    group and is shared where the order is the bootstrap's, not the ratings'.
     """
 
     players: tuple[str, ...]
-    rating: tuple[float, ...]
-    low: tuple[float, ...]
-    high: tuple[float, ...]
+    rating: tuple[float | None, ...]
+    low: tuple[float | None, ...]
+    high: tuple[float | None, ...]
+    bounds: tuple[Bound | None, ...]
+    reference: tuple[bool, ...]
+    group: tuple[int | None, ...]
+    tier: tuple[int | None, ...]
+    rank: tuple[int | None, ...]
+    offset: tuple[float | None, ...]
     samples: FloatArray
     deals: int
-    components: tuple[int, ...]
-    method: str = "bradley-terry"
+    links: tuple[Link, ...]
+    interval_seeds: int
+    method: str = BRADLEY_TERRY
+    prior: float = 1.0
 
-    def rows(self) -> list[dict[str, float | str]]:
-        """One ``{"player", "rating", "rating_low", "rating_high"}`` dict per player, best first."""
+    def rows(self) -> list[dict[str, object]]:
+        """One JSON-able dict per player, in table order."""
         return [
-            {"player": p, "rating": r, "rating_low": lo, "rating_high": hi}
-            for p, r, lo, hi in zip(self.players, self.rating, self.low, self.high, strict=True)
+            {
+                "player": self.players[i],
+                "group": self.group[i],
+                "rank": self.rank[i],
+                "rating": self.rating[i],
+                "rating_low": self.low[i],
+                "rating_high": self.high[i],
+                "reference": self.reference[i],
+                "bound": bound.to_dict() if (bound := self.bounds[i]) is not None else None,
+            }
+            for i in range(len(self.players))
         ]
+
+    def link(self, upper: str, lower: str) -> Link | None:
+        """The sweep between the tiers of ``upper`` and ``lower``, if they are neighbouring tiers."""
+        return next((k for k in self.links if (k.upper, k.lower) == (upper, lower)), None)
 
 
 def components(met: FloatArray) -> list[int]:
@@ -171,12 +297,6 @@ def components(met: FloatArray) -> list[int]:
     return label
 
 
-def _scaled(theta: FloatArray, anchor: int | None) -> FloatArray:
-    shift = theta[..., anchor : anchor + 1] if anchor is not None else 0.0
-    result: FloatArray = CENTRE + ELO * (theta - shift)
-    return result
-
-
 def bradley_terry(
     records: Sequence[EpisodeRecord],
     *,
@@ -192,36 +312,230 @@ def bradley_terry(
 
 
 def ratings_from(
-    data: Comparisons, *, resamples: int = 1000, seed: int = 0, anchor: str | None = None, prior: float = 1.0
+    data: Comparisons,
+    *,
+    resamples: int = 1000,
+    seed: int = 0,
+    anchor: str | None = None,
+    prior: float = 1.0,
+    tier_fit: TierFit | None = None,
+    method: str = BRADLEY_TERRY,
 ) -> Ratings:
-    """:func:`bradley_terry` on comparisons already built (the bench reuses them)."""
+    """The ratings table of ``data`` (see the module docstring).
+
+    ``tier_fit`` fits the players of one tier (default: Bradley-Terry on ``data``'s pairs;
+    :func:`arena.tournament.plackett_luce.choice_fit` for games with more seats).
+    """
     if not data.seeds:
         raise ValueError("no finished episodes to rate")
     if anchor is not None and anchor not in data.players:
         raise ValueError(f"anchor {anchor!r} is not one of the players")
-    anchor_index = data.players.index(anchor) if anchor is not None else None
+    fitter = tier_fit or pair_fit(data, prior)
+    draws = bootstrap_draws(data, resamples, seed)
     met = (data.games > 0).astype(float)
-    virtual = prior / 2.0 * met
-    theta = fit(data.total + virtual)
-    seeds = len(data.seeds)
-    rng = np.random.default_rng(seed)
-    draws = rng.multinomial(seeds, np.full(seeds, 1.0 / seeds), size=resamples).astype(float)
-    m = len(data.players)
-    boot_wins = (draws @ data.wins.reshape(seeds, m * m)).reshape(resamples, m, m) + virtual
-    samples = _scaled(fit(boot_wins, start=theta), anchor_index)
-    point = _scaled(theta, anchor_index)
-    low, high = np.percentile(samples, [2.5, 97.5], axis=0)
-    order = sorted(range(m), key=lambda i: (-point[i], data.players[i]))
-    parts = components(met)
-    return Ratings(
-        players=tuple(data.players[i] for i in order),
-        rating=tuple(float(point[i]) for i in order),
-        low=tuple(float(low[i]) for i in order),
-        high=tuple(float(high[i]) for i in order),
-        samples=samples[:, order],
-        deals=seeds,
-        components=tuple(parts[i] for i in order),
-    )
+    order_key = fit(data.total + prior / 2.0 * met)
+    anchor_index = data.players.index(anchor) if anchor is not None else None
+    builder = _TableBuilder(data, draws, _interval_seeds(data))
+    for number, group in enumerate(groups(data.total, order_key), 1):
+        builder.add_group(number, group, fitter, anchor_index)
+    builder.add_unrated()
+    return builder.build(method, prior)
+
+
+def _interval_seeds(data: Comparisons) -> int:
+    """Deal seeds behind an interval: all of them, or the smallest stratum's."""
+    if data.strata is None:
+        return len(data.seeds)
+    return min(data.strata.count(s) for s in set(data.strata))
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A sweep that could carry a tier's bound: ``a`` of the tier against ``b`` of another."""
+
+    a: int
+    b: int
+    seeds: int
+    points: float
+    level: float | None
+    upper: bool
+
+
+class _TableBuilder:
+    """Collects the rows of :class:`Ratings` group by group."""
+
+    def __init__(self, data: Comparisons, draws: FloatArray, interval_seeds: int) -> None:
+        self.data = data
+        self.draws = draws
+        self.interval_seeds = interval_seeds
+        self.met_seeds = data.seeds_met()
+        m = len(data.players)
+        self.order: list[int] = []
+        self.rating: dict[int, float | None] = {}
+        self.low: dict[int, float | None] = {}
+        self.high: dict[int, float | None] = {}
+        self.bounds: dict[int, Bound | None] = {}
+        self.reference: dict[int, bool] = {}
+        self.group: dict[int, int | None] = {}
+        self.tier: dict[int, int | None] = {}
+        self.rank: dict[int, int | None] = {}
+        self.offset: dict[int, float | None] = {}
+        self.samples = np.full((len(draws), m), np.nan)
+        self.links: list[Link] = []
+
+    def add_group(self, number: int, group: Group, fitter: TierFit, anchor: int | None) -> None:
+        """Fit every tier of ``group``, rate its reference tier and bound the others."""
+        reference = next((t for t, tier in enumerate(group.tiers) if anchor in tier), group.reference)
+        offsets: list[dict[int, float]] = []
+        ordered: list[list[int]] = []
+        for t, tier in enumerate(group.tiers):
+            point, samples = self._fit(tier, fitter)
+            fixed = tier.index(anchor) if t == reference and anchor in tier else None
+            shift = point.mean() if fixed is None else point[fixed]
+            boot_shift = samples.mean(axis=1, keepdims=True) if fixed is None else samples[:, [fixed]]
+            scaled = ELO * (samples - boot_shift)
+            if len(tier) > 1:
+                self.samples[:, list(tier)] = scaled
+            offsets.append({p: float(ELO * (point[i] - shift)) for i, p in enumerate(tier)})
+            self.offset.update(offsets[-1])
+            ordered.append(self._order_tier(tier, offsets[-1]))
+            if t == reference:
+                self._rate_reference(tier, offsets[-1], scaled)
+        self._bound_tiers(group, reference, offsets)
+        start = len(self.order)
+        for t, members in enumerate(ordered):
+            for i, p in enumerate(members):
+                position = len(self.order) - start + 1
+                # a pair listed against its ratings (the bootstrap's order) shares one rank
+                swapped = i > 0 and offsets[t][members[i - 1]] < offsets[t][p]
+                self.rank[p] = self.rank[members[i - 1]] if swapped else position
+                self.order.append(p)
+                self.group[p], self.tier[p] = number, t
+        names = self.data.players
+        for t, (upper, lower) in enumerate(pairwise(ordered)):
+            if group.above[t, t + 1]:
+                seeds = max(int(self.met_seeds[a, b]) for a in upper for b in lower)
+                self.links.append(Link(names[upper[-1]], names[lower[0]], seeds))
+
+    def _fit(self, tier: tuple[int, ...], fitter: TierFit) -> tuple[FloatArray, FloatArray]:
+        if len(tier) == 1:
+            return np.zeros(1), np.zeros((len(self.draws), 1))
+        return fitter(tier, self.draws)
+
+    def _order_tier(self, tier: tuple[int, ...], offsets: dict[int, float]) -> list[int]:
+        """The tier best first; a neighbouring pair its bootstrap orders the other way is swapped."""
+        members = sorted(tier, key=lambda p: (-offsets[p], self.data.players[p]))
+        for _ in range(len(members) ** 2):
+            swapped = False
+            for i in range(len(members) - 1):
+                if self.keep_share(members[i], members[i + 1]) < 0.5:
+                    members[i], members[i + 1] = members[i + 1], members[i]
+                    swapped = True
+            if not swapped:
+                break
+        return members
+
+    def keep_share(self, upper: int, lower: int) -> float:
+        """The share of resamples rating ``upper`` above ``lower`` (exact ties half); 0.5 without samples."""
+        return keep_share(self.samples[:, upper] - self.samples[:, lower])
+
+    def _rate_reference(self, tier: tuple[int, ...], offsets: dict[int, float], scaled: FloatArray) -> None:
+        lone = len(tier) == 1 or self.interval_seeds < 2
+        low, high = (None, None) if lone else expanded_percentiles(scaled, self.interval_seeds)
+        for i, p in enumerate(tier):
+            self.rating[p] = CENTRE + offsets[p]
+            self.low[p] = None if low is None else CENTRE + float(low[i])
+            self.high[p] = None if high is None else CENTRE + float(high[i])
+            self.bounds[p] = None
+            self.reference[p] = len(tier) == 1
+
+    def _bound_tiers(self, group: Group, reference: int, offsets: list[dict[int, float]]) -> None:
+        """One-sided bounds for every tier but the reference, chained outwards from it.
+
+        A tier above the reference that a chain of sweeps links down to it gets a lower
+        bound (the strongest its sweeps support), one below it an upper bound; a tier
+        linked to the reference by no such chain gets only its bound against a neighbour.
+        """
+        tiers = group.tiers
+        reach = closure(group.above)
+        side_of = {reference: 0}
+        for t in [*range(reference - 1, -1, -1), *range(reference + 1, len(tiers))]:
+            side = (1 if reach[t, reference] else 0) if t < reference else (-1 if reach[reference, t] else 0)
+            best: tuple[bool, float, int] | None = None
+            chosen: _Candidate | None = None
+            for u, b_tier in enumerate(tiers):
+                upper = t < u
+                if u == t or not (group.above[t, u] if upper else group.above[u, t]):
+                    continue
+                for a in tiers[t]:
+                    for b in b_tier:
+                        seeds = int(self.met_seeds[a, b])
+                        if not seeds:
+                            continue
+                        points = sweep_points(seeds)
+                        level = None
+                        if side and side_of.get(u) in (0, side) and upper == (side > 0):
+                            value = (
+                                self.rating[b] if u == reference else (self.low if side > 0 else self.high)[b]
+                            )
+                            if value is not None:
+                                level = value + side * points - offsets[t][a]
+                        key = (level is not None, side * level if level is not None else 0.0, seeds)
+                        if best is None or key > best:
+                            best, chosen = key, _Candidate(a, b, seeds, points, level, upper)
+            if side:
+                side_of[t] = side
+            assert chosen is not None  # a tier of a connected group met another tier
+            self._set_bounds(tiers[t], offsets[t], chosen)
+
+    def _set_bounds(self, tier: tuple[int, ...], offsets: dict[int, float], chosen: _Candidate) -> None:
+        names = self.data.players
+        for p in tier:
+            extra = offsets[p] - offsets[chosen.a]
+            edge = None if chosen.level is None else chosen.level + offsets[p]
+            self.rating[p] = None
+            self.low[p] = edge if chosen.upper else None
+            self.high[p] = None if chosen.upper else edge
+            self.bounds[p] = Bound(
+                side="above" if chosen.upper else "below",
+                other=names[chosen.b],
+                points=chosen.points + extra if chosen.upper else chosen.points - extra,
+                seeds=chosen.seeds,
+                p=sweep_probability(chosen.seeds),
+                via=names[chosen.a],
+            )
+            self.reference[p] = False
+
+    def add_unrated(self) -> None:
+        """Players with no finished game: listed last, with no rating and no group."""
+        for p in range(len(self.data.players)):
+            if p not in self.group:
+                self.order.append(p)
+                self.rating[p] = self.low[p] = self.high[p] = None
+                self.bounds[p], self.reference[p] = None, False
+                self.group[p] = self.tier[p] = self.rank[p] = self.offset[p] = None
+
+    def build(self, method: str, prior: float) -> Ratings:
+        """The finished :class:`Ratings`."""
+        order = self.order
+        return Ratings(
+            players=tuple(self.data.players[p] for p in order),
+            rating=tuple(self.rating[p] for p in order),
+            low=tuple(self.low[p] for p in order),
+            high=tuple(self.high[p] for p in order),
+            bounds=tuple(self.bounds[p] for p in order),
+            reference=tuple(self.reference[p] for p in order),
+            group=tuple(self.group[p] for p in order),
+            tier=tuple(self.tier[p] for p in order),
+            rank=tuple(self.rank[p] for p in order),
+            offset=tuple(self.offset[p] for p in order),
+            samples=self.samples[:, order],
+            deals=len(self.data.seeds),
+            links=tuple(self.links),
+            interval_seeds=self.interval_seeds,
+            method=method,
+            prior=prior,
+        )
 
 
 class WinMatrix(TypedDict):

@@ -10,20 +10,48 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from arena import __version__
+from arena.definition import GameDefinition
 from arena.lineup import build_player
+from arena.player_kinds import player_kinds
 from arena.registry import get_game
 from arena.runner import REASK_ERRORS
+from arena.specs import SpecError, parse_player_spec
 from arena.store import Store, StoreError
+from arena.tournament import provenance, reprobe
+from arena.tournament.disclosure import (
+    decision_seconds,
+    episode_versions,
+    example_prompts,
+    output_caps,
+    prompt_templates,
+    rules_texts,
+    sampling_disclosure,
+    schedule_prose,
+    served_by_player,
+    wallclock,
+)
+from arena.tournament.report_markdown import cell, head_lines, tail_lines
+from arena.tournament.report_metrics import metrics_markdown
 from arena.tournament.report_schema import validate_report
 from arena.tournament.run import load_tournament
-from arena.tournament.schedule import __doc__ as SCHEDULE_DOC
+from arena.tournament.schedule import deal_seed
 from arena.tournament.standings import tournament_table
+from arena.tournament.wording import (
+    gap_text,
+    groups_note,
+    interval_text,
+    probability_text,
+    rating_text,
+    rough_note,
+    separation_text,
+)
 
 SCHEMA_VERSION = 1
 DEAL_SEED_RULE = "deal_seed(master, i) = int(sha256('arena-suite:{master}:{i}')[:4]) & 0x7FFFFFFF"
@@ -45,6 +73,19 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
     info = table["tournament"]
     status = info["status"]
     sample = spec.create(0, info["options"])
+    seats, players = list(info["seats"]), list(config.players)
+    inference = _inference_all(row, config.players, config.game, seats[0])
+    served, caps = served_by_player(store, tournament_id), output_caps(store, tournament_id)
+    for player, entry in inference.items():
+        if entry["kind"] != "baseline":
+            entry["served"] = served.get(player, [])
+        if (entry.get("settings") or {}).get("kind") == "model":
+            entry["sampling"] = sampling_disclosure(entry["settings"], entry["served"], config.seed)
+        if player in caps:
+            entry["output_cap_sent"] = caps[player]
+    settings = {p: dict(e.get("settings") or {}) for p, e in inference.items()}
+    templates = prompt_templates(spec, settings, players)
+    environment = provenance.environment()
     report: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "identity": {
@@ -54,13 +95,16 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
             "game_version": spec.version,
             "prompt_version": spec.prompt_version,
             "arena_version": __version__,
+            "arena": provenance.arena_code(),
+            "game_source": provenance.module_source(type(spec).__module__),
+            "episode_versions": episode_versions(store, tournament_id),
             "master_seed": config.seed,
             "seeds": config.seeds,
             "deal_seed_rule": DEAL_SEED_RULE,
-            "schedule_rule": _schedule_rule(),
+            "schedule_rule": schedule_prose(seats, players, config.seeds, info["slots"]),
             "seats": info["seats"],
             "options": info["options"],
-            "players": list(config.players),
+            "players": players,
             "episodes_planned": info["slots"],
             "episodes_finished": info["counted"],
             "status": status,
@@ -71,30 +115,93 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
             "seats": info["seats"],
             "first_to_move": sample.pending(),
             "episode_length": sample.progress()[1] or None,
+            "max_steps": _max_steps(spec, config.seed, config.seeds, info["options"]),
             "timeout": None,
             "timeout_note": TIMEOUT_NOTE,
             "reask": "one re-ask with the validation error for: " + ", ".join(sorted(REASK_ERRORS)),
             "fallback": inspect.getdoc(type(sample).fallback) or "the game's conservative fallback",
             "budget": {"usd": config.budget_usd} if config.budget_usd is not None else None,
             "concurrency": config.concurrency,
+            "environment": {k: v for k, v in environment.items() if k != "packages"}
+            | {"packages_count": len(environment["packages"])},
+            "prompt_templates": templates["groups"],
         },
-        "inference": _inference_all(row, config.players, config.game, info["seats"][0]),
-        "cost": table["cost"],
-        "failures": table["failures"],
+        "inference": inference,
+        "cost": _cost_disclosure(store, tournament_id, row, table["cost"], inference),
+        "failures": _failures_disclosure(table["failures"], table["left_out"], players),
         "ratings": table["ratings"],
         "players": table["players"],
         "win_matrix": table["win_matrix"],
         "metrics": table["metrics"],
+        "metrics_by_seat": table["metrics_by_seat"],
+        "deal_facts": table["deal_facts"],
+        "outcome_rule": table["outcome_rule"],
         "order_confidence": table["order_confidence"],
         "left_out": [{k: v for k, v in item.items() if k != "players"} for item in table["left_out"]],
+        "appendix": {
+            "prompt_templates": templates["templates"],
+            "rules": rules_texts(spec, info["options"], seats),
+            "example_prompts": example_prompts(store, tournament_id, seats),
+            "packages": environment["packages"],
+        },
     }
     validate_report(report)
     return report
 
 
-def _schedule_rule() -> str:
-    text = (SCHEDULE_DOC or "").split("Line-ups.", 1)[-1].split("Keys.", 1)[0]
-    return " ".join(text.split())
+def _max_steps(spec: GameDefinition, master: int, seeds: int, options: dict[str, Any]) -> int | None:
+    """The most steps an episode of this tournament can take: the longest over its deal seeds."""
+    lengths = [spec.create(deal_seed(master, i), options).progress()[1] for i in range(seeds)]
+    return max(lengths, default=0) or None
+
+
+def _cost_disclosure(
+    store: Store, tournament_id: int, row: dict[str, Any], cost: dict[str, Any], inference: dict[str, Any]
+) -> dict[str, Any]:
+    """The table's cost, plus wall-clock, each player's decision seconds and where its prices come from."""
+    seconds = decision_seconds(store, tournament_id)
+    per_player = {p: {**c, "decision_seconds": seconds.get(p, 0.0)} for p, c in cost["per_player"].items()}
+    prices: dict[str, Any] = {}
+    unpriced: list[str] = []
+    for player, entry in inference.items():
+        if entry["kind"] == "baseline":
+            continue
+        config = entry.get("settings") or {}
+        priced = bool(config.get("price_input_per_mtok") or config.get("price_output_per_mtok"))
+        spent = per_player.get(player, {})
+        if not priced and (spent.get("input_tokens") or spent.get("output_tokens")):
+            unpriced.append(player)
+        prices[player] = {
+            "priced": priced,
+            "price_source": config.get("price_source"),
+            "builtin_ratios_source": _builtin_price_source(player),
+        }
+    return {
+        **cost,
+        "per_player": per_player,
+        "wallclock": wallclock(store, tournament_id, row),
+        "prices": prices,
+        "unpriced_players": unpriced,
+    }
+
+
+def _builtin_price_source(player: str) -> dict[str, str] | None:
+    try:
+        kind = player_kinds().get(parse_player_spec(player).kind)
+    except SpecError:
+        return None
+    return kind.builtin_price_source() if kind is not None else None
+
+
+def _failures_disclosure(
+    failures: dict[str, Any], left_out: list[dict[str, Any]], players: list[str]
+) -> dict[str, Any]:
+    """The table's failures, plus each player's left-out episodes by status."""
+    by_player: dict[str, Counter[str]] = {p: Counter() for p in players}
+    for item in left_out:
+        for player in set(item.get("players") or []):
+            by_player.setdefault(player, Counter())[str(item["status"])] += 1
+    return {**failures, "left_out_by_player": {p: dict(sorted(c.items())) for p, c in by_player.items()}}
 
 
 def _inference_all(row: dict[str, Any], players: tuple[str, ...], game: str, seat: str) -> dict[str, Any]:
@@ -144,101 +251,90 @@ def write_report(store: Store, tournament_id: int, folder: Path) -> list[Path]:
     return [json_path, md_path]
 
 
-def _cell(value: Any, digits: int = 2) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value).replace("|", "\\|").replace("\n", " ")
+def write_reprobe(store: Store, tournament_id: int, folder: Path) -> list[tuple[Path, dict[str, float]]]:
+    """Write one REPROBE manifest per rated model player into ``folder`` (created).
+
+    Each is checked against the vendored REPROBE schema first; returns each file's path with its
+    codebook scores (:func:`arena.tournament.reprobe.codebook_scores`).
+    """
+    found = reprobe.manifests(build_report(store, tournament_id))
+    written: list[tuple[Path, dict[str, float]]] = []
+    names: set[str] = set()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for player, manifest in found.items():
+            document = manifest.document()
+            problems = reprobe.reprobe_errors(document)
+            if problems:  # our types are stricter than the schema: this is a bug, said in one line
+                raise reprobe.ManifestInvalid(f"the REPROBE manifest of {player} is not valid: {problems[0]}")
+            name = f"reprobe-{reprobe.slug(player)}"
+            while name in names:
+                name += "-"
+            names.add(name)
+            path = folder / f"{name}.json"
+            path.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+            written.append((path, reprobe.codebook_scores(manifest)))
+    except OSError as exc:
+        raise StoreError(f"cannot write the manifests to {folder}: {exc.strerror or exc}") from None
+    return written
 
 
-def markdown(report: dict[str, Any]) -> str:
-    """The report as Markdown: identity, ratings, order confidence, metrics, cost, failures."""
-    ident, harness = report["identity"], report["harness"]
-    lines = [
-        f"# Tournament {ident['tournament_id']}: {_cell(ident['name'])}",
-        "",
-        "## Benchmark identity",
-        f"- game `{ident['game']}` version {ident['game_version']}, prompt {ident['prompt_version']},"
-        f" arena {ident['arena_version']}",
-        f"- {ident['seeds']} deal seeds from master seed {ident['master_seed']} ({ident['deal_seed_rule']})",
-        f"- seats: {', '.join(ident['seats'])}; options: `{json.dumps(ident['options'])}`",
-        f"- episodes: {ident['episodes_finished']} of {ident['episodes_planned']} counted;"
-        f" status {ident['status']}",
-        f"- schedule: {ident['schedule_rule']}",
-        "",
-        "## Harness",
-        f"- first to move: {harness['first_to_move']}; episode length: {harness['episode_length']}",
-        f"- re-ask: {harness['reask']}",
-        f"- fallback: {_cell(harness['fallback'])}",
-        f"- timeout: {harness['timeout_note']}",
-        f"- concurrency {harness['concurrency']}; budget {harness['budget']}",
-        "",
-        "## Ratings (Bradley-Terry, 95% intervals from 1,000 bootstrap resamples of deal seeds)",
-        "",
-        "| # | player | rating | 95% interval | episodes | W | D | L | $/episode |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for rank, row in enumerate(report["players"], 1):
-        interval = f"{row['rating_low']:.0f}..{row['rating_high']:.0f}"
-        lines.append(
-            f"| {rank} | {_cell(row['player'])} | {row['rating']:.0f} | {interval}"
-            f" | {row['episodes']} | {row['wins']} | {row['draws']} | {row['losses']}"
-            f" | {_cell(row.get('usd_per_episode'), 4)} |"
-        )
+_cell = cell
+
+
+def _ratings_markdown(report: dict[str, Any]) -> list[str]:
+    """The ratings section: how they were fitted, one table per group, and how sure the order is."""
+    info = report["ratings"]
+    method = "Plackett-Luce" if info["method"] == "plackett-luce" else "Bradley-Terry"
+    lines = [f"## Ratings ({method})", "", f"- fit: {info['fit']}", f"- intervals: {info['interval']}"]
+    lines.append(f"- scale: {info['scale']}")
+    for note in (rough_note(info), groups_note(info)):
+        if note:
+            lines.append(f"- **{_cell(note)}**")
+    groups = sorted({row.get("group") for row in report["players"]}, key=lambda g: (g is None, g or 0))
+    for group in groups:
+        if group is None:
+            lines += ["", "### No finished games (not rated)"]
+        elif len(groups) > 1:
+            lines += ["", f"### Group {group} (comparable within this group only)"]
+        lines += [
+            "",
+            "| # | player | rating | 95% interval | episodes | W | D | L | $/episode |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for row in (r for r in report["players"] if r.get("group") == group):
+            lines.append(
+                f"| {_cell(row.get('rank'))} | {_cell(row['player'])} | {_cell(rating_text(row))}"
+                f" | {interval_text(row)} | {row['episodes']} | {row['wins']} | {row['draws']}"
+                f" | {row['losses']} | {_cell(row.get('usd_per_episode'), 4)} |"
+            )
+    if info.get("openskill"):
+        lines += [
+            "",
+            f"{info['openskill']['label']}:",
+            "",
+            "| player | mu | sigma | games |",
+            "|---|---:|---:|---:|",
+        ]
+        lines += [
+            f"| {_cell(r['player'])} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['games']} |"
+            for r in info["openskill"]["rows"]
+        ]
     lines += ["", "## How sure is the order?", "", "| higher | lower | gap | P(order right) | to separate |"]
     lines.append("|---|---|---:|---:|---|")
     for row in report["order_confidence"]:
-        more = (
-            "separated"
-            if row["status"] == "separated"
-            else (
-                f"~{row['more_seeds']} more seeds"
-                if row["more_seeds"] is not None
-                else "not separable at this gap"
-            )
-        )
-        if row.get("more_usd"):
-            more += f" (${row['more_usd']:.2f})"
-        pair = f"| {_cell(row['higher'])} | {_cell(row['lower'])}"
-        lines.append(f"{pair} | {row['diff']:.0f} | {row['p_order_right']:.2f} | {more} |")
-    lines += ["", "## Game metrics (mean, 95% interval)", ""]
-    for player, by_metric in report["metrics"].items():
-        cells = ", ".join(
-            f"{name} {s['mean']:.3g} ({s['low']:.3g}..{s['high']:.3g})" for name, s in by_metric.items()
-        )
-        lines.append(f"- **{_cell(player)}**: {cells}")
-    cost = report["cost"]
-    lines += [
-        "",
-        "## Cost",
-        f"- total ${cost['total_usd']:.4f} over {cost['episodes']} episodes"
-        f" (${cost['usd_per_episode']:.4f} each); {cost['input_tokens']} input"
-        f" ({cost.get('cached_tokens', 0)} read from a prompt cache,"
-        f" {cost.get('cache_write_tokens', 0)} written to it) and"
-        f" {cost['output_tokens']} output tokens",
-        "",
-        "## Inference settings as used",
-    ]
-    for player, info in report["inference"].items():
-        lines.append(f"- {_cell(player)} ({info['kind']}): `{json.dumps(info.get('settings', {}))}`")
-    failures = report["failures"]
-    lines += [
-        "",
-        "## Failures (kept apart from skill)",
-        f"- episodes by status: {failures['episodes_by_status']}",
-    ]
-    lines.append("")
-    lines.append("| player | decisions | invalid | re-asked | fallback | timeouts | provider errors |")
-    lines.append("|---|---:|---:|---:|---:|---:|---:|")
-    for player, c in failures["per_player"].items():
         lines.append(
-            f"| {_cell(player)} | {c['decisions']} | {c['invalid']} | {c['reasked']} | {c['fallback']}"
-            f" | {c['timeouts']} | {c['provider_errors']} |"
+            f"| {_cell(row['higher'])} | {_cell(row['lower'])} | {gap_text(row)}"
+            f" | {probability_text(row['p_order_right'])} | {_cell(separation_text(row))} |"
         )
-    if report["left_out"]:
-        lines += ["", "## Left out (not counted)", ""]
-        lines += [
-            f"- episode {i['episode_id']} ({i['status']}): {_cell(i['reason'])}" for i in report["left_out"]
-        ]
+    return lines
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report as Markdown: identity, harness, ratings, order confidence, metrics, cost, inference,
+    failures and the appendix (prompt templates, rules, example prompts, packages)."""
+    lines = head_lines(report)
+    lines += _ratings_markdown(report)
+    lines += metrics_markdown(report)
+    lines += tail_lines(report)
     return "\n".join(lines) + "\n"

@@ -21,6 +21,7 @@ from arena.records import EpisodeStatus
 from arena.registry import get_game
 from arena.store import Store
 from arena.tournament.config import TournamentConfig
+from arena.tournament.metrics import MetricRoles, deal_facts
 from arena.tournament.records import EpisodeRecord
 from arena.tournament.run import load_tournament, plan, slot_states
 from arena.tournament.tables import tables
@@ -41,6 +42,8 @@ class PlayerUsage:
     cached_tokens: int = 0
     cache_write_tokens: int = 0
     failures: Counter[str] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    """Attempts not used as given, by error class (``schema``, ``timeout``, ...)."""
 
     def cost_dict(self) -> dict[str, Any]:
         """The report's ``cost.per_player`` entry."""
@@ -154,10 +157,14 @@ def tournament_table(
             "given_up": sum(not s.done and s.failures > config.retries for s in states),
         },
         "summary_metrics": list(spec.summary_metrics),
+        "outcome_rule": spec.outcome_rule,
+        "metrics_by_seat": {},
+        "deal_facts": deal_facts([], roles=MetricRoles.of(spec)),
         "failures": {
             "episodes_by_status": dict(data.statuses),
             "errors_by_class": dict(data.errors),
             "per_player": {p: {k: data.usage[p].failures[k] for k in FAILURE_KEYS} for p in players},
+            "errors_by_player": {p: dict(sorted(data.usage[p].errors.items())) for p in players},
         },
         "cost": _cost(data, players),
         "left_out": data.left_out,
@@ -181,6 +188,7 @@ def tournament_table(
                 for p in players
                 if usage[p].episodes
             },
+            roles=MetricRoles.of(spec),
         )
     )
     return result
@@ -225,6 +233,7 @@ def _add_failures(store: Store, tournament_id: int, data: TournamentData) -> Non
         failures = data.usage[player].failures
         errors = [str(a.get("error", "")) for a in attempts]
         data.errors.update(errors)
+        data.usage[player].errors.update(errors)
         failures["invalid"] += len(attempts)
         failures["reasked"] += int(len(attempts) > 1 or not fallback)
         failures["timeouts"] += sum(e in TIMEOUT_ERRORS for e in errors)

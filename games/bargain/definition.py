@@ -45,9 +45,19 @@ class BargainDefinition(GameDefinition):
             "rounds_used",
         }
     )
+    dealt_metrics: ClassVar[frozenset[str]] = frozenset({"own_number"})
+    outcome_rule: ClassVar[str] = (
+        "A win is a higher gain than the other side on the same deal (the seller gains price - cost,"
+        " the buyer value - price). The two gains always add up to the deal's surplus, so the winner"
+        " took more than half of it (on a deal outside the zone: the side that did not lose money)."
+        " Equal gains are a draw, and so is no deal (both gain 0); the other side's result is a loss."
+    )
     summary_metrics: ClassVar[tuple[str, ...]] = (
         "closed",
         "in_zone",
+        "price",
+        "surplus",
+        "own_number",
         "gain",
         "share",
         "balance",

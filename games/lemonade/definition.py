@@ -32,6 +32,12 @@ class LemonadeDefinition(GameDefinition):
     prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
     Options: ClassVar[type[BaseModel]] = LemonadeOptions
     listing_order: ClassVar[int] = 0
+    outcome_rule: ClassVar[str] = (
+        "A win is the most cash at the end among the stands of one episode (a bankrupt stand keeps"
+        " the cash it stopped with); stands sharing the most cash draw and every other stand loses."
+        " With two stands the ratings count the episode as a win, draw or loss (Bradley-Terry); with"
+        " three or more they read each episode's whole order by cash (Plackett-Luce), equal cash tied."
+    )
     summary_metrics: ClassVar[tuple[str, ...]] = (
         "final_cash",
         "revenue",

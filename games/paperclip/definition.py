@@ -32,6 +32,15 @@ class PaperclipDefinition(GameDefinition):
     )
     Options: ClassVar[type[BaseModel]] = PaperclipOptions
     listing_order: ClassVar[int] = 20
+    episode_metrics: ClassVar[frozenset[str]] = frozenset({"puzzles"})
+    seats_differ: ClassVar[bool] = False  # every seat races the same puzzles
+    outcome_rule: ClassVar[str] = (
+        "A win is a higher score than every other racer on the same puzzles (the mean over puzzles of"
+        " 1 for full, 0.5 for core, 0 for wrong or invalid); racers sharing the top score draw (two"
+        " perfect racers draw) and the rest lose. With one seat, players are compared on the same"
+        " deal seed. With two racers the ratings count a win, draw or loss (Bradley-Terry); with more"
+        " they read the whole order by score (Plackett-Luce), equal scores tied."
+    )
     summary_metrics: ClassVar[tuple[str, ...]] = (
         "full",
         "core",

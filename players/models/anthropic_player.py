@@ -24,6 +24,7 @@ import anthropic
 from arena.player import DecisionRequest, ErrorClass, Usage
 
 from .base import ChatMessage, Completion, ModelPlayer, http_headers, sdk_message, shared_ssl_context
+from .calls import served_by
 from .config import ModelSettings
 from .retry import ProviderFailure, failure_from_status
 from .schema import closed_schema, schema_name
@@ -98,7 +99,7 @@ class AnthropicPlayer(ModelPlayer):
             elif block.type == "tool_use" and tool_input is None:
                 tool_input = dict(block.input)
         raw = json.dumps(tool_input, ensure_ascii=False) if tool_input is not None else "".join(texts)
-        completion = Completion(raw, _usage(message.usage))
+        completion = Completion(raw, _usage(message.usage), served=served_by(model=message.model))
         if message.stop_reason == "refusal":
             details = message.stop_details
             explanation = (details.explanation if details is not None else None) or "".join(texts)

@@ -158,6 +158,8 @@ class ModelPlayer:
             "price_input_per_mtok": settings.price_input_per_mtok,
             "price_output_per_mtok": settings.price_output_per_mtok,
             "price_cached_input_per_mtok": settings.cached_input_price,
+            # Only when given, so configurations (and their hashes) made without one stay as they were.
+            **({"price_source": settings.price_source.as_dict()} if settings.price_source else {}),
             "seed": "per decision: sha256(episode seed, seat, step, attempt)" if self.takes_seed else None,
             "system_prompt_version": SYSTEM_PROMPT_VERSION,
         }
@@ -324,6 +326,7 @@ class ModelPlayer:
             )
         decision = self._read(completion, request, schema)
         decision.sampling = sampling
+        decision.served = completion.served
         return decision
 
     async def _attempt(

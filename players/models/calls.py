@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from arena.player import Usage
 
@@ -27,12 +27,24 @@ class ClosableClient(Protocol):
 
 @dataclass(slots=True)
 class Completion:
-    """What one provider call produced: the reply text, how it ended, and its usage."""
+    """What one provider call produced: the reply text, how it ended, its usage, and what served it.
+
+    ``served`` is what the reply says answered the call: the model id the provider returned
+    (often a dated snapshot of the alias asked for) and its ``system_fingerprint`` when it
+    sends one; an offline model's file name and digest. ``None``: nothing was said.
+    """
 
     text: str
     usage: Usage = field(default_factory=Usage)
     finish: Finish = "stop"
     refusal: str = ""
+    served: dict[str, Any] | None = None
+
+
+def served_by(**facts: Any) -> dict[str, Any] | None:
+    """The ``served`` facts that were given (``None`` and empty values dropped), or ``None``."""
+    given = {name: value for name, value in facts.items() if value not in (None, "")}
+    return given or None
 
 
 _gates: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[str, str, str], asyncio.Semaphore]]

@@ -15,6 +15,7 @@ a missing explicit file is an error. Errors are one line: ``file:key: problem``.
 
 from __future__ import annotations
 
+import datetime
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -53,6 +54,13 @@ DEFAULT_CACHED_INPUT_RATIO: dict[str, float] = {
 and Anthropic cache reads: 0.1x; older OpenAI families are 0.25-0.5x: set the price)."""
 ANTHROPIC_CACHE_WRITE_RATIO = 1.25
 """Price of an Anthropic cache write (5-minute cache) as a share of the input price."""
+BUILTIN_PRICE_SOURCE: dict[str, str] = {
+    "source": "https://openai.com/api/pricing/ (cached input 0.1x for gpt-4.1 and gpt-5);"
+    " https://www.anthropic.com/pricing (cache reads 0.1x, 5-minute cache writes 1.25x input)",
+    "date": "2026-11-30",
+}
+"""Where the built-in ratios above come from, and the date they were set in Arena: they price
+cached and cache-write tokens whose price the models file leaves unset."""
 DEFAULT_MEMORY_BUDGET_TOKENS = 8000
 MIN_PROMPT_TOKENS = 256
 """The least room an offline model's context must leave for the prompt after the reply cap."""
@@ -67,6 +75,24 @@ EXAMPLE_MODELS_FILE = Path(__file__).with_name("example-models.toml")
 
 class ConfigError(ValueError):
     """The models file cannot be read or is invalid (a one-line message)."""
+
+
+class PriceSource(BaseModel):
+    """Where a model's prices come from and the date they were read there (``price_source``).
+
+    In the models file: ``price_source = { source = "https://openai.com/api/pricing/", date = 2026-11-30 }``.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: str = Field(min_length=1)
+    """The pricing page's URL, or another identifier of where the prices were read."""
+    date: datetime.date
+    """The day the prices were read there."""
+
+    def as_dict(self) -> dict[str, str]:
+        """``{"source": ..., "date": "YYYY-MM-DD"}``: how configurations and reports hold it."""
+        return {"source": self.source, "date": self.date.isoformat()}
 
 
 class ModelSettings(BaseModel):
@@ -87,6 +113,7 @@ class ModelSettings(BaseModel):
     price_output_per_mtok: float = Field(default=0.0, ge=0.0)
     price_cached_input_per_mtok: float | None = Field(default=None, ge=0.0)
     price_cache_write_per_mtok: float | None = Field(default=None, ge=0.0)
+    price_source: PriceSource | None = None
     memory: Literal["none", "transcript"] = "none"
     memory_budget_tokens: int = Field(default=DEFAULT_MEMORY_BUDGET_TOKENS, ge=256)
     api: Literal["responses", "chat"] | None = None

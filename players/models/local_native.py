@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 N_BATCH = 512
+SAMPLER: dict[str, float] = {"top_k": 40, "top_p": 0.95, "min_p": 0.05}
+"""The sampler chain's fixed stages before the temperature (llama.cpp server defaults)."""
 DECODE_ABORTED = 2  # llama_decode's return code when the abort callback said stop
 
 
@@ -210,9 +212,9 @@ class GrammarSampler:
         lib = self.native.lib
         chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
         stages = [
-            lib.llama_sampler_init_top_k(40),
-            lib.llama_sampler_init_top_p(0.95, 1),
-            lib.llama_sampler_init_min_p(0.05, 1),
+            lib.llama_sampler_init_top_k(int(SAMPLER["top_k"])),
+            lib.llama_sampler_init_top_p(SAMPLER["top_p"], 1),
+            lib.llama_sampler_init_min_p(SAMPLER["min_p"], 1),
             lib.llama_sampler_init_temp(temperature),
             lib.llama_sampler_init_dist(seed & 0xFFFFFFFF),
         ]

@@ -48,6 +48,7 @@ class LocalPlayer(ModelPlayer):
     def __init__(self, spec: str, settings: ModelSettings, *, seed: int) -> None:
         super().__init__(spec, settings, seed=seed)
         self.model: local_runtime.SharedModel | None = None
+        self._served: dict[str, Any] | None = None
 
     @property
     def gate_key(self) -> tuple[str, str, str]:
@@ -87,6 +88,7 @@ class LocalPlayer(ModelPlayer):
             )
         except local_runtime.LocalRuntimeError as exc:
             raise PlayerSetupError(f"{self.spec}: {exc}") from None
+        self._served = local_runtime.served_facts(self.model, self.settings.model)
         if self.memory is not None:
             self.memory.count_with(local_runtime.token_counter(self.model))
 
@@ -140,7 +142,7 @@ class LocalPlayer(ModelPlayer):
             output_tokens=reply.output_tokens,
             cached_tokens=reply.cached_tokens,
         )
-        completion = Completion(reply.text, usage)
+        completion = Completion(reply.text, usage, served=self._served)
         if reply.output_tokens >= self.settings.output_tokens and not reply.text.rstrip().endswith("}"):
             completion.finish = "truncated"
         return completion

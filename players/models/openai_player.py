@@ -23,6 +23,7 @@ import openai
 from arena.player import DecisionRequest, ErrorClass, PlayerSetupError, Usage
 
 from .base import ChatMessage, Completion, ModelPlayer, http_headers, sdk_message, shared_ssl_context
+from .calls import served_by
 from .config import ModelSettings
 from .retry import ProviderFailure, failure_from_status
 from .schema import schema_name
@@ -147,7 +148,10 @@ class OpenAIPlayer(ModelPlayer):
             usage.cache_write_tokens = (details.cache_write_tokens or 0) if details is not None else 0
             out_details = response.usage.output_tokens_details
             usage.reasoning_tokens = (out_details.reasoning_tokens or 0) if out_details is not None else 0
-        completion = Completion("".join(texts), usage)
+        # The Responses API documents no system_fingerprint; a server that sends one is heard.
+        fingerprint = getattr(response, "system_fingerprint", None)
+        served = served_by(model=response.model, system_fingerprint=fingerprint)
+        completion = Completion("".join(texts), usage, served=served)
         incomplete = response.incomplete_details.reason if response.incomplete_details else None
         if refusals:
             completion.finish, completion.refusal = "refusal", " ".join(refusals)
@@ -195,7 +199,8 @@ class OpenAIPlayer(ModelPlayer):
             usage.cache_write_tokens = _chat_cache_writes(response.usage)
             out_details = response.usage.completion_tokens_details
             usage.reasoning_tokens = (out_details.reasoning_tokens or 0) if out_details else 0
-        completion = Completion(choice.message.content or "", usage)
+        served = served_by(model=response.model, system_fingerprint=response.system_fingerprint)
+        completion = Completion(choice.message.content or "", usage, served=served)
         if choice.message.refusal:
             completion.finish, completion.refusal = "refusal", choice.message.refusal
         elif choice.finish_reason == "content_filter":

@@ -17,7 +17,14 @@ FEEDBACK_TEMPLATE = (
     "Your previous reply could not be used: {feedback}\n"
     "Reply again with a single JSON object that matches the schema."
 )
-SYSTEM_PROMPT_VERSION = hashlib.sha256(f"{SYSTEM_TEMPLATE}\n{FEEDBACK_TEMPLATE}".encode()).hexdigest()[:12]
+
+
+def templates_sha256() -> str:
+    """The full SHA-256 of the system and re-ask templates (joined by a newline)."""
+    return hashlib.sha256(f"{SYSTEM_TEMPLATE}\n{FEEDBACK_TEMPLATE}".encode()).hexdigest()
+
+
+SYSTEM_PROMPT_VERSION = templates_sha256()[:12]
 """Hash of the system and re-ask templates, recorded in every model seat's configuration."""
 
 

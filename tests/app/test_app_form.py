@@ -108,12 +108,16 @@ async def test_choosing_accept_hides_price_and_message_and_offer_brings_them_bac
         burst(app, "shift+tab", "shift+tab", "right")
         await wait_until(pilot, lambda: form.form.entries["action"] == "accept", "accept chosen")
         assert not any(widget.display for row in rows for widget in row), "price and message hidden"
-        labels = [line.split()[1] for line in screen_text(app).splitlines() if line.startswith("│ ")]
-        assert "action" in labels and "reason" in labels
-        assert "price" not in labels and "message" not in labels
+
+        def labels() -> list[str]:
+            return [line.split()[1] for line in screen_text(app).splitlines() if line.startswith("│ ")]
+
+        # the screen is repainted after the fields are hidden: wait for the repaint, not for time
+        await wait_until(pilot, lambda: "price" not in labels(), "the screen repainted without the price")
+        assert "action" in labels() and "reason" in labels()
+        assert "price" not in labels() and "message" not in labels()
         burst(app, "tab")
-        await pilot.pause()
-        assert app.focused is field(form, 3), "tab skips the hidden fields"
+        await wait_until(pilot, lambda: app.focused is field(form, 3), "tab skips the hidden fields")
         burst(app, "shift+tab", "left")
         await wait_until(pilot, lambda: form.form.entries["action"] == "offer", "offer chosen again")
         assert all(widget.display for row in rows for widget in row)

@@ -46,6 +46,8 @@ async def test_letters_typed_with_the_submit_button_focused_open_nothing(app_db:
         assert isinstance(app.screen, MatchScreen), "no rules modal, no replay from letters"
         await pilot.press("f2")
         await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), "the rules")
+        rules = render_plain(app.screen.query_one(Static).content, width=400)
+        assert "wins, draws and losses in tournaments" in rules and "higher gain than the other side" in rules
         await pilot.press("escape")
         await pilot.press("f1")
         await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), "the help")

@@ -111,8 +111,11 @@ async def test_a_small_tournament_runs_to_the_end_and_its_rows_open_episodes_in_
         rows = board_text(screen)
         assert len(rows) == 3
         assert rows[0].startswith("1 baseline:bluffing") and rows[2].startswith("3 baseline:pushover")
-        assert all("●" in row for row in rows), "every rated player has an interval bar"
         assert screen.board is not None
+        for text, row in zip(rows, screen.board.rows, strict=True):
+            # a rating is a dot on its bar; a sweep's one-sided bound an arrow to its open side
+            mark = "●" if row.rating is not None else "▶" if row.low is not None else "◀"
+            assert mark in text, f"every player has an interval bar: {text}"
         visible = screen_text(app).splitlines()
         for row in screen.board.rows:
             line = next(text for text in visible if text.split()[:2] == [str(row.rank), row.player])

@@ -172,3 +172,16 @@ def test_an_offline_seat_records_its_model_file_hash_and_sampling(tmp_path: Path
     assert (described["n_ctx"], described["temperature"], described["max_output_tokens"]) == (512, 0.7, 256)
     sent = player.sampling(make_request(step=4))
     assert sent == {"max_tokens": 256, "temperature": 0.7, "seed": decision_seed(3, "a", 4, 1)}
+
+
+@pytest.mark.skipif(GEMMA_MISSING is not None, reason=f"offline model unavailable: {GEMMA_MISSING}")
+async def test_an_offline_reply_says_which_file_engine_and_sampler_served_it() -> None:
+    player = build_model_player(parse_player_spec("local:gemma3-270m"), seed=5, config=ModelsConfig())
+    assert isinstance(player, LocalPlayer)
+    await player.prepare()
+    decision = await player.decide(make_request())
+    assert decision.served is not None and player.model is not None
+    assert decision.served["model"] == player.model.path.name
+    assert decision.served["model_sha256"] == player.configuration()["model_sha256"]
+    assert decision.served["engine"].startswith("llama.cpp via llama-cpp-py-sync 0.")
+    assert decision.served["sampler"] == {"top_k": 40, "top_p": 0.95, "min_p": 0.05}

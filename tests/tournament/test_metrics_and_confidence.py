@@ -35,6 +35,7 @@ def test_metric_means_skip_none_count_bools_and_bracket_the_mean() -> None:
     assert set(a) == {"cash", "closed", "score"}
     assert a["cash"].mean == pytest.approx(9.0) and a["cash"].n == 10
     assert a["closed"].mean == pytest.approx(0.5)
+    assert a["cash"].low is not None and a["cash"].high is not None
     assert a["cash"].low < 9.0 < a["cash"].high
     assert a["score"].to_dict()["mean"] == pytest.approx(4.5)
     assert means["b"]["score"].low == means["b"]["score"].high == 0.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -101,7 +102,61 @@ def sample_report() -> dict[str, Any]:
             }
         ],
     }
+    add_disclosure(report)
     return report
+
+
+def _text(text: str, **more: Any) -> dict[str, Any]:
+    return {**more, "sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text}
+
+
+def add_disclosure(report: dict[str, Any]) -> None:
+    """The disclosure fields of a report beyond schema 1's first tables (code, environment, texts)."""
+    packages = ["arena==0.1.0", "numpy==2.3.0"]
+    listing = "".join(f"{line}\n" for line in packages)
+    digest = hashlib.sha256(listing.encode()).hexdigest()
+    report["identity"]["arena"] = {
+        "version": "0.1.0",
+        "commit": "a" * 40,
+        "dirty": False,
+        "source_sha256": "b" * 64,
+    }
+    report["identity"]["game_source"] = {
+        "package": "games.bargain",
+        "sha256": "c" * 64,
+        "files": {"x.py": "d" * 64},
+    }
+    report["harness"] |= {
+        "max_steps": 8,
+        "environment": {
+            "python": "CPython 3.11.7",
+            "platform": "Linux",
+            "packages_sha256": digest,
+            "environment_sha256": "e" * 64,
+            "packages_count": 2,
+        },
+        "prompt_templates": [{"owner": "game bargain", "version": "3", "sha256": "f" * 64, "rule": "joined"}],
+    }
+    report["methods"] = {
+        "rating": {"fit": "bt", "prior": 1.0, "prior_text": "one draw", "interval_text": "95%"}
+    }
+    report["cost"]["wallclock"] = {
+        "started_at": "2026-11-30T14:00:00Z",
+        "finished_at": "2026-11-30T14:03:00Z",
+        "span_seconds": 180.0,
+        "episode_seconds": 170.0,
+        "decision_seconds": 150.0,
+        "decisions": 900,
+    }
+    report["failures"]["errors_by_player"] = {p: {"schema": 1} for p in PLAYERS}
+    report["appendix"] = {
+        "prompt_templates": [_text("Offer a price.", name="bargain template", owner="game bargain")],
+        "rules": [_text("Sell.", seat="seller"), _text("Buy.", seat="buyer")],
+        "example_prompts": [
+            _text("Sell. Round 1.", seat="seller", player="openai:gpt-x", episode_id=1, step=0)
+        ],
+        "packages": packages,
+    }
 
 
 def test_the_schema_is_valid_draft_2020_12() -> None:
@@ -119,7 +174,7 @@ def test_a_sample_report_validates_after_a_json_round_trip() -> None:
     assert {"player", "rating", "rating_low", "rating_high", "episodes", "wins", "draws", "losses"} <= set(
         first
     )
-    assert report["ratings"]["plackett_luce"] is None
+    assert report["ratings"]["method"] == "bradley-terry" and report["ratings"]["openskill"] is None
     assert all(
         row["more_usd"] is not None for row in report["order_confidence"] if row["more_seeds"] is not None
     )
@@ -129,7 +184,9 @@ def test_a_many_seat_report_carries_plackett_luce() -> None:
     records = many_seat({"a": 200.0, "b": 0.0, "c": -200.0, "d": 0.0}, ["n", "e", "s"], deals=5, seed=2)
     report = sample_report() | tables(records, resamples=50)
     validate_report(json.loads(json.dumps(report)))
-    assert report["ratings"]["plackett_luce"][0]["player"] == "a"
+    assert report["ratings"]["method"] == "plackett-luce" and report["players"][0]["player"] == "a"
+    assert report["ratings"]["openskill"]["rows"][0]["player"] == "a"
+    assert "order" in report["ratings"]["openskill"]["label"]
 
 
 def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:

@@ -342,4 +342,7 @@ class MatchScreen(ArenaScreen):
             parts.append(Text(f"seat {seat}", style="bold"))
             parts.append(safe_text(game.definition.rules(game.options, seat), keep_newlines=True))
             parts.append(Text(""))
+        # Not part of any prompt: what a win means for the tournament tables, for people only.
+        parts.append(Text("wins, draws and losses in tournaments", style="bold"))
+        parts.append(safe_text(game.definition.outcome_rule))
         self.app.push_screen(TextScreen("rules", Group(*parts)))

@@ -27,6 +27,7 @@ from arena.app.tournament_board import (
     FULL_RESAMPLES,
     LIVE_RESAMPLES,
     Board,
+    LeaderRow,
     RefreshPolicy,
     finished_count,
     load_board,
@@ -43,9 +44,19 @@ from arena.app.tournament_charts import (
 from arena.app.tournament_job import TournamentJob, progress_line
 from arena.cli_tournament import render_table
 from arena.registry import get_game
+from arena.tournament.wording import groups_note, rough_note
 
 REFRESH_SECONDS = 0.25
 BOARD_COLUMNS = ("#", "player", "rating", "95% interval", "bar", "W", "D", "L", "episodes", "$/episode")
+
+
+def _rank_label(row: LeaderRow, groups: int) -> str:
+    """``2``, or ``2.1`` (group 2's first) when the pool split into groups that never met."""
+    if row.group is None:
+        return "-"
+    if groups <= 1:
+        return str(row.rank)
+    return f"{row.group}.{row.rank}"
 
 
 class TournamentScreen(ArenaScreen):
@@ -233,18 +244,16 @@ class TournamentScreen(ArenaScreen):
         # Columns are rebuilt too: a DataTable keeps the widths of its first rows after clear().
         table.clear(columns=True)
         axis = rating_axis(rows)
+        groups = len({row.group for row in rows if row.group is not None})
         for column in BOARD_COLUMNS:
             table.add_column(axis_label(axis) if column == "bar" else column, key=column)
         for row in rows:
-            interval = (
-                f"{row.low:.0f}..{row.high:.0f}" if row.low is not None and row.high is not None else "-"
-            )
             cost = "-" if row.usd_per_episode is None else f"{row.usd_per_episode:.4f}"
             table.add_row(
-                Text(str(row.rank), style=rank_style(row.rank)),
+                Text(_rank_label(row, groups), style=rank_style(row.rank)),
                 safe_text(row.player, limit=60),
-                Text("-" if row.rating is None else f"{row.rating:.0f}", style="bold"),
-                Text(interval),
+                safe_text(row.rating_label or "-", "bold", limit=80),
+                Text(row.interval_label or "-"),
                 interval_bar(row, axis, BAR_WIDTH),
                 Text(str(row.wins)),
                 Text(str(row.draws)),
@@ -257,10 +266,15 @@ class TournamentScreen(ArenaScreen):
             table.move_cursor(row=min(cursor, len(rows) - 1))
         info = board.table["tournament"]
         kind = "live, " if board.resamples < FULL_RESAMPLES else ""
+        ratings = board.table.get("ratings")
+        method = "Plackett-Luce" if ratings and ratings.get("method") == "plackett-luce" else "Bradley-Terry"
+        notes = [n for n in (rough_note(ratings), groups_note(ratings)) if n]
         note = (
-            f"{info['counted']}/{info['slots']} episodes counted · Bradley-Terry ratings, 95% intervals from "
+            f"{info['counted']}/{info['slots']} episodes counted · {method} ratings, 95% intervals from "
             f"{kind}{board.resamples} deal-seed bootstrap resamples · enter: this player's episodes"
-        )
+        ) + "".join(f" · {n}" for n in notes)
+        if board.table.get("outcome_rule"):
+            note += f"\nwins, draws and losses: {board.table['outcome_rule']}"
         self.query_one("#t-board-note", Static).update(Text(note, style="dim"))
         order = [row.player for row in rows]
         self.query_one("#t-heat", Static).update(heat_map(board.table.get("win_matrix"), order))

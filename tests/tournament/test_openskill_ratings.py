@@ -1,10 +1,10 @@
-"""Plackett-Luce ratings (openskill) for games with more than two seats."""
+"""openskill's online Plackett-Luce ratings: the order-dependent extra column for games with more seats."""
 
 from __future__ import annotations
 
 import pytest
 
-from arena.tournament.plackett_luce import plackett_luce
+from arena.tournament.openskill_ratings import openskill_ratings
 from arena.tournament.ratings import bradley_terry
 from arena.tournament.records import EpisodeRecord
 from tests.tournament.synthetic import many_seat
@@ -14,7 +14,7 @@ STRENGTH = {"p1": 450.0, "p2": 300.0, "p3": 150.0, "p4": 0.0, "p5": -150.0, "p6"
 
 def test_recovers_the_order_of_a_four_seat_game() -> None:
     records = many_seat(STRENGTH, ["n", "e", "s", "w"], deals=12, seed=3)
-    ratings = plackett_luce(records)
+    ratings = openskill_ratings(records)
     assert [r.player for r in ratings] == list(STRENGTH)
     for rating in ratings:
         assert rating.low < rating.mu < rating.high
@@ -25,16 +25,20 @@ def test_recovers_the_order_of_a_four_seat_game() -> None:
 
 
 def test_uncertainty_shrinks_with_more_games() -> None:
-    few = {r.player: r.sigma for r in plackett_luce(many_seat(STRENGTH, ["a", "b", "c"], deals=1, seed=1))}
-    many = {r.player: r.sigma for r in plackett_luce(many_seat(STRENGTH, ["a", "b", "c"], deals=10, seed=1))}
+    few = {
+        r.player: r.sigma for r in openskill_ratings(many_seat(STRENGTH, ["a", "b", "c"], deals=1, seed=1))
+    }
+    many = {
+        r.player: r.sigma for r in openskill_ratings(many_seat(STRENGTH, ["a", "b", "c"], deals=10, seed=1))
+    }
     assert all(many[p] < few[p] for p in STRENGTH)
 
 
 def test_ties_share_a_rank_and_repeated_players_update_once() -> None:
     tie = EpisodeRecord("k", 1, {"a": "x", "b": "y", "c": "z"}, {"a": 2.0, "b": 2.0, "c": 0.0})
-    ratings = {r.player: r for r in plackett_luce([tie])}
+    ratings = {r.player: r for r in openskill_ratings([tie])}
     assert ratings["x"].mu == pytest.approx(ratings["y"].mu)
     assert ratings["z"].mu < ratings["x"].mu
     crowded = EpisodeRecord("k", 1, {"a": "x", "b": "x", "c": "y"}, {"a": 3.0, "b": 2.0, "c": 0.0})
-    by_player = {r.player: r for r in plackett_luce([crowded])}
+    by_player = {r.player: r for r in openskill_ratings([crowded])}
     assert by_player["x"].games == 1 and by_player["x"].mu > by_player["y"].mu

@@ -1,0 +1,275 @@
+"""The disclosure parts of ``report.md``: identity, harness, cost, inference, failures, appendix.
+
+:func:`arena.tournament.report.markdown` puts :func:`head_lines` before the tables and
+:func:`tail_lines` after them. Text from players and models (names, prompts) is escaped for
+table cells or put in fences longer than any run of backticks it holds.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+
+def cell(value: Any, digits: int = 2) -> str:
+    """A value for a Markdown table cell or list item: ``-`` for none, pipes escaped, one line."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def fenced(text: str) -> list[str]:
+    """``text`` verbatim in a fenced block whose fence no run of backticks inside can close."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}text", *text.split("\n"), fence]
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "unknown"
+    minutes, seconds = divmod(value, 60.0)
+    return f"{value:.1f} s" if value < 60 else f"{value:.1f} s ({int(minutes)} min {seconds:.0f} s)"
+
+
+def _commit(arena: dict[str, Any]) -> str:
+    if arena.get("commit"):
+        state = {True: "with uncommitted changes", False: "clean", None: "state unknown"}[arena.get("dirty")]
+        return f"commit `{arena['commit']}` ({state})"
+    return f"no commit known ({cell(arena.get('commit_note'))})"
+
+
+def head_lines(report: dict[str, Any]) -> list[str]:
+    """Title, benchmark identity and harness, ending with a blank line."""
+    ident, harness = report["identity"], report["harness"]
+    arena = ident["arena"]
+    source = ident.get("game_source")
+    game_source = (
+        f"- game source: package `{source['package']}`, SHA-256 `{source['sha256']}` over"
+        f" {len(source['files'])} files (each file's SHA-256 in report.json, identity.game_source)"
+        if source
+        else "- game source: not found"
+    )
+    versions = "; ".join(
+        f"game {v['game']}, prompt {v['prompt']}, arena {v['arena']}"
+        for v in ident.get("episode_versions", [])
+    )
+    env = harness["environment"]
+    lines = [
+        f"# Tournament {ident['tournament_id']}: {cell(ident['name'])}",
+        "",
+        "## Benchmark identity",
+        f"- game `{ident['game']}` version {ident['game_version']}, prompt {ident['prompt_version']},"
+        f" arena {ident['arena_version']}",
+        f"- Arena code: {_commit(arena)}; source SHA-256 `{arena['source_sha256']}` over"
+        f" {arena['source_files']} files of {', '.join(arena['source_packages'])}",
+        game_source,
+        f"- episodes were played with: {versions or 'none counted'}",
+        f"- {ident['seeds']} deal seeds from master seed {ident['master_seed']} ({ident['deal_seed_rule']})",
+        f"- seats: {', '.join(ident['seats'])}; options: `{json.dumps(ident['options'])}`",
+        f"- episodes: {ident['episodes_finished']} of {ident['episodes_planned']} counted;"
+        f" status {ident['status']}",
+        f"- run: started {cell(ident.get('started_at'))}, finished {cell(ident.get('finished_at'))}",
+        f"- schedule: {ident['schedule_rule']}",
+        "",
+        "## Harness",
+        f"- first to move: {harness['first_to_move']}; episode length: {harness['episode_length']}"
+        f" steps with the default deal, at most {harness['max_steps']} on this tournament's deals",
+        f"- re-ask: {harness['reask']}",
+        f"- fallback: {cell(harness['fallback'])}",
+        f"- timeout: {harness['timeout_note']}",
+        f"- concurrency {harness['concurrency']}; budget {harness['budget']}",
+        f"- environment: {env['python']} on {env['platform']}; {env['packages_count']} installed"
+        f" packages, SHA-256 `{env['packages_sha256']}` (listed in appendix D);"
+        f" environment SHA-256 `{env['environment_sha256']}` ({env['rule']})",
+    ]
+    for group in harness["prompt_templates"]:
+        match = {True: "; matches what the seats recorded", False: "; differs from what the seats recorded"}
+        lines.append(
+            f"- prompt templates of {group['owner']}: version {group['version']}, SHA-256"
+            f" `{group['sha256'] or 'unknown'}` ({group['rule']}{match.get(group.get('matches'), '')});"
+            " texts in appendix A"
+        )
+    return [*lines, ""]
+
+
+def tail_lines(report: dict[str, Any]) -> list[str]:
+    """Cost, inference, failures, left-out episodes and the appendix, after the tables."""
+    return [
+        *_cost(report),
+        *_inference(report),
+        *_failures(report),
+        *_left_out(report),
+        *_appendix(report),
+    ]
+
+
+def _cost(report: dict[str, Any]) -> list[str]:
+    cost = report["cost"]
+    clock = cost["wallclock"]
+    unpriced = cost.get("unpriced_players") or []
+    total = f"- total ${cost['total_usd']:.4f} over {cost['episodes']} episodes"
+    if unpriced:
+        names = ", ".join(cell(p) for p in unpriced)
+        total = f"- total unknown: no price for {names}; the priced players' ${cost['total_usd']:.4f}"
+        total += f" over {cost['episodes']} episodes"
+    lines = [
+        "",
+        "## Cost",
+        f"{total} (${cost['usd_per_episode']:.4f} each); {cost['input_tokens']} input"
+        f" ({cost.get('cached_tokens', 0)} read from a prompt cache,"
+        f" {cost.get('cache_write_tokens', 0)} written to it) and"
+        f" {cost['output_tokens']} output tokens",
+        f"- wall-clock: started {cell(clock['started_at'])}, finished {cell(clock['finished_at'])}"
+        f" ({_seconds(clock['span_seconds'])}, {clock['span_note']}); counted episodes"
+        f" {_seconds(clock['episode_seconds'])} summed; {clock['decisions']} decisions"
+        f" {_seconds(clock['decision_seconds'])} summed",
+        "",
+        "| player | episodes | input tokens | output tokens | $ | decision seconds | price source |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    prices = cost.get("prices", {})
+    for player, c in cost["per_player"].items():
+        source = _price_source(prices.get(player))
+        lines.append(
+            f"| {cell(player)} | {c['episodes']} | {c['input_tokens']} | {c['output_tokens']}"
+            f" | {_dollars(player, c, prices)} | {c['decision_seconds']:.2f} | {source} |"
+        )
+    return lines
+
+
+def _dollars(player: str, spent: dict[str, Any], prices: dict[str, Any]) -> str:
+    price = prices.get(player)
+    if price is not None and not price["priced"] and (spent["input_tokens"] or spent["output_tokens"]):
+        return "unknown (no price)"
+    return f"{spent['cost_usd']:.4f}"
+
+
+def _price_source(price: dict[str, Any] | None) -> str:
+    if price is None:
+        return "no model calls"
+    parts = []
+    source = price.get("price_source")
+    if source:
+        parts.append(f"{cell(source['source'])} ({source['date']})")
+    elif price["priced"]:
+        parts.append("models file (no price_source given)")
+    else:
+        parts.append("no price given")
+    builtin = price.get("builtin_ratios_source")
+    if builtin and price["priced"]:
+        parts.append(
+            f"built-in cache-price ratios, for cache prices the models file leaves unset:"
+            f" {cell(builtin['source'])} ({builtin['date']})"
+        )
+    return "; ".join(parts)
+
+
+def _inference(report: dict[str, Any]) -> list[str]:
+    lines = ["", "## Inference settings as used"]
+    for player, info in report["inference"].items():
+        lines.append(f"- {cell(player)} ({info['kind']}): `{json.dumps(info.get('settings', {}))}`")
+        sampling = info.get("sampling")
+        if sampling:
+            lines.append(
+                f"  - sampling: {sampling['method']}; seed: {sampling['seed']}; {sampling['passes']}"
+            )
+        cap = info.get("output_cap_sent")
+        if cap:
+            sent = f"{cap['min']}" if cap["min"] == cap["max"] else f"{cap['min']} to {cap['max']}"
+            lines.append(f"  - output-token cap sent: {sent}")
+        if "served" not in info:
+            continue
+        if not info["served"]:
+            lines.append("  - served by: not reported by the provider")
+        for served in info["served"]:
+            facts = ", ".join(
+                f"{name} {cell(value) if not isinstance(value, dict) else json.dumps(value)}"
+                for name, value in served.items()
+                if name not in ("episodes", "first_episode", "last_episode")
+            )
+            lines.append(f"  - served by: {facts} ({_episodes(served)})")
+    return lines
+
+
+def _episodes(served: dict[str, Any]) -> str:
+    """``in 1 counted episode (episode 4)`` / ``in 3 counted episodes (episodes 4 to 9)``."""
+    first, last, count = served["first_episode"], served["last_episode"], served["episodes"]
+    if count == 1:
+        return f"in 1 counted episode (episode {first})"
+    return f"in {count} counted episodes (episodes {first} to {last})"
+
+
+def _failures(report: dict[str, Any]) -> list[str]:
+    failures = report["failures"]
+    lines = [
+        "",
+        "## Failures (kept apart from skill)",
+        f"- episodes by status: {failures['episodes_by_status']}",
+        "",
+        "| player | decisions | invalid | re-asked | fallback | timeouts | provider errors |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for player, c in failures["per_player"].items():
+        lines.append(
+            f"| {cell(player)} | {c['decisions']} | {c['invalid']} | {c['reasked']} | {c['fallback']}"
+            f" | {c['timeouts']} | {c['provider_errors']} |"
+        )
+    lines += ["", "Replies not used as given, by error class, and episodes left out, per player:", ""]
+    left_out = failures.get("left_out_by_player", {})
+    for player, classes in failures.get("errors_by_player", {}).items():
+        errors = ", ".join(f"{name} {count}" for name, count in classes.items()) or "none"
+        gone = ", ".join(f"{status} {count}" for status, count in left_out.get(player, {}).items()) or "none"
+        lines.append(f"- {cell(player)}: errors {errors}; episodes left out {gone}")
+    return lines
+
+
+def _left_out(report: dict[str, Any]) -> list[str]:
+    if not report["left_out"]:
+        return []
+    lines = ["", "## Left out (not counted)", ""]
+    return lines + [
+        f"- episode {i['episode_id']} ({i['status']}): {cell(i['reason'])}" for i in report["left_out"]
+    ]
+
+
+def _appendix(report: dict[str, Any]) -> list[str]:
+    appendix = report["appendix"]
+    lines = ["", "## Appendix A: prompt templates", ""]
+    for template in appendix["prompt_templates"]:
+        lines += [
+            f"### {template['name']}",
+            "",
+            f"SHA-256 `{template['sha256']}`",
+            "",
+            *fenced(template["text"]),
+            "",
+        ]
+    lines += ["## Appendix B: the rules each seat was told", ""]
+    for rules in appendix["rules"]:
+        lines += [
+            f"### seat {rules['seat']}",
+            "",
+            f"SHA-256 `{rules['sha256']}`",
+            "",
+            *fenced(rules["text"]),
+            "",
+        ]
+    lines += ["## Appendix C: the first prompt a model seat was sent, per seat", ""]
+    if not appendix["example_prompts"]:
+        lines += ["No model seat took part: no prompt was sent.", ""]
+    for prompt in appendix["example_prompts"]:
+        lines += [
+            f"### seat {prompt['seat']} ({cell(prompt['player'])}), episode {prompt['episode_id']},"
+            f" step {prompt['step']}",
+            "",
+            f"SHA-256 `{prompt['sha256']}`",
+            "",
+            *fenced(prompt["text"]),
+            "",
+        ]
+    lines += ["## Appendix D: installed packages", "", *fenced("\n".join(appendix["packages"]))]
+    return lines
