@@ -108,7 +108,8 @@ async def test_a_model_seat_that_cites_a_sale_it_never_made_shows_in_the_tournam
     monkeypatch.setenv("COLUMNS", "240")
     assert main(["--db", str(db_path), "tournament", "table", str(progress.tournament_id)]) == 0
     header = next(line for line in capsys.readouterr().out.splitlines() if "final_cash" in line)
-    assert "┃       claims ┃ false_clai" in header  # the CLI's metrics table cuts long names short
+    cells = [cell.strip() for cell in header.split("┃")]
+    assert "claims" in cells and any(cell.startswith("false_cl") for cell in cells)  # names may be cut short
     assert main(["--db", str(db_path), "tournament", "table", str(progress.tournament_id), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["metrics"]["m"]["false_claims"]["mean"] == 2
