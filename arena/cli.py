@@ -266,9 +266,24 @@ def cmd_tournaments(args: argparse.Namespace) -> int:
         store.close()
 
 
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    """``arena leaderboard ID ID ...``: one table across tournaments that share players."""
+    from arena.tournament.config import TournamentConfigError
+    from arena.tournament.run import TournamentNotFound
+
+    store = open_store(args, write=False)
+    try:
+        return cli_tournament.leaderboard_command(args, store, stdout_console())
+    except (TournamentConfigError, TournamentNotFound) as exc:
+        return fail(str(exc))
+    finally:
+        store.close()
+
+
 COMMANDS = {
     "tournament": cmd_tournament,
     "tournaments": cmd_tournaments,
+    "leaderboard": cmd_leaderboard,
     "play": cmd_play,
     "suite": cmd_suite,
     "players": cmd_players,
