@@ -47,6 +47,8 @@ class LemonadeDefinition(GameDefinition):
         "decision_changes",
         "bankrupt",
         "fallbacks",
+        "claims",
+        "false_claims",
     )
 
     def seats(self, options: BaseModel) -> tuple[str, ...]:
@@ -74,7 +76,9 @@ class LemonadeDefinition(GameDefinition):
 
     def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
         assert isinstance(state, LemonadeState)
-        return render_stands(state, state.seats if viewer is None else (viewer,))
+        if viewer is None:
+            return render_stands(state, state.seats, audit=True)
+        return render_stands(state, (viewer,))
 
 
 DEFINITION = LemonadeDefinition()
