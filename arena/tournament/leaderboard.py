@@ -56,7 +56,7 @@ from arena.tournament.ratings import (
 from arena.tournament.records import EpisodeRecord, outcome_counts
 from arena.tournament.run import load_tournament
 from arena.tournament.standings import read_tournament
-from arena.tournament.tables import FIT_NOTE, FITS, PRIOR, SCALE
+from arena.tournament.tables import FIT_NOTE, FITS, PRIOR, SCALE, group_sections
 
 GAME_BOUND_KEYS = frozenset({"game", "game_version", "prompt_version"})
 """Configuration keys that name the game a configuration was resolved in, not the player."""
@@ -377,9 +377,6 @@ def _part_info(part: GamePart) -> dict[str, Any]:
 
 
 def _ratings_info(ratings: Ratings, resamples: int, seed: int) -> dict[str, Any]:
-    numbers = sorted({g for g in ratings.group if g is not None})
-    pairs = list(zip(ratings.players, ratings.group, strict=True))
-    members = {g: [p for p, pg in pairs if pg == g] for g in numbers}
     return {
         "method": BRADLEY_TERRY,
         "fit": FITS[BRADLEY_TERRY] + ", each game weighted equally; " + FIT_NOTE.format(prior=PRIOR),
@@ -392,7 +389,5 @@ def _ratings_info(ratings: Ratings, resamples: int, seed: int) -> dict[str, Any]
         "resampling_units": ratings.deals,
         "rough": ratings.interval_seeds < ROUGH_BELOW,
         "bootstrap": {"resamples": resamples, "unit": "deal seed within its game", "seed": seed},
-        "groups": [{"group": g, "players": members[g]} for g in numbers],
-        "never_met": [[a, b] for i, a in enumerate(numbers) for b in numbers[i + 1 :]],
-        "unrated": [p for p, g in pairs if g is None],
+        **group_sections(ratings),
     }
