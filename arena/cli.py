@@ -311,6 +311,22 @@ def cmd_tournaments(args: argparse.Namespace) -> int:
         store.close()
 
 
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    """``arena leaderboard ID ID ...``: one table across tournaments that share players."""
+    from arena import cli_tournament
+    from arena.cli_args import open_store
+    from arena.tournament.config import TournamentConfigError
+    from arena.tournament.run import TournamentNotFound
+
+    store = open_store(args, write=False)
+    try:
+        return cli_tournament.leaderboard_command(args, store, stdout_console())
+    except (TournamentConfigError, TournamentNotFound) as exc:
+        return fail(str(exc))
+    finally:
+        store.close()
+
+
 def cmd_episodes(args: argparse.Namespace) -> int:
     """``arena episodes``: recent episodes, newest first."""
     from arena.cli_episodes import cmd_episodes as listing
@@ -328,6 +344,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 COMMANDS = {
     "tournament": cmd_tournament,
     "tournaments": cmd_tournaments,
+    "leaderboard": cmd_leaderboard,
     "play": cmd_play,
     "suite": cmd_suite,
     "players": cmd_players,

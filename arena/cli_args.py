@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
-    """Register ``tournament`` (with its subcommands) and ``tournaments``."""
+    """Register ``tournament`` (with its subcommands), ``tournaments`` and ``leaderboard``."""
     tournament = sub.add_parser("tournament", help="run, resume and tabulate tournaments")
     actions = tournament.add_subparsers(dest="tournament_command", parser_class=parser_class, required=True)
 
@@ -141,6 +141,23 @@ def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]
     listing = sub.add_parser("tournaments", help="list tournaments")
     listing.add_argument("--limit", type=int, default=30)
     listing.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    board = sub.add_parser(
+        "leaderboard",
+        help="one Bradley-Terry table across tournaments of different games that share players",
+        description=(
+            "Combine tournaments (of one game or several) into one ratings table. Players are matched"
+            " by configuration; each game weighs the same whatever its number of episodes; intervals"
+            " resample deal seeds within each game. Each game's own rating is shown beside."
+        ),
+    )
+    board.add_argument(
+        "tournament_ids", type=int, nargs="+", metavar="ID", help="tournament ids (see: arena tournaments)"
+    )
+    board.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
+    board.add_argument(
+        "--db", dest="sub_db", metavar="FILE", help="database file (default: $ARENA_DB or saves/arena.db)"
+    )
 
 
 def _accept_global_options_everywhere(sub: Any) -> None:

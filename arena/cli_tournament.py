@@ -1,4 +1,5 @@
-"""``arena tournament run|resume|table|report`` and ``arena tournaments``: the headless tournament front end.
+"""``arena tournament run|resume|table|report``, ``arena tournaments`` and ``arena leaderboard``: the headless
+tournament front end.
 
 Progress goes to stderr as a Rich bar (done/total, rate, ETA, spend); tables go to stdout.
 Player specs are untrusted text and pass through :func:`arena.sanitize.plain_text`. The flags
@@ -25,6 +26,8 @@ from arena.sanitize import plain_text
 from arena.specs import SpecError
 from arena.store import Store, StoreError
 from arena.tournament.config import TournamentConfig, build_config, load_config_file
+from arena.tournament.intervals import ROUGH_BELOW
+from arena.tournament.leaderboard import leaderboard
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament
 from arena.tournament.standings import tournament_table
 from arena.tournament.wording import (
@@ -162,6 +165,17 @@ def table_command(args: argparse.Namespace, store: Store, console: Console) -> i
     return 0
 
 
+def leaderboard_command(args: argparse.Namespace, store: Store, console: Console) -> int:
+    """``arena leaderboard ID ID ... [--json]``."""
+    board = leaderboard(store, args.tournament_ids)
+    if args.json:
+        json.dump(board, sys.stdout, ensure_ascii=False, indent=1, default=str)
+        sys.stdout.write("\n")
+    else:
+        console.print(render_leaderboard(board))
+    return 0
+
+
 def report_command(args: argparse.Namespace, store: Store, console: Console) -> int:
     """``arena tournament report ID --out DIR [--format report|reprobe]``."""
     from arena.tournament.report import write_report, write_reprobe
@@ -234,18 +248,7 @@ def render_table(table: dict[str, Any]) -> RenderableType:
         parts.append(_openskill_table(ratings_info["openskill"]))
     parts.append(_metrics_table(table))
     if table["order_confidence"]:
-        sure = Table(title="how sure is the order?", header_style="bold")
-        for name in ("higher", "lower", "gap", "P(order right)", "to separate at 95%"):
-            sure.add_column(name, justify="right" if name not in ("higher", "lower") else "left")
-        for row in table["order_confidence"]:
-            sure.add_row(
-                plain_text(row["higher"]),
-                plain_text(row["lower"]),
-                gap_text(row),
-                probability_text(row["p_order_right"]),
-                separation_text(row),
-            )
-        parts.append(sure)
+        parts.append(_order_table(table["order_confidence"]))
     parts.append(_failure_table(table))
     if table["left_out"] or info["not_played"] or info["given_up"]:
         by_status = Counter(item["status"] for item in table["left_out"])
@@ -257,6 +260,104 @@ def render_table(table: dict[str, Any]) -> RenderableType:
             )
         )
     return Group(*parts)
+
+
+def _order_table(rows: list[dict[str, Any]]) -> Table:
+    """The order-confidence rows: each neighbouring pair, its gap, P(order right), what would separate it."""
+    sure = Table(title="how sure is the order?", header_style="bold")
+    for name in ("higher", "lower", "gap", "P(order right)", "to separate at 95%"):
+        sure.add_column(name, justify="right" if name not in ("higher", "lower") else "left")
+    for row in rows:
+        sure.add_row(
+            plain_text(row["higher"]),
+            plain_text(row["lower"]),
+            gap_text(row),
+            probability_text(row["p_order_right"]),
+            separation_text(row),
+        )
+    return sure
+
+
+def render_leaderboard(board: dict[str, Any]) -> RenderableType:
+    """The games and their weights, the combined ratings with each game's own beside, the order."""
+    info = board["leaderboard"]
+    games = [game["game"] for game in info["games"]]
+    ids = ", ".join(str(t["id"]) for t in info["tournaments"])
+    title = (
+        f"leaderboard · {len(games)} game{'s' if len(games) != 1 else ''} · tournaments {ids} ·"
+        " Bradley-Terry, each game weighted equally, 95% intervals resampling deal seeds within each game"
+    )
+    parts: list[RenderableType] = [Text(plain_text(title), style="bold"), _games_table(info["games"])]
+    ratings = board["ratings"]
+    notes = [rough_note(ratings), groups_note(ratings)]
+    rough = [f"{g['game']} ({g['deal_seeds']})" for g in info["games"] if g["deal_seeds"] < ROUGH_BELOW]
+    if rough:
+        notes.append(
+            f"per-game intervals from fewer than {ROUGH_BELOW} deal seeds are rough: {', '.join(rough)}"
+        )
+    if any(row["player"] != row["name"] for row in board["players"]):
+        notes.append("name [cfg HEX]: one name, different configurations, so different players")
+    for note in notes:
+        if note:
+            parts.append(Text(plain_text(note), style="yellow"))
+    groups = sorted({row.get("group") for row in board["players"]}, key=lambda g: (g is None, g or 0))
+    for group in groups:
+        rows = [row for row in board["players"] if row.get("group") == group]
+        parts.append(_leaderboard_table(rows, games, group, len(groups)))
+    parts.append(Text(plain_text(info["per_game"]), style="dim"))
+    if board["order_confidence"]:
+        parts.append(_order_table(board["order_confidence"]))
+    return Group(*parts)
+
+
+def _games_table(games: list[dict[str, Any]]) -> Table:
+    table = Table(title="games (each weighs the same)", header_style="bold")
+    for name in ("game", "tournaments", "episodes", "deal seeds", "comparisons", "scaled by"):
+        table.add_column(name, justify="left" if name in ("game", "tournaments") else "right")
+    for game in games:
+        table.add_row(
+            plain_text(game["game"]),
+            ", ".join(str(t) for t in game["tournaments"]),
+            str(game["episodes"]),
+            str(game["deal_seeds"]),
+            f"{game['comparisons']:.0f}",
+            f"×{game['weight']:.3g}",
+        )
+    return table
+
+
+def _leaderboard_table(rows: list[dict[str, Any]], games: list[str], group: int | None, groups: int) -> Table:
+    if group is None:
+        title = "no finished games: not rated"
+    elif groups > 1:
+        title = f"leaderboard, group {group} (95% interval; comparable within this group only)"
+    else:
+        title = "leaderboard (95% interval), and each game's own rating"
+    table = Table(title=title, header_style="bold")
+    for name in ("#", "player", "rating", "interval", "episodes", *games):
+        table.add_column(
+            plain_text(name), justify="left" if name == "player" else "right", no_wrap=name == "player"
+        )
+    for row in rows:
+        rank = row.get("rank")
+        cells = [_own_cell(row["per_game"].get(game)) for game in games]
+        table.add_row(
+            "-" if rank is None else str(rank),
+            plain_text(row["player"]),
+            plain_text(rating_text(row)),
+            interval_text(row),
+            str(row["episodes"]),
+            *cells,
+        )
+    return table
+
+
+def _own_cell(own: dict[str, Any] | None) -> str:
+    """A game's own rating of a player: ``974 (945..1006)``, a bound, ``-`` (unrated) or ``not played``."""
+    if own is None:
+        return "not played"
+    interval = interval_text(own)
+    return plain_text(rating_text(own)) + ("" if interval == "-" else f" ({interval})")
 
 
 def _method_text(ratings: dict[str, Any]) -> str:

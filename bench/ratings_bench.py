@@ -8,8 +8,10 @@ episodes into per-seed pairwise results, the Bradley-Terry fit with its bootstra
 win/draw/loss counts and win matrix, metric means with intervals (own metrics, pooled and per
 seat), the facts of the deals (overall and per line-up) and the order confidence.
 Also times the Plackett-Luce maximum-likelihood fit with its bootstrap on a 4-seat game of
-about the same size, and openskill's order-dependent online ratings beside it. Prints the
-best of ``--repeat`` runs per step.
+about the same size, and openskill's order-dependent online ratings beside it, and a
+leaderboard across three synthetic games of the same players (the size given, a fifth and a
+twentieth of it: the combined fit plus each game's own table). Prints the best of
+``--repeat`` runs per step.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from arena.tournament.confidence import order_confidence
+from arena.tournament.leaderboard import Source, leaderboard_from
 from arena.tournament.metrics import MetricRoles, deal_facts, player_metrics
 from arena.tournament.openskill_ratings import openskill_ratings
 from arena.tournament.plackett_luce import PLACKETT_LUCE, choice_fit
@@ -108,6 +111,24 @@ def main() -> None:
     print(f"{'Plackett-Luce MLE + bootstrap, ' + label:<50} {t_pl:8.3f} s")
     t_online, _ = best_of(1, lambda: openskill_ratings(four))
     print(f"{'openskill (order-dependent), ' + label:<50} {t_online:8.3f} s")
+    games = leaderboard_games(args.players, args.episodes)
+    t_board, board = best_of(args.repeat, lambda: leaderboard_from(games, resamples=args.resamples))
+    sizes = "/".join(str(len(game.records)) for game in games)
+    label = f"leaderboard, 3 games of {sizes} episodes"
+    print(f"{label + ' (with each game alone)':<50} {t_board:8.3f} s")
+    print(
+        "leaderboard order:", " > ".join(str(r["player"]).removeprefix("player-") for r in board["players"])
+    )
+
+
+def leaderboard_games(players: int, episodes: int) -> list[Source]:
+    """Three synthetic two-seat games of the same players, of ``episodes``, a fifth and a twentieth of it."""
+    names = {f"player-{i:02d}": f"player-{i:02d}" for i in range(players)}
+    return [
+        Source(number, f"game {number}", f"game-{number}", tuple(names), names, tuple(records))
+        for number, size in enumerate((episodes, episodes // 5, episodes // 20), 1)
+        for records in [synthetic(players, size, ["a", "b"], seed=10 + number)]
+    ]
 
 
 if __name__ == "__main__":

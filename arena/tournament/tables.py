@@ -109,7 +109,7 @@ def tables(
             "deal_seeds": ratings.deals,
             "rough": ratings.interval_seeds < ROUGH_BELOW,
             "bootstrap": {"resamples": resamples, "unit": "deal seed", "seed": seed},
-            **_groups(ratings),
+            **group_sections(ratings),
             "openskill": {
                 "label": OPENSKILL_LABEL,
                 "rows": [r.to_dict() for r in openskill_ratings(records, players=data.players)],
@@ -132,7 +132,7 @@ def tables(
     }
 
 
-def _groups(ratings: Ratings) -> dict[str, Any]:
+def group_sections(ratings: Ratings) -> dict[str, Any]:
     """The ``groups`` (players per connected group), ``never_met`` and ``unrated`` parts of ``ratings``."""
     numbers = sorted({g for g in ratings.group if g is not None})
     members = {

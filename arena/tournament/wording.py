@@ -57,7 +57,7 @@ def gap_text(row: Mapping[str, Any]) -> str:
     """The gap of an order-confidence row: ``57``, ``≥ 570`` for a sweep, ``-`` when there is none."""
     if row.get("diff") is None:
         return "-"
-    return f"≥ {row['diff']:.0f}" if row["status"] == SWEPT else f"{row['diff']:.0f}"
+    return f"≥ {signed(row['diff'])}" if row["status"] == SWEPT else f"{row['diff']:.0f}"
 
 
 def separation_text(row: Mapping[str, Any]) -> str:

@@ -51,6 +51,8 @@ class LemonadeDefinition(GameDefinition):
         "decision_changes",
         "bankrupt",
         "fallbacks",
+        "claims",
+        "false_claims",
     )
 
     def seats(self, options: BaseModel) -> tuple[str, ...]:
@@ -91,7 +93,9 @@ class LemonadeDefinition(GameDefinition):
         from games.lemonade.render import render_stands
 
         assert isinstance(state, LemonadeState)
-        return render_stands(state, state.seats if viewer is None else (viewer,))
+        if viewer is None:
+            return render_stands(state, state.seats, audit=True)
+        return render_stands(state, (viewer,))
 
 
 DEFINITION = LemonadeDefinition()

@@ -27,6 +27,8 @@ from games.lemonade.observation import (
     field_names,
 )
 from games.lemonade.options import LemonadeOptions, stand_seats
+from games.lemonade.reason_audit import ReasonAudit
+from games.lemonade.reason_claims import claims_in
 from games.lemonade.rules import (
     BASE_PRICE,
     MAX_PRICE,
@@ -93,6 +95,7 @@ class LemonadeState(GameState):
         self._seats = stand_seats(options.stands)
         self.world: list[WorldDay] = generate_world(seed, options.days)
         self.stands = {seat: Stand() for seat in self._seats}
+        self.audit = ReasonAudit(self._seats)
         self.day = 1
         self._start_day()
 
@@ -180,6 +183,11 @@ class LemonadeState(GameState):
         for seat, action in actions.items():
             decision = action if type(action) is LemonadeDecision else _as_decision(action)
             stand = self.stands[seat]
+            reason = decision.reason
+            if reason:
+                claims = claims_in(reason)  # cached: scripted stands repeat their reasons
+                if claims:  # checked against the stand's days so far, before today is settled
+                    self.audit.add(seat, self.day, claims, stand.records, stand.cash, world.weather)
             demand, sold, waste, revenue, cost, promotion_cost, cash = settled(
                 world, decision, stand.cash, shares.get(seat, 1.0)
             )
@@ -206,11 +214,12 @@ class LemonadeState(GameState):
 
     def result(self) -> dict[str, SeatResult]:
         return {
-            seat: SeatResult(score=stand.cash, metrics=_metrics(stand)) for seat, stand in self.stands.items()
+            seat: SeatResult(score=stand.cash, metrics={**_metrics(stand), **self.audit.metrics(seat)})
+            for seat, stand in self.stands.items()
         }
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "seed": self.seed,
             "day": self.day,
             "days": self.days,
@@ -221,6 +230,10 @@ class LemonadeState(GameState):
                 for seat, s in self.stands.items()
             },
         }
+        # Only once some reason made a claim: a state without any reads as it did before the audit.
+        if self.audit.any_claims():
+            data["reason_audit"] = self.audit.to_json()
+        return data
 
     @classmethod
     def from_json(cls, definition: GameDefinition, data: dict[str, Any]) -> Self:
@@ -237,6 +250,7 @@ class LemonadeState(GameState):
         for seat, s in data["stands"].items():
             for record in s["records"]:
                 state.stands[seat].add(dict(record))
+        state.audit = ReasonAudit.from_json(state._seats, data.get("reason_audit"))
         state._set_today()
         state._set_pending()
         return state
@@ -271,12 +285,24 @@ class LemonadeState(GameState):
         }
 
     def step_outcome(self, seat: str) -> str | None:
-        """``sold 27/27 (demand 62), cash 98.60`` for the stand's last day."""
+        """``sold 27/27 (demand 62), cash 98.60`` for the stand's last day.
+
+        When that day's reason stated figures, what the reason audit made of them follows:
+        ``; reason: 1 of 2 figures false (sold yesterday (day 3): said 90, was 70)``. Only
+        parsed numbers and the audit's own words, never the reason's text.
+        """
         records = self.stands[seat].records
         if not records:
             return None
         day = records[-1]
-        return f"sold {day['sold']}/{day['produce']} (demand {day['demand']}), cash {day['cash']:.2f}"
+        text = f"sold {day['sold']}/{day['produce']} (demand {day['demand']}), cash {day['cash']:.2f}"
+        findings = self.audit.seats[seat].findings_of(day["day"])
+        if findings:
+            wrong = [f for f in findings if not f.ok]
+            text += f"; reason: {len(wrong)} of {len(findings)} stated figures false"
+            if wrong:
+                text += " (" + "; ".join(f.summary() for f in wrong) + ")"
+        return text
 
     def score_series_title(self) -> str:
         """The chart shows each stand's cash by day."""

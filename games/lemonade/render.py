@@ -8,7 +8,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from arena.sanitize import plain_text
 from games.lemonade.observation import RivalDay, SharedLemonadeObservation
+from games.lemonade.reason_audit import Finding
 
 if TYPE_CHECKING:
     from games.lemonade.game import LemonadeState
@@ -36,11 +38,12 @@ def _rivals_line(rivals: dict[str, RivalDay]) -> Text:
     return Text("rivals yesterday: " + ", ".join(shown))
 
 
-def render_stands(game: LemonadeState, seats: tuple[str, ...]) -> RenderableType:
+def render_stands(game: LemonadeState, seats: tuple[str, ...], *, audit: bool = False) -> RenderableType:
     """Today's forecast, the last days of each shown stand and each stand's cash trend.
 
     One stand's view on a shared street also shows its rivals' prices and promotions of
-    yesterday, as its observation holds them (the same a model reads in its prompt).
+    yesterday, as its observation holds them (the same a model reads in its prompt). With
+    ``audit`` (the full view) the reason audit follows, once any reason stated a figure.
     """
     parts: list[RenderableType] = []
     if game.day <= game.days:
@@ -87,4 +90,31 @@ def render_stands(game: LemonadeState, seats: tuple[str, ...]) -> RenderableType
         stand = game.stands[seat]
         status = " bankrupt" if stand.bankrupt_day is not None else ""
         parts.append(Text(f"{seat} cash {stand.cash:8.2f} {sparkline(series[seat])}{status}"))
+    if audit and game.audit.any_claims():
+        parts += audit_lines(game, seats)
     return Group(*parts)
+
+
+def _finding_line(finding: Finding, prefix: str = "") -> Text:
+    """``  day 4 false: sold yesterday (day 3): said 90, was 70  "the clause"`` (the clause literally)."""
+    line = Text(f"  {prefix}day {finding.day} ")
+    line.append("true" if finding.ok else "FALSE", style="green" if finding.ok else "bold magenta")
+    line.append(f": {finding.summary()}  ")
+    line.append(f'"{plain_text(finding.text, limit=80)}"', style="italic")
+    return line
+
+
+def audit_lines(game: LemonadeState, seats: tuple[str, ...]) -> list[Text]:
+    """The reason audit: per stand its counts, the findings of its latest reason, earlier false claims."""
+    lines = [Text("reason audit (figures stated in reasons vs the stand's record)", style="bold")]
+    for seat in seats:
+        audit = game.audit.seats[seat]
+        if not audit.claims:
+            lines.append(Text(f"{seat}: no figures stated", style="dim"))
+            continue
+        lines.append(Text(f"{seat}: {audit.claims} figures checked, {audit.false_claims} false"))
+        records = game.stands[seat].records
+        latest = audit.findings_of(records[-1]["day"]) if records else []
+        lines += [_finding_line(finding) for finding in latest]
+        lines += [_finding_line(f, "earlier: ") for f in audit.examples if f not in latest]
+    return lines

@@ -206,6 +206,9 @@ class MatchScreen(ArenaScreen):
         table.add_rows(history_cells(row) for row in rows)
         if follow:
             table.move_cursor(row=table.row_count - 1, animate=False)
+            # The table sizes new rows lazily, so the move's own scroll can stop where the last
+            # row was before they were laid out (under load it often did): scroll again after.
+            self.call_after_refresh(table.scroll_end, animate=False)
 
     def _sync_messages(self) -> None:
         model = self.match.model

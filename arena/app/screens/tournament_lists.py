@@ -1,7 +1,8 @@
 """Lists around tournaments: the stored tournaments, and one player's episodes in one.
 
-Enter on a tournament opens its screen (tables, and resume for a stopped one); enter on
-an episode opens it in replay. Names and player specs are untrusted and shown literally.
+Enter on a tournament opens its screen (tables, and resume for a stopped one); space marks
+tournaments and l opens the leaderboard across the marked ones; enter on an episode opens
+it in replay. Names and player specs are untrusted and shown literally.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class TournamentsScreen(ListScreen):
     COLUMNS = TOURNAMENT_COLUMNS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "new", "New tournament", priority=True),
+        Binding("space", "mark", "Mark for a leaderboard"),
+        Binding("l", "leaderboard", "Leaderboard of the marked"),
         Binding("f5", "reload", "Reload"),
         Binding("escape", "back", "Back"),
     ]
@@ -37,16 +40,18 @@ class TournamentsScreen(ListScreen):
     def __init__(self) -> None:
         super().__init__()
         self.sub_title = "tournaments"
+        self.marked: list[int] = []
 
     def action_reload(self) -> None:
         """Read the list again."""
         table = self.table
         rows = tournament_list(self.arena.store)
+        cursor = table.cursor_row
         table.clear()
         for row in rows:
             total = "?" if row.total is None else str(row.total)
             table.add_row(
-                Text(str(row.tournament_id)),
+                self._id_cell(row.tournament_id),
                 safe_text(row.name, limit=50),
                 Text(row.game),
                 safe_text(row.players, limit=80),
@@ -58,7 +63,14 @@ class TournamentsScreen(ListScreen):
                 Text(row.created),
                 key=str(row.tournament_id),
             )
-        hint = " · enter: tables · ↻ resumable (enter, then c) · ctrl+n: new tournament" if rows else ""
+        if rows:
+            table.move_cursor(row=min(cursor, len(rows) - 1))
+        hint = (
+            " · enter: tables · ↻ resumable (enter, then c) · space: mark, l: leaderboard of the marked"
+            " · ctrl+n: new tournament"
+            if rows
+            else ""
+        )
         empty = "no tournaments yet · ctrl+n: set one up"
         count = f"{len(rows)} tournament{'s' if len(rows) != 1 else ''}{hint}" if rows else empty
         self.show_head(Text(count, style="dim"))
@@ -71,6 +83,34 @@ class TournamentsScreen(ListScreen):
     def action_new(self) -> None:
         """Set up a new tournament."""
         self.arena.open_tournament_setup()
+
+    def _id_cell(self, tournament_id: int) -> Text:
+        mark = "✓" if tournament_id in self.marked else " "
+        return Text(f"{mark} {tournament_id}", style="bold green" if mark != " " else "")
+
+    def action_mark(self) -> None:
+        """Mark (or unmark) the highlighted tournament for a leaderboard."""
+        table = self.table
+        if not table.row_count:
+            return
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        if key.value is None:
+            return
+        tournament_id = int(key.value)
+        if tournament_id in self.marked:
+            self.marked.remove(tournament_id)
+        else:
+            self.marked.append(tournament_id)
+        table.update_cell(key, "id", self._id_cell(tournament_id))
+
+    def action_leaderboard(self) -> None:
+        """The leaderboard across the marked tournaments."""
+        if not self.marked:
+            self.notify("mark tournaments with space first, then press l", markup=False)
+            return
+        from arena.app.screens.leaderboard import LeaderboardScreen
+
+        self.app.push_screen(LeaderboardScreen(sorted(self.marked)))
 
 
 class PlayerEpisodesScreen(ListScreen):
