@@ -12,11 +12,12 @@ The commands run through the ``arena`` console script beside this interpreter (t
 ``pip install`` made), so what is timed is what a user types; without that script they
 run as ``python -c "from arena.cli import run; run()"``.
 
-Python caches compiled bytecode (``__pycache__``) unless ``PYTHONDONTWRITEBYTECODE`` is
-set; the commands run as a user's do, with the cache (written by one untimed run first),
-unless ``--no-bytecode-cache`` makes every start compile Arena's sources again.
+The commands run as a user's do, with Python's bytecode cache (``__pycache__``, written by
+one untimed run of each first): ``PYTHONDONTWRITEBYTECODE`` is dropped from their
+environment. Where it is set for good, a checkout never gets a cache and every start
+compiles Arena's own sources again.
 
-Usage: ``.venv/bin/python bench/cli_startup.py [--runs 15] [--app-runs 7] [--no-bytecode-cache]``
+Usage: ``.venv/bin/python bench/cli_startup.py [--runs 15] [--app-runs 7]``
 """
 
 from __future__ import annotations
@@ -35,8 +36,6 @@ from app_latency import LAUNCH_CHILD
 
 from arena.match import MatchConfig, play_match
 from arena.store import Store
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def arena_command() -> list[str]:
@@ -102,19 +101,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="runs of each command")
     parser.add_argument("--app-runs", type=int, default=7, help="runs of the app's launch")
     parser.add_argument("--episodes", type=int, default=5, help="episodes in the listed database")
-    parser.add_argument(
-        "--no-bytecode-cache", action="store_true", help="compile the sources at every start (no __pycache__)"
-    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "listed.db"
         asyncio.run(record_episodes(db, args.episodes))
         env = {**os.environ, "ARENA_DB": str(db)}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        if args.no_bytecode_cache:
-            env["PYTHONDONTWRITEBYTECODE"] = "1"
-        cache = "off" if args.no_bytecode_cache else "on"
-        print(f"bytecode cache: {cache}; load average {os.getloadavg()[0]:.1f}")
+        print(f"load average {os.getloadavg()[0]:.1f}")
         arena = arena_command()
         commands = {"arena --help": ["--help"], "arena games": ["games"], "arena episodes": ["episodes"]}
         for label, extra in commands.items():
