@@ -156,23 +156,26 @@ def suite_command(store: Store, config: TournamentConfig, report: str | None, co
 
 def table_command(args: argparse.Namespace, store: Store, console: Console) -> int:
     """``arena tournament table ID [--json]``."""
-    table = tournament_table(store, args.tournament_id)
-    if args.json:
-        json.dump(table, sys.stdout, ensure_ascii=False, indent=1, default=str)
-        sys.stdout.write("\n")
-    else:
-        console.print(render_table(table))
-    return 0
+    return _show(tournament_table(store, args.tournament_id), args.json, render_table, console)
 
 
 def leaderboard_command(args: argparse.Namespace, store: Store, console: Console) -> int:
     """``arena leaderboard ID ID ... [--json]``."""
-    board = leaderboard(store, args.tournament_ids)
-    if args.json:
-        json.dump(board, sys.stdout, ensure_ascii=False, indent=1, default=str)
+    return _show(leaderboard(store, args.tournament_ids), args.json, render_leaderboard, console)
+
+
+def _show(
+    document: dict[str, Any],
+    as_json: bool,
+    render: Callable[[dict[str, Any]], RenderableType],
+    console: Console,
+) -> int:
+    """Print ``document`` as JSON on stdout, or rendered for people; exit code 0."""
+    if as_json:
+        json.dump(document, sys.stdout, ensure_ascii=False, indent=1, default=str)
         sys.stdout.write("\n")
     else:
-        console.print(render_leaderboard(board))
+        console.print(render(document))
     return 0
 
 
