@@ -87,8 +87,8 @@ class HomeScreen(ArenaScreen):
                 yield Static(Text(""), id="players-info")
         yield Footer()
 
-    def on_mount(self) -> None:
-        """Set up once the widgets exist."""
+    async def on_mount(self) -> None:
+        """Set up once the widgets exist, the first game shown before the screen is first drawn."""
         self.query_one("#games").border_title = "games"
         self.query_one("#session-matches").border_title = "this session (enter: open)"
         self.query_one("#suite-n").tooltip = Text(
@@ -104,10 +104,13 @@ class HomeScreen(ArenaScreen):
         games = self.query_one("#games", OptionList)
         games.highlighted = 0
         games.focus()
-        if not games.option_count:  # no game to show first: read the models once this is painted
-            self.call_after_refresh(self.arena.read_models)
         self.refresh_recent()
         self.set_interval(1.0, self.refresh_matches)
+        first = games.get_option_at_index(0).id if games.option_count else None
+        if first is None:  # no game to show first: read the models once this is painted
+            self.call_after_refresh(self.arena.read_models)
+        else:  # now rather than on the highlight, which would come after a first, empty paint
+            await self.select_game(first)
 
     def on_screen_resume(self) -> None:
         """Refresh when this screen comes back on top."""
