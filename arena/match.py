@@ -12,7 +12,7 @@ from arena.recorder import Recorder
 from arena.records import Observer
 from arena.registry import get_game
 from arena.run_control import Budget, RunControl
-from arena.runner import DEFAULT_FAILURE_LIMIT, EpisodeOutcome, EpisodeRunner
+from arena.runner import DEFAULT_FAILURE_LIMIT, EpisodeOutcome, EpisodeRunner, YieldPoint, next_loop_turn
 from arena.specs import SpecError
 from arena.store import Store
 from arena.user_input import seed_problem
@@ -43,8 +43,12 @@ def prepare_runner(
     control: RunControl | None = None,
     players: dict[str, Player] | None = None,
     prepare_players: bool = True,
+    yield_point: YieldPoint = next_loop_turn,
 ) -> EpisodeRunner:
     """Build the game and players, with a recorder that opens the episode when ``store`` is given.
+
+    ``yield_point`` is what the episode awaits when it yields the event loop between steps
+    (:class:`~arena.runner.EpisodeRunner`).
 
     Raises :class:`SpecError` or ``ValueError`` with a one-line message for a bad
     configuration (unknown seat, player or option).
@@ -85,6 +89,7 @@ def prepare_runner(
         failure_limit=config.failure_limit,
         prepare_players=prepare_players,
         sink=Recorder(store) if store is not None else None,
+        yield_point=yield_point,
     )
 
 

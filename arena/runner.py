@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -41,6 +42,15 @@ from arena.turns import PendingTurn, turn_usage
 
 YIELD_EVERY = 0.002
 """Seconds an episode of scripted players may run before it yields to the event loop."""
+YieldPoint = Callable[[], Awaitable[None]]
+"""What an episode awaits when it yields the event loop between steps (see :func:`next_loop_turn`)."""
+
+
+async def next_loop_turn() -> None:
+    """The default yield point: let everything else that is ready on the event loop run once."""
+    await asyncio.sleep(0)
+
+
 DEFAULT_FAILURE_LIMIT = 3
 """Consecutive permanent provider errors from one seat that end an episode ``player_failed``."""
 _turns_recorded = TurnsRecorded.trusted
@@ -113,6 +123,7 @@ class EpisodeRunner:
         failure_limit: int = DEFAULT_FAILURE_LIMIT,
         prepare_players: bool = True,
         sink: EpisodeSink | None = None,
+        yield_point: YieldPoint = next_loop_turn,
     ) -> None:
         missing = [seat for seat in game.seats if seat not in players]
         if missing:
@@ -127,6 +138,8 @@ class EpisodeRunner:
         self.slot_key = slot_key
         self.prepare_players = prepare_players
         self.sink = sink
+        # A front end sharing the loop may pass one that waits while it answers its user.
+        self.yield_point = yield_point
         self._last_yield = 0.0
         self.usage = {seat: Usage() for seat in game.seats}
         self.fallbacks = dict.fromkeys(game.seats, 0)
@@ -216,7 +229,7 @@ class EpisodeRunner:
                 await self.control.before_step()
             elif time.perf_counter() - self._last_yield >= YIELD_EVERY:
                 # Scripted players never await: let other episodes and a front end run.
-                await asyncio.sleep(0)
+                await self.yield_point()
                 self._last_yield = time.perf_counter()
             seats = game.pending()
             observations = {seat: game.observation(seat) for seat in seats}

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -22,6 +23,7 @@ from textual.screen import Screen
 from arena.app.commands import ArenaCommands
 from arena.app.home_model import ModelCatalog, load_model_catalog
 from arena.app.human import HumanTurn
+from arena.app.input_priority import InputPriority
 from arena.app.live import LiveMatch, MatchManager, PlayerFactory
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.modals import ConfirmScreen, TextScreen, help_body
@@ -29,9 +31,20 @@ from arena.app.tournament_job import TournamentJob, TournamentManager
 from arena.store import Store, StoreError
 
 if TYPE_CHECKING:
+    from arena.app.table_process import TableProcess
     from arena.app.tournament_model import TournamentDraft
     from arena.match import MatchConfig
     from arena.tournament.config import TournamentConfig
+
+USER_INPUT = (
+    events.Key,
+    events.MouseDown,
+    events.MouseUp,
+    events.MouseScrollDown,
+    events.MouseScrollUp,
+    events.Paste,
+)
+"""Input a person waits to see answered (not mouse moves, which come in streams)."""
 
 # Only the home screen is imported to start: every other screen (the tournament screen
 # brings numpy and the rating code) is imported when it is first opened, and the models
@@ -92,11 +105,43 @@ class ArenaApp(App[int]):
         self.close_error = ""
         """Why the store could not save everything at quit ("" when it did)."""
         self.matches = MatchManager(store, extra_players=extra_players, step_delay=step_delay)
-        self.tournaments = TournamentManager(store)
+        self.input_priority = InputPriority()
+        """Tournament episodes on this loop yield through it: they wait while a key is answered."""
+        self.tournaments = TournamentManager(store, yield_point=self.input_priority.yield_point)
+        self._tables: TableProcess | None = None
         self.catalog = ModelCatalog(loaded=not load_models)
         self._load_models = load_models
         self._replay = replay
         self._open_replay = open_replay or replay is not None
+
+    def post_message(self, message: Message) -> bool:
+        """Queue ``message``; a key or a click holds the tournaments' episodes until it is answered.
+
+        The terminal's input is posted here as it arrives, before the app takes it from its
+        queue, so the episodes already make way while the app finishes what it was doing.
+        """
+        if isinstance(message, USER_INPUT):
+            self.input_priority.touch()
+        return super().post_message(message)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Handle ``event``; once a key or click is handled, the episodes wait a moment more.
+
+        The first wait counts from when the input arrived; a busy app (a screen still being
+        built) may take longer than that to reach it, and its repaint follows the handling.
+        """
+        await super().on_event(event)
+        if isinstance(event, USER_INPUT):
+            self.input_priority.touch()
+
+    @property
+    def tables(self) -> TableProcess:
+        """The child process computing tournament tables (started on the first request)."""
+        if self._tables is None:
+            from arena.app.table_process import TableProcess
+
+            self._tables = TableProcess()
+        return self._tables
 
     def get_default_screen(self) -> Screen[None]:
         """The home screen sits at the bottom of the stack."""
@@ -337,9 +382,11 @@ class ArenaApp(App[int]):
         self.exit(0)
 
     async def on_unmount(self) -> None:
-        """Stop every running match and tournament (recorded as aborted) and close the store."""
+        """Stop every running match and tournament (recorded as aborted), the table process, the store."""
         await self.matches.cancel_all()
         await self.tournaments.stop_all()
+        if self._tables is not None:
+            await self._tables.close()
         try:
             self.store.close()
         except StoreError as exc:  # a write the writer process could not commit

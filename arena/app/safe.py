@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
+from rich.table import Table
 from rich.text import Text
 
 from arena.sanitize import plain_text
@@ -73,6 +74,10 @@ def prerender(renderable: RenderableType, console: Console, width: int) -> Text:
     options = console.options.update(highlight=False, markup=False)
     if isinstance(renderable, Text):
         target = max(1, width)
+    elif width_free(renderable):
+        # Its lines are the same at any width from its natural one up: measuring it first
+        # (a third of the time of rendering a game's table) would not change them.
+        target = MAX_BOARD_WIDTH
     else:
         natural = Measurement.get(console, options.update_width(MAX_BOARD_WIDTH), renderable).maximum
         target = max(1, min(MAX_BOARD_WIDTH, max(width, natural)))
@@ -85,6 +90,22 @@ def prerender(renderable: RenderableType, console: Console, width: int) -> Text:
             if not segment.control:
                 text.append(segment.text, segment.style)
     return text
+
+
+def width_free(renderable: RenderableType) -> bool:
+    """True if ``renderable`` renders the same lines at every width from its natural width up.
+
+    So are texts that are neither padded to the width (left, centre, right or full
+    justification) nor holding tabs (measured as one cell), tables that neither expand nor
+    have a width of their own, and groups of those; anything else is measured.
+    """
+    if isinstance(renderable, Text):
+        return renderable.justify in (None, "default") and "\t" not in renderable.plain
+    if isinstance(renderable, Table):
+        return not renderable.expand and renderable.width is None and renderable.min_width is None
+    if isinstance(renderable, Group):
+        return all(width_free(part) for part in renderable.renderables)
+    return False
 
 
 def _clean(segments: Iterable[Segment]) -> Iterable[Segment]:

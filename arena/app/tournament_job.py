@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from arena.runner import YieldPoint, next_loop_turn
 from arena.store import Store
 from arena.tournament.config import TournamentConfig, TournamentConfigError
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, load_config
@@ -120,10 +121,12 @@ def format_seconds(seconds: float) -> str:
 class TournamentManager:
     """Creates, resumes and stops the tournaments this app plays over its store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, yield_point: YieldPoint = next_loop_turn) -> None:
         self.store = store
         self.jobs: list[TournamentJob] = []
         self.models_config: Any = None
+        self.yield_point = yield_point
+        """What every episode of these runs awaits between steps (the app's waits while it answers a key)."""
 
     def create(self, config: TournamentConfig) -> int:
         """Store a new tournament; raises ``TournamentConfigError``/``SpecError`` if it cannot play."""
@@ -144,7 +147,9 @@ class TournamentManager:
             raise TournamentBusy(
                 f"tournament {tournament_id} is being played by another Arena process (pid {row['pid']})"
             )
-        run = TournamentRun(self.store, tournament_id, models_config=self.models_config)
+        run = TournamentRun(
+            self.store, tournament_id, models_config=self.models_config, yield_point=self.yield_point
+        )
         if not run.missing():
             raise TournamentConfigError(f"tournament {tournament_id}: every slot is already played")
         job = TournamentJob(len(self.jobs) + 1, run)

@@ -35,6 +35,7 @@ from arena.playerconfig import config_hash, seat_configuration
 from arena.records import EpisodeStatus, Event, Observer, TurnsRecorded
 from arena.registry import get_game
 from arena.run_control import Budget
+from arena.runner import YieldPoint, next_loop_turn
 from arena.specs import SpecError, parse_player_spec
 from arena.store import Store
 from arena.tournament.config import TournamentConfig, TournamentConfigError
@@ -210,6 +211,7 @@ class TournamentRun:
         progress: ProgressCallback | None = None,
         observers: Sequence[Observer] = (),
         models_config: Any = None,
+        yield_point: YieldPoint = next_loop_turn,
     ) -> None:
         self.store = store
         self.tournament_id = tournament_id
@@ -219,6 +221,8 @@ class TournamentRun:
         self.on_progress = progress
         self.observers = list(observers)
         self.models_config = models_config
+        self.yield_point = yield_point
+        """What each episode awaits when it yields the loop between steps (a front end's may wait)."""
         self.states = slot_states(store, tournament_id, self.slots)
         self._by_key = {state.slot.slot_key: state for state in self.states}
         self.progress = TournamentProgress(tournament_id, total=len(self.slots))
@@ -343,6 +347,7 @@ class TournamentRun:
             [meter, *self.observers],
             models_config=self.models_config,
             prepare_players=False,
+            yield_point=self.yield_point,
         )
         for seat, player in runner.players.items():
             share = getattr(player, "share_transport", None)

@@ -16,7 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from arena.app.home_model import (
@@ -32,6 +32,7 @@ from arena.app.safe import safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.widgets.home_parts import SessionList, option_label, players_summary, recent_view
 from arena.app.widgets.setup_fields import option_fields, rules_view, seat_rows
+from arena.app.widgets.steady_footer import SteadyFooter
 from arena.registry import GameSpec, UnknownGameError, game_names, get_game
 from arena.specs import SpecError
 
@@ -85,7 +86,7 @@ class HomeScreen(ArenaScreen):
                     yield Input("10", id="suite-n", type="integer", compact=True)
                     yield Static(Text(""), id="start-error")
                 yield Static(Text(""), id="players-info")
-        yield Footer()
+        yield SteadyFooter()
 
     async def on_mount(self) -> None:
         """Set up once the widgets exist, the first game shown before the screen is first drawn."""

@@ -1,13 +1,13 @@
 """A leaderboard across tournaments: one Bradley-Terry table, each game's own rating beside.
 
 Opened from the tournament list with the tournaments marked there (space, then l). The
-table is computed off the event loop; a set of tournaments that cannot make a leaderboard
-(no shared players, one without finished episodes) says why in the note line.
+table is computed and rendered in the app's table process (:mod:`arena.app.table_process`);
+a set of tournaments that cannot make a leaderboard (no shared players, one without
+finished episodes) says why in the note line.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -15,12 +15,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
-from arena.app.leaderboard_board import leaderboard_rows, load_leaderboard
-from arena.app.safe import prerender, safe_text
+from arena.app.leaderboard_board import leaderboard_rows
+from arena.app.safe import safe_text
 from arena.app.screens.base import ArenaScreen
-from arena.cli_tournament import render_leaderboard
+from arena.app.table_process import RenderedLeaderboard
+from arena.app.widgets.steady_footer import SteadyFooter
 from arena.tournament.wording import groups_note, rough_note
 
 
@@ -46,7 +47,7 @@ class LeaderboardScreen(ArenaScreen):
         yield Static(Text(""), id="lb-note")
         with ScrollableContainer(id="lb-scroll"):
             yield Static(Text(""), id="lb-tables")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         """Compute the leaderboard off the event loop."""
@@ -54,8 +55,9 @@ class LeaderboardScreen(ArenaScreen):
         self.run_worker(self._load(), group="leaderboard", exit_on_error=False)
 
     async def _load(self) -> None:
+        width = max(60, self.app.size.width - 6)
         try:
-            board = await asyncio.to_thread(load_leaderboard, self.arena.store.path, self.tournament_ids)
+            board = await self.arena.tables.leaderboard(self.arena.store.path, self.tournament_ids, width)
         except Exception as exc:  # a set that cannot make a leaderboard says why; the screen stays
             self.error = str(exc)
             if self.is_attached:
@@ -67,8 +69,9 @@ class LeaderboardScreen(ArenaScreen):
         if self.is_attached:
             self.show(board)
 
-    def show(self, board: dict[str, Any]) -> None:
-        """Fill the table, the notes and the full tables from ``board``."""
+    def show(self, rendered: RenderedLeaderboard) -> None:
+        """Fill the table, the notes and the full tables from ``rendered``."""
+        board = rendered.board
         self.board = board
         games, rows = leaderboard_rows(board)
         table: DataTable[Text] = self.query_one("#lb-board", DataTable)
@@ -101,9 +104,7 @@ class LeaderboardScreen(ArenaScreen):
             info["per_game"],
         ]
         self.query_one("#lb-note", Static).update(safe_text(" · ".join(notes), "dim"))
-        width = max(60, self.app.size.width - 6)
-        tables = prerender(render_leaderboard(board), self.app.console, width)
-        self.query_one("#lb-tables", Static).update(tables)
+        self.query_one("#lb-tables", Static).update(rendered.tables)
 
     def action_back(self) -> None:
         """Back to the tournament list."""

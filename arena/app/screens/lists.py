@@ -13,9 +13,10 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from arena.app.screens.base import ArenaScreen
+from arena.app.widgets.steady_footer import SteadyFooter
 
 STATUS_STYLES = {"finished": "green", "running": "cyan", "aborted": "yellow"}
 """Style of an episode or tournament status; any other status (a failure) is red."""
@@ -35,7 +36,7 @@ class ListScreen(ArenaScreen):
         yield from self.compose_filters()
         yield Static(Text(""), id=self.HEAD_ID)
         yield DataTable[Text](id=self.TABLE_ID, cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield SteadyFooter()
 
     def compose_filters(self) -> Iterator[Widget]:
         """Widgets between the header and the head line (none unless a list filters)."""

@@ -19,7 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from arena.app.action_form import ActionForm
 from arena.app.live import LiveMatch
@@ -29,6 +29,7 @@ from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import TextScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import MessagesPane, ResultsTable, ScoreChart, SeatPane
+from arena.app.widgets.steady_footer import SteadyFooter
 from arena.specs import SpecError
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ class MatchScreen(ArenaScreen):
             yield MessagesPane()
         yield Static(Text(""), id="match-status")
         yield Vertical(id="form-host")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         """Set up once the widgets exist."""

@@ -17,12 +17,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
-from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
+from textual.widgets import Header, Input, Static, TabbedContent, TabPane
 
 from arena.app.replay_model import ReplayModel, ReplayTurn
 from arena.app.safe import prerender, safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import JumpScreen
+from arena.app.widgets.in_place import TextUpdates
+from arena.app.widgets.steady_footer import SteadyFooter
 from arena.cli_output import format_row
 
 if TYPE_CHECKING:
@@ -87,6 +89,7 @@ class ReplayScreen(ArenaScreen):
     def __init__(self, model: ReplayModel) -> None:
         super().__init__()
         self.model = model
+        self.texts = TextUpdates()
         episode = model.episode
         self.sub_title = f"episode {episode['id']} · {episode['game']} · seed {episode['seed']}"
 
@@ -107,7 +110,7 @@ class ReplayScreen(ArenaScreen):
                     yield Static(Text(""), id="replay-raw")
                 with TabPane("failed attempts", id="tab-attempts"), VerticalScroll():
                     yield Static(Text(""), id="replay-attempts")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         """Set up once the widgets exist."""
@@ -120,7 +123,7 @@ class ReplayScreen(ArenaScreen):
         return not (action in NAVIGATION and isinstance(self.app.focused, Input))
 
     def show(self) -> None:
-        """Draw the current step."""
+        """Draw the current step: only the texts that changed, laid out again only if they resize."""
         model = self.model
         episode = model.episode
         head = Text()
@@ -130,10 +133,11 @@ class ReplayScreen(ArenaScreen):
         head.append_text(safe_text(f"  ·  {seats}", "dim", limit=160))
         for note in model.warnings():
             head.append_text(safe_text(f"\n⚠ {note}", "yellow"))
-        self.query_one("#replay-head", Static).update(head)
+        put = self.texts.update
+        put(self.query_one("#replay-head", Static), head)
         box = self.query_one("#replay-board-box")
         width = box.scrollable_content_region.width or self.app.size.width - 4
-        self.query_one("#replay-board", Static).update(prerender(model.render(), self.app.console, width))
+        put(self.query_one("#replay-board", Static), prerender(model.render(), self.app.console, width))
         turns = model.current_turns()
         if turns:
             summary = Text("\n").join(turn_summary(turn) for turn in turns)
@@ -143,12 +147,12 @@ class ReplayScreen(ArenaScreen):
             summary = Text(f"seat {model.view} did not act in this step", style="dim")
         result_seats, rows = model.result_rows()
         shown = Group(summary, Text(""), results_table(result_seats, rows)) if rows else summary
-        self.query_one("#replay-turns", Static).update(shown)
+        put(self.query_one("#replay-turns", Static), shown)
         prompt = long_texts(turns, "prompt")
         prompt.no_wrap = True
-        self.query_one("#replay-prompt", Static).update(prompt)
-        self.query_one("#replay-raw", Static).update(long_texts(turns, "raw"))
-        self.query_one("#replay-attempts", Static).update(long_texts(turns, "attempts"))
+        put(self.query_one("#replay-prompt", Static), prompt)
+        put(self.query_one("#replay-raw", Static), long_texts(turns, "raw"))
+        put(self.query_one("#replay-attempts", Static), long_texts(turns, "attempts"))
 
     def _move(self, position: int) -> None:
         self.model.go(position)

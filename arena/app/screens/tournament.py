@@ -2,15 +2,16 @@
 
 The run belongs to the app (:class:`~arena.app.tournament_job.TournamentManager`); this
 screen only reads it, so leaving it leaves the tournament playing. A timer redraws the
-progress four times a second; the tables are recomputed off the event loop by
-:class:`~arena.app.tournament_board.RefreshPolicy`'s rules (at most every half second,
-fewer bootstrap resamples while it runs, the full 1,000 once it has ended). Enter on a
+progress four times a second; the tables are recomputed in the app's table process
+(:mod:`arena.app.table_process`, not on the event loop nor in a thread of this interpreter)
+by :class:`~arena.app.tournament_board.RefreshPolicy`'s rules (never two at once, at most
+every half second, fewer bootstrap resamples while it runs, the full 1,000 once it has
+ended). Enter on a
 leaderboard row lists that player's episodes, each of which opens in replay.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from typing import ClassVar
 
@@ -19,10 +20,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
-from textual.widgets import DataTable, Footer, Header, ProgressBar, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, ProgressBar, Static, TabbedContent, TabPane
 
-from arena.app.safe import prerender, safe_line, safe_text
+from arena.app.safe import safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
+from arena.app.table_process import RenderedBoard
 from arena.app.tournament_board import (
     FULL_RESAMPLES,
     LIVE_RESAMPLES,
@@ -30,7 +32,6 @@ from arena.app.tournament_board import (
     LeaderRow,
     RefreshPolicy,
     finished_count,
-    load_board,
 )
 from arena.app.tournament_charts import (
     BAR_WIDTH,
@@ -42,7 +43,7 @@ from arena.app.tournament_charts import (
     score_histograms,
 )
 from arena.app.tournament_job import TournamentJob, progress_line
-from arena.cli_tournament import render_table
+from arena.app.widgets.steady_footer import SteadyFooter
 from arena.registry import get_game
 from arena.tournament.wording import groups_note, rough_note
 
@@ -114,7 +115,7 @@ class TournamentScreen(ArenaScreen):
                 yield Static(Text(""), id="t-hist")
             with TabPane("all tables", id="tab-tables"), ScrollableContainer():
                 yield Static(Text(""), id="t-tables")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         """Set up once the widgets exist."""
@@ -222,8 +223,9 @@ class TournamentScreen(ArenaScreen):
 
     async def _load(self, resamples: int) -> None:
         started = time.perf_counter()
+        width = max(60, self.app.size.width - 6)
         try:
-            board = await asyncio.to_thread(load_board, self.arena.store.path, self.tournament_id, resamples)
+            board = await self.arena.tables.board(self.arena.store.path, self.tournament_id, resamples, width)
         except Exception as exc:  # a table that cannot be computed must not take the screen down
             self.policy.failed()
             if self.is_attached:
@@ -234,8 +236,9 @@ class TournamentScreen(ArenaScreen):
             self.show_board(board)
 
     # -- tables -------------------------------------------------------------------------
-    def show_board(self, board: Board) -> None:
-        """Show the leaderboard, the charts and the full tables of ``board``."""
+    def show_board(self, rendered: RenderedBoard) -> None:
+        """Show the leaderboard, the charts and the full tables of ``rendered``."""
+        board = rendered.board
         self.board = board
         rows = board.rows
         self._players = [row.player for row in rows]
@@ -279,10 +282,7 @@ class TournamentScreen(ArenaScreen):
         order = [row.player for row in rows]
         self.query_one("#t-heat", Static).update(heat_map(board.table.get("win_matrix"), order))
         self.query_one("#t-hist", Static).update(score_histograms(board.scores, order))
-        width = max(60, self.app.size.width - 6)
-        self.query_one("#t-tables", Static).update(
-            prerender(render_table(board.table), self.app.console, width)
-        )
+        self.query_one("#t-tables", Static).update(rendered.tables)
 
     # -- actions ------------------------------------------------------------------------
     @on(DataTable.RowSelected, "#t-board")

@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Input, OptionList, Select, Static
+from textual.widgets import Button, Header, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from arena.app.home_model import SEED_FIELD, option_title
@@ -35,6 +35,7 @@ from arena.app.tournament_model import (
 )
 from arena.app.widgets.home_parts import option_label
 from arena.app.widgets.setup_fields import labelled_field, option_control
+from arena.app.widgets.steady_footer import SteadyFooter
 from arena.registry import UnknownGameError, game_names, get_game
 from arena.specs import SpecError
 from arena.tournament.config import TournamentConfigError
@@ -92,7 +93,7 @@ class TournamentSetupScreen(ArenaScreen):
                     yield Button("Start tournament (ctrl+s)", id="t-start", variant="primary", compact=True)
                     yield Static(Text(""), id="t-start-error")
                 yield Static(Text(""), id="t-summary")
-        yield Footer()
+        yield SteadyFooter()
 
     async def on_mount(self) -> None:
         """Set up once the widgets exist."""

@@ -1,0 +1,59 @@
+"""Updating a screen's texts in place: only what changed, and without a layout when no size changes.
+
+``Static.update`` lays the whole screen out again (13 ms a step on the replay screen, for a
+board that kept its size). :class:`TextUpdates` skips an update whose text is the one shown
+and asks for a layout only when the new text can take another size than the old one:
+another number of lines, a line that now wraps, or (for a widget as wide as its text)
+another widest line.
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.console import RenderableType
+from rich.text import Text
+from textual.widgets import Static
+
+Shape = tuple[int, int, int]
+
+
+def text_shape(text: Text, width: int, *, own_width: bool) -> Shape | None:
+    """``(lines, widest, width)`` of ``text`` if no line of it wraps at ``width``, else ``None``.
+
+    ``widest`` counts only for a widget whose width is its text's (``own_width``): another
+    widget keeps its width whatever the text. ``width`` is part of the shape, so a text
+    shown before the terminal was resized never passes for one of the same size.
+    """
+    lines = text.plain.split("\n")
+    widest = max(map(cell_len, lines))
+    if widest > width and not text.no_wrap:
+        return None
+    return len(lines), widest if own_width else 0, width
+
+
+class TextUpdates:
+    """What each ``Static`` of a screen shows, to update it only as much as needed."""
+
+    def __init__(self) -> None:
+        self._shown: dict[int, tuple[RenderableType, Shape | None]] = {}
+        self.layouts = 0
+        """Updates that needed a layout (read by tests)."""
+        self.skipped = 0
+        """Updates skipped because the text was already shown."""
+
+    def update(self, static: Static, content: RenderableType) -> None:
+        """Show ``content`` in ``static``: nothing if shown already, no layout if its size holds."""
+        key = id(static)
+        before = self._shown.get(key)
+        if before is not None and isinstance(content, Text) and before[0] == content:
+            self.skipped += 1
+            return
+        shape = None
+        if isinstance(content, Text):
+            width = static.content_region.width or static.app.size.width
+            own_width = static.styles.width is None or static.styles.width.is_auto
+            shape = text_shape(content, width, own_width=own_width)
+        layout = before is None or shape is None or before[1] != shape
+        self.layouts += layout
+        self._shown[key] = (content, shape)
+        static.update(content, layout=layout)
