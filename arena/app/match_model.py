@@ -65,6 +65,9 @@ class ReasonLine:
     flags: str
     usage: TurnUsage
     latency: float
+    timed: bool = True
+    """The latency is the player's own (a model's reply, a person's thinking time); a scripted
+    baseline answers at once, so its latency only says how busy the machine was."""
 
 
 @dataclass(slots=True)
@@ -197,6 +200,7 @@ class MatchModel:
                 HistoryRow(turn.index, turn.step, turn.seat, turn.action_text, turn.reason, flags)
             )
             usage = turn.usage
+            stats = self.stats[turn.seat]
             self.reasons.setdefault(turn.seat, []).append(
                 ReasonLine(
                     turn.step,
@@ -205,9 +209,9 @@ class MatchModel:
                     flags,
                     usage,
                     turn.latency,
+                    timed=stats.kind != "baseline",
                 )
             )
-            stats = self.stats[turn.seat]
             stats.decisions += 1
             stats.input_tokens += usage.input_tokens
             stats.output_tokens += usage.output_tokens

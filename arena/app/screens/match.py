@@ -77,6 +77,7 @@ class MatchScreen(ArenaScreen):
         self.match = match
         self._revision = -1
         self._history_index = 0
+        self._follow_history = True
         self._secret: bool | None = None
         self._form_turn: object | None = None
         self._results_shown = False
@@ -121,6 +122,7 @@ class MatchScreen(ArenaScreen):
         table.border_title = "history"
         for label, width in HISTORY_WIDTHS.items():
             table.add_column(label, width=width, key=label)
+        self.watch(table, "virtual_size", self._history_resized, init=False)
         columns = min(len(self.match.model.seats), MAX_PANE_COLUMNS)
         self.query_one("#seat-panes", Grid).styles.grid_size_columns = max(1, columns)
         self.query_one("#board-scroll").border_title = "board"
@@ -205,11 +207,29 @@ class MatchScreen(ArenaScreen):
             return
         follow = table.cursor_row >= table.row_count - 1
         table.add_rows(history_cells(row) for row in rows)
+        self._follow_history = follow
         if follow:
-            table.move_cursor(row=table.row_count - 1, animate=False)
-            # The table sizes new rows lazily, so the move's own scroll can stop where the last
-            # row was before they were laid out (under load it often did): scroll again after.
-            self.call_after_refresh(table.scroll_end, animate=False)
+            table.move_cursor(row=table.row_count - 1, animate=False, scroll=False)
+
+    def _history_resized(self, size: object) -> None:
+        """The history laid out new rows: show the last one if the cursor follows them.
+
+        The table sizes new rows when it is next idle, so a scroll asked for when they were
+        added (or after the next refresh) could stop where the last row was before: under
+        load it sometimes did, and the same match showed its history at two positions.
+        Its virtual size changes once the rows have their size; the scroll waits for the
+        refresh after that, when a scroll bar that appeared has taken its room.
+        """
+        if self._follow_history:
+            self.call_after_refresh(self._show_history_end)
+
+    def _show_history_end(self) -> None:
+        table: DataTable[Text] = self.query_one("#history", DataTable)
+        table.scroll_to(y=table.max_scroll_y, animate=False, immediate=True)
+        if table.show_vertical_scrollbar:
+            # A scroll bar shown after the view was scrolled keeps its thumb at the top until
+            # the view moves again (Textual moves the thumb only when the position changes).
+            table.vertical_scrollbar.position = table.scroll_y
 
     def _sync_messages(self) -> None:
         model = self.match.model

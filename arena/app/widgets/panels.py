@@ -31,9 +31,20 @@ def reason_entry(line: ReasonLine) -> Text:
     if usage.total_tokens or usage.cost_usd:
         cost = f"  [{usage.tokens_text()}, ${usage.cost_usd:.4f}, {line.latency:.2f}s]"
         text.append_text(safe_text(cost, "dim"))
-    elif line.latency >= MIN_SHOWN_LATENCY:
+    elif line.timed and line.latency >= MIN_SHOWN_LATENCY:
+        # Not for a baseline: under load its instant answer showed [0.04s], a line longer.
         text.append_text(safe_text(f"  [{line.latency:.2f}s]", "dim"))
     return text
+
+
+def wrap_width(log: RichLog) -> int:
+    """The width a RichLog wraps what is written at now.
+
+    The logs here keep their scroll bar's room whether or not it shows (``scrollbar-gutter:
+    stable``): otherwise lines written before the bar appeared were wrapped one column wider
+    than the lines after, and the same match looked different depending on when it did.
+    """
+    return log.scrollable_content_region.width
 
 
 class SeatPane(Vertical):
@@ -42,7 +53,9 @@ class SeatPane(Vertical):
     DEFAULT_CSS = """
     SeatPane { height: 1fr; min-height: 5; border: round $primary 50%; border-title-style: bold; }
     SeatPane .seat-stats { color: $text-muted; height: auto; }
-    SeatPane RichLog { height: 1fr; background: $surface; scrollbar-size-vertical: 1; }
+    SeatPane RichLog {
+        height: 1fr; background: $surface; scrollbar-size-vertical: 1; scrollbar-gutter: stable;
+    }
     SeatPane.deciding { border: round $warning; }
     """
 
@@ -81,18 +94,18 @@ class SeatPane(Vertical):
         for line in lines[self.shown :]:
             log.write(reason_entry(line))
         self.shown = len(lines)
-        self.wrapped_at = log.size.width
+        self.wrapped_at = wrap_width(log)
         self.query_one(".seat-stats", Static).update(safe_text(stats.summary()))
 
     def on_resize(self) -> None:
         """Wrap the reasons again at the new width (a RichLog wraps each line once, as written)."""
         log = self.query_one(RichLog)
-        if self.hidden or not self.shown or log.size.width == self.wrapped_at:
+        if self.hidden or not self.shown or wrap_width(log) == self.wrapped_at:
             return
         log.clear()
         for line in self.lines[max(0, len(self.lines) - MAX_REASON_LINES) :]:
             log.write(reason_entry(line))
-        self.wrapped_at = log.size.width
+        self.wrapped_at = wrap_width(log)
 
 
 def chat_entry(line: ChatLine, you: bool) -> Text:
@@ -114,7 +127,10 @@ class MessagesPane(RichLog):
     """The conversation of a game whose moves carry a free-text message, as it happens."""
 
     DEFAULT_CSS = """
-    MessagesPane { width: 1fr; height: 1fr; border: round $primary 50%; scrollbar-size-vertical: 1; }
+    MessagesPane {
+        width: 1fr; height: 1fr; border: round $primary 50%; scrollbar-size-vertical: 1;
+        scrollbar-gutter: stable;
+    }
     """
 
     def __init__(self) -> None:
