@@ -8,9 +8,8 @@ from __future__ import annotations
 import os
 from typing import ClassVar
 
-from arena.player import Player
-from arena.player_kinds import BuildContext, PlayerKind, PromptTemplates
-from arena.specs import PlayerSpec, SpecError
+from arena.contract.player import Player
+from arena.plugins.players import BuildContext, PlayerKind, PlayerSpec, PromptTemplates, SpecError
 
 
 class _ModelKind(PlayerKind):

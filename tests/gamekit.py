@@ -7,8 +7,8 @@ from typing import Any
 
 from rich.console import Console
 
-from arena.game import GameState
-from arena.registry import get_game
+from arena.contract.game import GameState
+from arena.plugins.games import get_game
 from games.bargain import BargainState
 from games.lemonade import LemonadeState
 from games.paperclip import PaperclipState

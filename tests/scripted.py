@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.player import BasePlayer, Decision, DecisionRequest
 
 Script = Callable[[DecisionRequest], Decision]
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from arena import background_writer
-from arena.match import MatchConfig, play_match
-from arena.recorder import TURN_COLUMNS
-from arena.store import Store, StoreError
-from arena.turn_rows import TurnRows
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.recorder import TURN_COLUMNS
+from arena.store import background_writer
+from arena.store.database import Store, StoreError
+from arena.store.turn_rows import TurnRows
 from tests.scripted import ScriptedPlayer, decision
 
 from .test_store import running_episode
@@ -148,10 +148,10 @@ def test_ctrl_c_at_the_terminal_does_not_reach_the_writer(db_path: Path) -> None
 KILLED_MID_EPISODE = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
-from arena.store import Store
+from arena.store.database import Store
 from tests.test_background_writer import turn_rows
 from tests.test_store import running_episode
-from arena.recorder import TURN_COLUMNS
+from arena.engine.recorder import TURN_COLUMNS
 store = Store({db!r})
 episode = running_episode(store)
 for step in range(500):
@@ -164,10 +164,10 @@ os.kill(os.getpid(), signal.SIGKILL)
 KILLED_IN_AN_EVENT_LOOP = """
 import asyncio, os, signal, sys
 sys.path.insert(0, {root!r})
-from arena.store import Store
+from arena.store.database import Store
 from tests.test_background_writer import turn_rows
 from tests.test_store import running_episode
-from arena.recorder import TURN_COLUMNS
+from arena.engine.recorder import TURN_COLUMNS
 async def main():
     store = Store({db!r})
     episode = running_episode(store)
@@ -314,10 +314,10 @@ def test_a_writer_that_cannot_start_says_why(db_path: Path, monkeypatch: pytest.
 KILLED_WITH_A_BACKLOG = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
-from arena.store import Store
+from arena.store.database import Store
 from tests.test_background_writer import turn_rows
 from tests.test_store import running_episode
-from arena.recorder import TURN_COLUMNS
+from arena.engine.recorder import TURN_COLUMNS
 store = Store({db!r})
 episode = running_episode(store)
 store.flush()

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
-from arena.export import export_episode
-from arena.store import Store
+from arena.cli.main import main
+from arena.engine.export import export_episode
+from arena.store.database import Store
 from tests.players.modelkit import CANARY_KEY, KEY_ENV
 from tests.wire_server import WireServer, reply
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
-from arena.cli_output import format_row
-from arena.store import Store
+from arena.cli.main import main
+from arena.display.values import format_row
+from arena.store.database import Store
 
 PLAY = ["play", "lemonade", "--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus", "--seed", "42"]
 SUITE = ["suite", "bargain", "--seat", "seller=baseline:honest", "--seat", "buyer=baseline:random", "--n=1"]
@@ -186,7 +186,7 @@ def test_suite_rejects_a_bad_count(capsys: pytest.CaptureFixture[str], db_path: 
 
 def _arena(db: Path, *argv: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", "--db", str(db), *argv],
+        [sys.executable, "-m", "arena.cli.main", "--db", str(db), *argv],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -376,7 +376,7 @@ def test_listing_commands_into_a_closed_pipe_end_quietly(
     os.close(read)
     with os.fdopen(write, "w") as closed:
         process = subprocess.run(
-            [sys.executable, "-m", "arena.cli", "--db", str(db), *argv],
+            [sys.executable, "-m", "arena.cli.main", "--db", str(db), *argv],
             stdout=closed,
             stderr=subprocess.PIPE,
             text=True,

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import games.bargain.game as bargain_game
-from arena.cli import main
-from arena.store import Store
+from arena.cli.main import main
+from arena.store.database import Store
 from games.bargain.world import Deal, draw_deal
 
 SENTINEL = 987_654

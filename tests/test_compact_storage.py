@@ -10,11 +10,11 @@ from typing import Any
 import orjson
 import pytest
 
-from arena.export import export_episode
-from arena.match import MatchConfig, play_match
-from arena.records import Event, TurnsRecorded
-from arena.store import Store
-from arena.turn_rows import dumps_bytes, state_digest, turn_digest
+from arena.contract.records import Event, TurnsRecorded
+from arena.engine.export import export_episode
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
+from arena.store.turn_rows import dumps_bytes, state_digest, turn_digest
 from games.lemonade import LemonadeState
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}

@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from arena.player import UserLeft
-from arena.runner import decision_request
+from arena.contract.player import UserLeft
+from arena.engine.runner import decision_request
 from games.bargain import BargainState
 from games.bargain.rules import BargainAction
 from games.lemonade import LemonadeState

@@ -40,7 +40,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def test_the_installed_game_is_listed_and_plays_through_the_cli(
     installed: dict[str, str], tmp_path: Path
 ) -> None:
-    arena = [sys.executable, "-m", "arena.cli"]
+    arena = [sys.executable, "-m", "arena.cli.main"]
     listed = run([*arena, "games"], installed)
     assert listed.returncode == 0 and "sealed_bid\tSealed-bid auction" in listed.stdout
     assert "sealed_bid" not in run([*arena, "games"], dict(os.environ)).stdout

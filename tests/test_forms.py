@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.forms import form_fields, parse_field
+from arena.engine.forms import form_fields, parse_field
 from games.bargain.rules import BargainAction
 from games.lemonade.rules import LemonadeDecision
 

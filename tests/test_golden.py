@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 import pytest
 
-from arena.registry import game_names, get_game
+from arena.plugins.games import game_names, get_game
 from arena.testing import GameCheckError, check_playthrough
 from tests.golden.golden import (
     CONTRACT_PLAYTHROUGHS,

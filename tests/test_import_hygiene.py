@@ -18,20 +18,20 @@ from pathlib import Path
 
 import pytest
 
-from arena.match import MatchConfig, play_match
-from arena.migrations import MIGRATIONS
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
+from arena.store.migrations import MIGRATIONS
 
 CORE_MODULES = [
-    "arena.game",
-    "arena.player",
-    "arena.runner",
-    "arena.store",
-    "arena.recorder",
-    "arena.match",
+    "arena.contract.game",
+    "arena.contract.player",
+    "arena.engine.runner",
+    "arena.store.database",
+    "arena.engine.recorder",
+    "arena.engine.match",
     "arena.tournament.run",
-    "arena.export",
-    "arena.cli",
+    "arena.engine.export",
+    "arena.cli.main",
     "games.lemonade",
     "games.bargain",
 ]
@@ -48,7 +48,7 @@ def test_core_module_imports_no_tui_and_no_sdk(module: str) -> None:
 def test_the_game_can_be_played_without_the_sdks_loaded() -> None:
     code = (
         "import asyncio, sys, json\n"
-        "from arena.match import MatchConfig, play_match\n"
+        "from arena.engine.match import MatchConfig, play_match\n"
         "seats = {'a': 'baseline:weather', 'b': 'baseline:random'}\n"
         "asyncio.run(play_match(MatchConfig('lemonade', seats), None))\n"
         f"print(json.dumps([m for m in {FORBIDDEN!r} if m in sys.modules]))"
@@ -61,18 +61,24 @@ def test_the_writer_process_builds_turn_rows_without_pydantic_or_the_engine() ->
     # What the store's writer child imports to unpickle and build turn rows: it starts fast
     # and stays small because it needs neither pydantic nor the rest of Arena.
     code = (
-        "import sys, json, arena.background_writer, arena.turn_rows\n"
+        "import sys, json, arena.store.background_writer, arena.store.turn_rows\n"
         "print(json.dumps(sorted(m for m in sys.modules if m == 'pydantic' or m.startswith('arena.'))))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    expected = ["arena.background_writer", "arena.orphan_writers", "arena.turn_rows", "arena.writer_frames"]
+    expected = [
+        "arena.store",  # the package: a docstring only
+        "arena.store.background_writer",
+        "arena.store.orphan_writers",
+        "arena.store.turn_rows",
+        "arena.store.writer_frames",
+    ]
     assert json.loads(result.stdout) == expected
 
 
 def test_creating_and_migrating_a_database_needs_neither_sqlite_utils_nor_numpy(tmp_path: Path) -> None:
     code = (
         "import json, sys\n"
-        "from arena.store import Store\n"
+        "from arena.store.database import Store\n"
         "Store(sys.argv[1]).close()\n"
         "print(json.dumps(sorted(sys.modules)))"
     )
@@ -89,7 +95,7 @@ def test_creating_and_migrating_a_database_needs_neither_sqlite_utils_nor_numpy(
 # first (--help ends argparse's way, with SystemExit).
 RUN_COMMAND = """
 import json, sys
-from arena.cli import main
+from arena.cli.main import main
 out, argv = sys.argv[1], sys.argv[2:]
 try:
     code = main(argv)
@@ -126,7 +132,15 @@ def within(modules: list[str], packages: tuple[str, ...]) -> list[str]:
 
 def test_help_loads_no_game_store_tournament_or_pydantic(tmp_path: Path) -> None:
     modules = loaded_by(tmp_path, "--help")
-    unwanted = (*HEAVY, "pydantic", "games", "arena.registry", "arena.store", "arena.tournament", "asyncio")
+    unwanted = (
+        *HEAVY,
+        "pydantic",
+        "games",
+        "arena.plugins.games",
+        "arena.store.database",
+        "arena.tournament",
+        "asyncio",
+    )
     assert within(modules, unwanted) == []
 
 
@@ -135,7 +149,13 @@ def test_games_reads_the_definitions_without_the_games_state_baselines_or_views(
     assert {"games.lemonade.definition", "games.bargain.definition", "games.paperclip.definition"} <= set(
         modules
     )
-    assert within(modules, (*HEAVY, *GAME_INTERNALS, "arena.store", "arena.tournament", "arena.player")) == []
+    assert (
+        within(
+            modules,
+            (*HEAVY, *GAME_INTERNALS, "arena.store.database", "arena.tournament", "arena.contract.player"),
+        )
+        == []
+    )
 
 
 def test_episodes_reads_with_sqlite3_alone(tmp_path: Path) -> None:
@@ -145,8 +165,8 @@ def test_episodes_reads_with_sqlite3_alone(tmp_path: Path) -> None:
     asyncio.run(play_match(MatchConfig("lemonade", seats, options={"days": 2}), store))
     store.close()
     modules = loaded_by(tmp_path, "episodes", db=db)
-    assert "sqlite3" in modules and "arena.store" in modules
-    assert within(modules, (*HEAVY, "pydantic", "games", "arena.registry", "arena.tournament")) == []
+    assert "sqlite3" in modules and "arena.store.database" in modules
+    assert within(modules, (*HEAVY, "pydantic", "games", "arena.plugins.games", "arena.tournament")) == []
 
 
 # The app up to its home screen showing the first game, on a new database (created and

@@ -11,10 +11,10 @@ import pytest
 from rich.console import Console
 
 from arena.app.replay_model import ReplayModel
-from arena.cli import main
-from arena.match import MatchConfig, play_match
-from arena.player import Decision, DecisionRequest
-from arena.store import Store
+from arena.cli.main import main
+from arena.contract.player import Decision, DecisionRequest
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
 from arena.tournament.standings import tournament_table

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
-from arena.export import export_episode
-from arena.match import MatchConfig, play_match
-from arena.store import Store
+from arena.cli.main import main
+from arena.engine.export import export_episode
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 from players.models import ModelsConfig
 from tests.players.modelkit import settings_for
 from tests.wire_server import WireServer, reply, truncated

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena.cli import main
-from arena.cli_tournament import render_table
-from arena.export import export_episode
-from arena.match import MatchConfig, play_match
-from arena.player import PlayerSetupError
-from arena.run_control import Budget
-from arena.store import Store
+from arena.cli.main import main
+from arena.contract.player import PlayerSetupError
+from arena.display.tables import render_table
+from arena.engine.export import export_episode
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.run_control import Budget
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.report import build_report
 from arena.tournament.run import run_tournament

@@ -8,9 +8,9 @@ import orjson
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_serializer
 
-from arena.observation_dump import ObservationDumper
-from arena.registry import get_game
-from arena.unvalidated import unvalidated
+from arena.contract.unvalidated import unvalidated
+from arena.plugins.games import get_game
+from arena.store.observation_dump import ObservationDumper
 from games.lemonade.observation import DayRecord, Forecast
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from arena.playerconfig import config_hash, public_url, seat_configuration
-from arena.registry import get_game
+from arena.contract.playerconfig import config_hash, public_url, seat_configuration
+from arena.plugins.games import get_game
 from tests.scripted import ScriptedPlayer
 
 

@@ -7,10 +7,8 @@ from typing import Any
 import pydantic
 import pytest
 
-from arena.match import MatchConfig, prepare_runner
-from arena.player import Usage
-from arena.recorder import TURN_COLUMNS
-from arena.records import (
+from arena.contract.player import Usage
+from arena.contract.records import (
     EpisodeEnded,
     EpisodeStarted,
     Event,
@@ -19,8 +17,10 @@ from arena.records import (
     TurnsRecorded,
     TurnUsage,
 )
-from arena.store import Store
-from arena.turns import _action_dump
+from arena.engine.match import MatchConfig, prepare_runner
+from arena.engine.recorder import TURN_COLUMNS
+from arena.engine.turns import _action_dump
+from arena.store.database import Store
 from tests.scripted import ScriptedPlayer, decision
 
 GOOD = {"price": 3.0, "produce": 10, "promotion": "none", "reason": "steady"}

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.match import MatchConfig, play_match, prepare_runner
-from arena.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
-from arena.records import EpisodeEnded, Event, TurnsRecorded
-from arena.registry import get_game
-from arena.run_control import Budget, RunControl
-from arena.store import Store
+from arena.contract.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
+from arena.contract.records import EpisodeEnded, Event, TurnsRecorded
+from arena.engine.match import MatchConfig, play_match, prepare_runner
+from arena.engine.run_control import Budget, RunControl
+from arena.plugins.games import get_game
+from arena.store.database import Store
 from tests.scripted import CrashingPlayer, ScriptedPlayer, decision
 
 GOOD = {"price": 3.0, "produce": 10, "promotion": "none", "reason": "steady"}

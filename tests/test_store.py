@@ -7,10 +7,10 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from arena.export import export_episode
-from arena.migrations import MIGRATIONS
-from arena.playerconfig import config_hash
-from arena.store import Store
+from arena.contract.playerconfig import config_hash
+from arena.engine.export import export_episode
+from arena.store.database import Store
+from arena.store.migrations import MIGRATIONS
 
 
 def test_a_new_database_is_at_the_latest_schema_in_wal_mode(db_path: Path) -> None:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from arena import background_writer
-from arena.episode_ids import LARGEST_BLOCK
-from arena.migrations import MIGRATIONS
-from arena.store import Store, StoreError
+from arena.store import background_writer
+from arena.store.database import Store, StoreError
+from arena.store.episode_ids import LARGEST_BLOCK
+from arena.store.migrations import MIGRATIONS
 
 from .test_background_writer import wait_until_gone
 from .test_store import running_episode
@@ -67,7 +67,7 @@ def test_ids_taken_by_others_after_a_reservation_are_above_it_and_keep_the_gap(d
 CREATOR = """
 import sys
 sys.path.insert(0, {root!r})
-from arena.store import Store
+from arena.store.database import Store
 from tests.test_store import running_episode
 store = Store({db!r})
 ids = [running_episode(store) for _ in range({count})]
@@ -96,7 +96,7 @@ def test_processes_creating_episodes_at_the_same_time_never_share_an_id(db_path:
 KILLED_AFTER_RESERVING = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
-from arena.store import Store
+from arena.store.database import Store
 from tests.test_store import running_episode
 store = Store({db!r})
 for _ in range(5):

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
-from arena.registry import get_game
-from arena.store import Store
+from arena.cli.main import main
+from arena.plugins.games import get_game
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
 from arena.tournament.standings import read_tournament

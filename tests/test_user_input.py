@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from arena.match import MatchConfig, play_match
-from arena.specs import SpecError
-from arena.store import Store
-from arena.user_input import INT64_MAX, INT64_MIN, budget_problem, parse_seed
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.user_input import INT64_MAX, INT64_MIN, budget_problem, parse_seed
+from arena.plugins.players import SpecError
+from arena.store.database import Store
 
 
 def test_seeds_are_signed_64_bit_integers() -> None:

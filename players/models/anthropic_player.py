@@ -21,7 +21,7 @@ from typing import Any
 
 import anthropic
 
-from arena.player import DecisionRequest, ErrorClass, Usage
+from arena.contract.player import DecisionRequest, ErrorClass, Usage
 
 from .base import ChatMessage, Completion, ModelPlayer, http_headers, sdk_message, shared_ssl_context
 from .calls import served_by

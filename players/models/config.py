@@ -25,7 +25,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from arena.specs import PlayerSpec, SpecError
+from arena.plugins.players import PlayerSpec, SpecError
 
 Provider = Literal["openai", "anthropic", "openai-compat", "local"]
 

@@ -12,8 +12,8 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Select
 
-from arena.match import MatchConfig, play_match
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 
 WAIT_STEPS = 800
 """How many short pauses a test waits for the app before giving up (a safety net, not a timing)."""

@@ -11,7 +11,7 @@ from arena.app import create_app
 from arena.app.screens.episodes import EpisodesScreen
 from arena.app.screens.leaderboard import LeaderboardScreen
 from arena.app.screens.tournament_lists import TournamentsScreen
-from arena.store import Store
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.leaderboard import leaderboard
 from arena.tournament.run import run_tournament

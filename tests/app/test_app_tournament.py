@@ -21,7 +21,7 @@ from arena.app.screens.tournament import TournamentScreen
 from arena.app.screens.tournament_lists import PlayerEpisodesScreen, TournamentsScreen
 from arena.app.screens.tournament_setup import TournamentSetupScreen
 from arena.app.tournament_board import FULL_RESAMPLES
-from arena.store import Store
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
 from tests.app.helpers import choose_seat, pick_game, render_plain, screen_text, wait_until

@@ -24,8 +24,8 @@ from arena.app.screens.match import MatchScreen
 from arena.app.screens.replay import ReplayScreen
 from arena.app.screens.tournament import TournamentScreen
 from arena.app.screens.tournament_setup import TournamentSetupScreen
-from arena.match import MatchConfig
-from arena.store import Store
+from arena.engine.match import MatchConfig
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
 from tests.app.helpers import WAIT_STEPS, bargain_form, record_episode, wait_until

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from arena.app.match_model import MatchModel, SeatStats
-from arena.records import StepStarted
+from arena.contract.records import StepStarted
 from tests.gamekit import new_bargain
 
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena.cli_tournament import render_table, suite_config
-from arena.specs import SpecError
-from arena.store import Store
+from arena.cli.tournament import suite_config
+from arena.display.tables import render_table
+from arena.plugins.players import SpecError
+from arena.store.database import Store
 from arena.tournament.config import TournamentConfig, TournamentConfigError, build_config
 from arena.tournament.report import build_report
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, run_tournament

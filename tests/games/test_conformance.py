@@ -20,13 +20,13 @@ from pydantic import BaseModel
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from arena.game import Game, GameState
-from arena.match import MatchConfig, play_match, prepare_runner, run_to_end
-from arena.player import BasePlayer, Decision, DecisionRequest
-from arena.registry import game_names, get_game
-from arena.store import Store
+from arena.contract.game import Game, GameState
+from arena.contract.player import BasePlayer, Decision, DecisionRequest
+from arena.engine.match import MatchConfig, play_match, prepare_runner, run_to_end
+from arena.plugins.games import game_names, get_game
+from arena.store.database import Store
+from arena.store.turn_rows import dumps
 from arena.testing import GameCheckError, check_game
-from arena.turn_rows import dumps
 from games.bargain import BargainDefinition, BargainState
 from games.lemonade import LemonadeDefinition, LemonadeState
 

@@ -13,11 +13,11 @@ import pytest
 from rich.console import Console
 
 from arena.app.action_form import ActionForm
-from arena.cli import main
-from arena.match import MatchConfig, play_match
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.store import Store
+from arena.cli.main import main
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.store.database import Store
 from games.paperclip import PaperclipState
 from games.paperclip.answers import format_report
 from games.paperclip.baselines import OraclePlayer, SloppyPlayer

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from arena.player import DecisionRequest
+from arena.contract.player import DecisionRequest
 from players.models import ModelSettings
 from tests.wire_server import WireServer
 

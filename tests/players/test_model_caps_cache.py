@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from arena.player import DecisionRequest, ErrorClass
-from arena.registry import get_game
-from arena.specs import parse_player_spec
+from arena.contract.player import DecisionRequest, ErrorClass
+from arena.plugins.games import get_game
+from arena.plugins.players import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
 from players.models.memory import split_head
 from tests.players.modelkit import GOOD, PROVIDERS, make_request

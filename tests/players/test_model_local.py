@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.player import DecisionRequest, ErrorClass, PlayerSetupError
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.specs import parse_player_spec
+from arena.contract.player import DecisionRequest, ErrorClass, PlayerSetupError
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.plugins.players import parse_player_spec
 from players.models import ModelsConfig, ModelSettings, build_model_player, local_runtime
 from players.models.base import ModelPlayer
 from players.models.local_decode import LocalReply

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.match import MatchConfig, play_match
-from arena.player import FatalPlayerError
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.specs import parse_player_spec
-from arena.store import Store
+from arena.contract.player import FatalPlayerError
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.plugins.players import parse_player_spec
+from arena.store.database import Store
 from players.models import ModelPlayer, ModelsConfig, ModelSettings, build_model_player, describe_available
 from players.models.config import ConfigError, load_models_config
 from players.models.local_player import LocalPlayer, memory_note

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from arena.specs import parse_player_spec
+from arena.plugins.players import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
 from players.models.prompting import decision_seed
 from tests.players.modelkit import GOOD, make_request

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from arena.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError
-from arena.specs import parse_player_spec
+from arena.contract.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError
+from arena.plugins.players import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
 from tests.players.modelkit import GOOD, KEY_ENV, PROVIDERS, make_request
 from tests.wire_server import (

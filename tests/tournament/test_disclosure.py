@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from arena import __version__
-from arena.cli import main
-from arena.export import export_episode
-from arena.registry import get_game
-from arena.store import Store
+from arena.cli.main import main
+from arena.engine.export import export_episode
+from arena.plugins.games import get_game
+from arena.store.database import Store
 from arena.tournament import provenance
 from arena.tournament.config import build_config
 from arena.tournament.report import build_report, markdown

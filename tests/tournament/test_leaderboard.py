@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from arena.cli import main
-from arena.store import Store
+from arena.cli.main import main
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.leaderboard import (
     LeaderboardError,

@@ -16,8 +16,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
-from arena.cli import main
-from arena.store import Store
+from arena.cli.main import main
+from arena.store.database import Store
 from arena.tournament.report import build_report
 from arena.tournament.reprobe import (
     SCHEMA_SHA256,

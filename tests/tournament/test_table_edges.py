@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena.cli import main
-from arena.cli_tournament import render_table
+from arena.cli.main import main
+from arena.display.tables import render_table
 from arena.tournament.confidence import NOT_COMPARABLE, SWEPT
 from arena.tournament.intervals import sweep_order_probability, sweep_points
 from arena.tournament.openskill_ratings import openskill_ratings

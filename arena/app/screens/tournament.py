@@ -42,8 +42,8 @@ from arena.app.tournament_charts import (
     score_histograms,
 )
 from arena.app.tournament_job import TournamentJob, progress_line
-from arena.cli_tournament import render_table
-from arena.registry import get_game
+from arena.display.tables import render_table
+from arena.plugins.games import get_game
 from arena.tournament.wording import groups_note, rough_note
 
 REFRESH_SECONDS = 0.25

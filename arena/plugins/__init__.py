@@ -1,0 +1,1 @@
+"""Finding games and player kinds through entry points, and parsing the player specs that name them."""
