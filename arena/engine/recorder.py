@@ -5,6 +5,10 @@ the one place that says how: observation and state are left out, with a digest o
 state (both rebuilt on read by :mod:`arena.store.episode_log`), a reason that the action
 repeats is stored once, the usage is flattened into its columns. The column list is
 derived from the record's fields.
+
+An episode with a model or a person in any seat has each step committed before the next
+decision is asked for; an episode of baselines only lets its steps be grouped (see
+:mod:`arena.store.database`): nothing was paid for them.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from arena.contract.records import (
     TurnsRecorded,
 )
 from arena.store.database import Store
-from arena.store.turn_rows import TurnPayload, TurnRows, build_row, dumps, dumps_bytes
+from arena.store.turn_rows import dumps, dumps_bytes, state_digest
 
 COLUMN_NAMES = {"index": "idx"}
 """Record fields whose column has another name."""
@@ -51,13 +55,12 @@ _ACTION, _VALID, _FALLBACK, _ERROR, _ATTEMPTS, _SAMPLING, _SERVED = (
 )
 
 
-def turn_payload(turn: TurnRecord) -> TurnPayload:
-    """What ``turn``'s row is finished from: its column values, usage values, state JSON and
-    reason flag, all plain (see :mod:`arena.store.turn_rows`).
+def turn_row(episode_id: int, turn: TurnRecord) -> list[Any]:
+    """``turn`` as a compact row in :data:`TURN_COLUMNS` order.
 
     Everything a game or a player produced is encoded here, when the turn is recorded: a
     state that the game changes afterwards is stored as it was, and a value JSON cannot hold
-    fails this turn rather than a write in the writer process.
+    fails this turn.
     """
     values = turn.__dict__
     action, reason = values["action"], values["reason"]
@@ -76,13 +79,9 @@ def turn_payload(turn: TurnRecord) -> TurnPayload:
         plain[_SAMPLING] = dumps(values["sampling"])
     if values["served"] is not None:
         plain[_SERVED] = dumps(values["served"])
-    state = dumps_bytes(values["state"])
-    return tuple(plain), _usage_values(values["usage"].__dict__), state, int(reason_in_action)
-
-
-def turn_row(episode_id: int, turn: TurnRecord) -> list[Any]:
-    """``turn`` as a compact row in :data:`TURN_COLUMNS` order."""
-    return build_row(episode_id, turn_payload(turn))
+    digest = state_digest(dumps_bytes(values["state"]))
+    usage = _usage_values(values["usage"].__dict__)
+    return [episode_id, *plain, *usage, None, None, digest, int(reason_in_action)]
 
 
 _BOOLEAN = frozenset(name for name, info in TurnRecord.model_fields.items() if info.annotation is bool)
@@ -105,7 +104,7 @@ def stored_turn(row: dict[str, Any]) -> dict[str, Any]:
 
 
 class Recorder:
-    """Writes an episode to a :class:`Store`; one step's turns are one commit.
+    """Writes an episode to a :class:`Store`, a step at a time.
 
     The runner calls :meth:`open` before its first event, so the episode id exists
     before the first turn and observers may come in any order.
@@ -114,6 +113,8 @@ class Recorder:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.episode_id: int | None = None
+        self.scripted = False
+        """Every seat is a baseline: the episode's steps may be grouped into fewer commits."""
 
     def open(
         self,
@@ -124,7 +125,7 @@ class Recorder:
         tournament_id: int | None = None,
         slot_key: str | None = None,
     ) -> int:
-        """Create the running episode and its seats; returns its id."""
+        """Create the running episode and its seats (committed at once); returns its id."""
         definition = game.definition
         self.episode_id = self.store.create_episode(
             game=definition.name,
@@ -138,10 +139,8 @@ class Recorder:
             slot_key=slot_key,
             configs={s.seat: s.config for s in seats if s.config},
         )
-        if any(s.kind != "baseline" for s in seats):
-            # A model's calls cost money and a person's time: before the first of them, make
-            # sure the episode is stored (its creation is otherwise committed in the background).
-            self.store.flush()
+        # A model's calls cost money and a person's time: their turns are never left waiting.
+        self.scripted = all(s.kind == "baseline" for s in seats)
         return self.episode_id
 
     def __call__(self, event: Event) -> None:
@@ -149,8 +148,8 @@ class Recorder:
         if episode_id is None:
             return
         if isinstance(event, TurnsRecorded):
-            payloads = [turn_payload(turn) for turn in event.turns]
-            self.store.add_turns(TURN_COLUMNS, TurnRows(episode_id, payloads))
+            rows = [turn_row(episode_id, turn) for turn in event.turns]
+            self.store.add_turns(TURN_COLUMNS, rows, group=self.scripted)
         elif isinstance(event, EpisodeEnded):
             seats: dict[str, dict[str, Any]] = {}
             # A seat that could not play leaves no score for anyone (metrics stay, for the record).

@@ -1,8 +1,22 @@
-"""SQLite storage over one file: WAL, a single writer, versioned migrations.
+"""SQLite storage over one file: WAL, versioned migrations, one connection per store.
 
 The schema is documented in the README. JSON columns hold observations, actions and
 states exactly as the game produced them; untrusted text (prompts, raw replies,
 reasons) is stored unchanged. API keys are never stored.
+
+Commits. A turn that cost something (a model's call, a person's input) is committed before
+the runner asks for the next decision; creating an episode and ending it are committed at
+once, so an episode that ended is stored whole even if the process dies the moment after.
+The turns of scripted players cost nothing and come every few microseconds: those are
+grouped, committed when :data:`GROUP_SECONDS` have passed since the last commit (at the next
+write), at the episode's end, before any read or other write through the store, and at
+close. A crash can lose only the grouped scripted steps of the last few milliseconds; the
+episode stays ``running`` with the pid of its dead process, and the next store to open the
+file marks it ``aborted``.
+
+Several processes may write one file at once: WAL lets readers read while one writes, and
+a writer waits up to :data:`BUSY_TIMEOUT_MS` for another's lock. Episode ids come from
+SQLite's ``AUTOINCREMENT`` as each episode is created, so they follow creation order.
 """
 
 from __future__ import annotations
@@ -10,22 +24,21 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-import weakref
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Unpack
 
 import orjson
 
 from arena.store import episode_writes
-from arena.store.background_writer import BackgroundWriter, Write, WriterError, run_write, transaction
-from arena.store.episode_ids import EpisodeIds
-from arena.store.episode_writes import NewEpisode, now
+from arena.store.episode_writes import NewEpisode, Write, now
 from arena.store.migrations import MIGRATIONS
-from arena.store.orphan_writers import process_alive, wait_for_orphans
 from arena.store.turn_rows import dumps
 
 if TYPE_CHECKING:  # loaded (with numpy) only when asked for: see Store.db
+    from collections.abc import Sequence
+
     import sqlite_utils
 
 JSON_COLUMNS = frozenset(
@@ -34,36 +47,53 @@ JSON_COLUMNS = frozenset(
 
 
 class StoreError(Exception):
-    """The database cannot be opened or written (path, permissions, corruption)."""
+    """The database cannot be opened or written (path, permissions, corruption, a lock held too long)."""
 
 
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another connection's lock before it fails."""
-BACKGROUND_ENV = "ARENA_BACKGROUND_WRITER"
-"""Set to ``0`` to commit turn rows in the playing process instead of a writer process."""
+GROUP_SECONDS = 0.005
+"""Longest time since the last commit that a scripted step's turns wait for the next one."""
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> Iterator[bool]:
+    """One transaction on ``conn``: committed when the block ends, rolled back if it raises.
+
+    Inside the caller's open transaction the block is part of that one instead. ``begin``
+    opens it (``BEGIN IMMEDIATE`` takes the write lock at once, waiting for it as
+    ``busy_timeout`` says, so a write never meets a lock halfway). Yields whether the
+    transaction is the block's own.
+    """
+    outer = not conn.in_transaction
+    if outer:
+        conn.execute(begin)
+    try:
+        yield outer
+        if outer:
+            conn.execute("COMMIT")
+    except BaseException:
+        if outer and conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 class Store:
-    """The one writer of an Arena database file.
+    """One connection to an Arena database file, and the writes that record episodes.
 
-    An episode's creation, turn rows and end go to a
-    :class:`arena.store.background_writer.BackgroundWriter` (started with the first episode) so
-    the episode plays on while SQLite commits; everything else first waits for it (see
-    :attr:`conn`), so reads and other writes see every write sent.
+    Writes that may wait (a scripted step's turns) are held in this process and committed
+    together (see the module docstring); :attr:`conn` commits them first, so every read
+    and every other write sees every write made before it. Use a store from one thread at
+    a time (a thread that needs the database opens its own store).
     """
 
-    def __init__(self, path: str | Path, *, background: bool | None = None) -> None:
-        """Open (creating and migrating as needed) the database at ``path``.
-
-        ``background``: commit episodes through a writer process; by default yes, unless
-        the environment sets ``ARENA_BACKGROUND_WRITER=0``.
-        """
+    def __init__(self, path: str | Path) -> None:
+        """Open (creating and migrating as needed) the database at ``path``."""
         self.path = Path(path)
-        self.background = os.environ.get(BACKGROUND_ENV, "1") != "0" if background is None else background
-        self._writer: BackgroundWriter | None = None
-        self._ids = EpisodeIds()
-        self.writer_problem = ""
-        """Why turns are written in this process although a writer process was wanted."""
+        self._pending: list[Write] = []
+        """Writes not yet committed, in order."""
+        self._committed = 0.0
+        """``time.perf_counter()`` of the last commit of pending writes."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -83,48 +113,32 @@ class Store:
     def conn(self) -> sqlite3.Connection:
         """The underlying connection (autocommit; use :meth:`transaction` to group).
 
-        Waits first until the writer process has committed every write sent to it.
+        Commits the writes still held first.
         """
-        if self._writer is not None and self._writer.unsynced:
-            try:
-                self._writer.sync()
-            except WriterError as exc:
-                raise StoreError(f"{self.path}: {exc}") from None
+        if self._pending:
+            self.flush()
         return self._conn
 
     @property
     def db(self) -> sqlite_utils.Database:
-        """The connection wrapped by sqlite-utils (after the same wait as :attr:`conn`).
+        """The connection wrapped by sqlite-utils (after the same commit as :attr:`conn`).
 
         Made on first use: importing sqlite-utils costs more than opening the file (it
         loads numpy), and the store itself, its migrations included, needs only the
         plain connection.
         """
-        self.conn  # noqa: B018 - waits for the writer
+        self.conn  # noqa: B018 - commits what is held
         if self._db is None:
             import sqlite_utils
 
             self._db = sqlite_utils.Database(self._conn)
         return self._db
 
-    @property
-    def writer_pid(self) -> int | None:
-        """The writer process's id once one has started (see :mod:`arena.store.background_writer`)."""
-        return self._writer.pid if self._writer is not None else None
-
     def close(self) -> None:
-        """Commit what the writer holds, stop it, give back unused episode ids and close the connection."""
-        writer, self._writer = self._writer, None
+        """Commit the writes still held, then close the connection (even if that commit fails)."""
         try:
-            if writer is not None:
-                writer.sync()
-        except WriterError as exc:
-            raise StoreError(f"{self.path}: {exc}") from None
+            self.flush()
         finally:
-            if writer is not None:
-                writer.close()
-            with contextlib.suppress(sqlite3.Error):  # left unused, they are only a gap
-                self._ids.give_back(self._conn)
             self._conn.close()
 
     def schema_version(self) -> int:
@@ -144,23 +158,21 @@ class Store:
             for number in range(version, len(MIGRATIONS)):
                 # Under the write lock, read the version again: another process opening the
                 # file at the same time may have run this migration already (running it twice
-                # could rebuild a table twice and hand out reserved episode ids again).
-                with transaction(self.conn, "BEGIN IMMEDIATE"):
+                # could rebuild a table twice).
+                with transaction(self._conn):
                     if self.schema_version() <= number:
                         MIGRATIONS[number](self._conn)
-                        self.conn.execute(f"PRAGMA user_version={number + 1}")
+                        self._conn.execute(f"PRAGMA user_version={number + 1}")
         finally:
             self._conn.execute("PRAGMA foreign_keys=ON")
 
     def _reap_orphans(self) -> None:
-        # An episode still 'running' whose process is gone was interrupted by a crash; first
-        # the writer process of a dead one commits what it was handed.
-        wait_for_orphans(self.conn)
-        rows = self.conn.execute("SELECT id, pid FROM episodes WHERE status='running'").fetchall()
+        # An episode or tournament still 'running' whose process is gone was interrupted by a crash.
+        rows = self._conn.execute("SELECT id, pid FROM episodes WHERE status='running'").fetchall()
         for episode_id, pid in rows:
             if pid is None or (pid != os.getpid() and not process_alive(pid)):
                 self.set_status(episode_id, "aborted", "process ended while the episode was running")
-        rows = self.conn.execute("SELECT id, pid FROM tournaments WHERE status='running'").fetchall()
+        rows = self._conn.execute("SELECT id, pid FROM tournaments WHERE status='running'").fetchall()
         for tournament_id, pid in rows:
             if pid is None or (pid != os.getpid() and not process_alive(pid)):
                 self.finish_tournament(
@@ -168,73 +180,83 @@ class Store:
                 )
 
     def transaction(self) -> contextlib.AbstractContextManager[bool]:
-        """A context manager grouping writes into one commit.
-
-        See :func:`arena.store.background_writer.transaction`."""
+        """A context manager grouping writes into one commit (see :func:`transaction`)."""
         return transaction(self.conn)
 
     # -- writes -------------------------------------------------------------------------
     def create_episode(self, **episode: Unpack[NewEpisode]) -> int:
-        """Record a running episode and its seats; returns the episode id.
+        """Record a running episode and its seats, committed at once; returns the episode id.
 
         Each distinct player configuration (``configs``, by seat) is stored once in
-        ``player_configs`` and the seat refers to it by hash. The id is one this store
-        reserved (:mod:`arena.store.episode_ids`), so the write goes to the writer process like any
-        other and the id is known at once.
+        ``player_configs`` and the seat refers to it by hash.
         """
+        conn = self.conn
         try:
-            episode_id = self._ids.take(self._conn)
+            with transaction(conn):
+                episode_id = episode_writes.create_episode(conn, **episode)
+            self._committed = time.perf_counter()
+            return episode_id
         except sqlite3.Error as exc:
             raise StoreError(f"cannot create an episode in {self.path}: {exc}") from None
-        self._run(episode_writes.create_episode(episode_id, **episode))
-        return episode_id
 
-    def add_turns(self, columns: tuple[str, ...], rows: Iterable[Sequence[Any]]) -> None:
-        """Record one step's turn rows (tuples of ``columns``; see :func:`arena.engine.recorder.turn_row`)."""
-        self._run(episode_writes.add_turns(columns, rows))
+    def add_turns(
+        self, columns: tuple[str, ...], rows: Sequence[Sequence[Any]], *, group: bool = False
+    ) -> None:
+        """Record one step's turn rows (tuples of ``columns``; see :func:`arena.engine.recorder.turn_row`).
+
+        Committed before this returns, unless ``group`` (a scripted step: nothing was paid
+        for it) lets it wait for the writes after it, at most :data:`GROUP_SECONDS`
+        after the last commit.
+        """
+        self._pending.append(episode_writes.add_turns(columns, rows))
+        if group and time.perf_counter() - self._committed < GROUP_SECONDS and not self._conn.in_transaction:
+            return
+        self.flush()
 
     def finish_episode(
         self, episode_id: int, status: str, message: str, seats: dict[str, dict[str, Any]]
     ) -> None:
-        """Record the final status and each seat's score, metrics and usage."""
-        self._run(episode_writes.finish_episode(episode_id, status, message, seats))
+        """Record the final status and each seat's score, metrics and usage, committed at once
+        (with every write still held)."""
+        self._pending.append(episode_writes.finish_episode(episode_id, status, message, seats))
+        self.flush()
 
     def flush(self) -> None:
-        """Wait until the writer process has committed everything handed to it."""
-        self.conn  # noqa: B018 - waits for the writer
+        """Commit the writes still held, in order, in one transaction.
 
-    def _run(self, write: Write) -> None:
-        """Apply one transaction: handed to the writer process when there is one, else here."""
-        writer = self._writer
-        if writer is None or self._conn.in_transaction:
-            writer = self._writer_to_use()
-        if writer is None:
-            run_write(self.conn, write)
+        A write the database refuses does not take the others with it: they are committed
+        one by one and each refused one is left out and named in the :class:`StoreError`
+        raised. Writes that waited past :data:`BUSY_TIMEOUT_MS` for another connection's
+        lock are all kept, for the next commit to try again.
+        """
+        writes, self._pending = self._pending, []
+        if not writes:
             return
+        self._committed = time.perf_counter()
+        conn = self._conn
         try:
-            writer.submit(write)
-        except WriterError as exc:
-            raise StoreError(f"{self.path}: {exc}") from None
-
-    def _writer_to_use(self) -> BackgroundWriter | None:
-        """The writer process for the next write (started if need be), or ``None`` to write here:
-        no writer wanted or possible, or inside a caller's open transaction (which it joins)."""
-        if not self.background or self._conn.in_transaction:
-            return None
-        return self._background_writer()
-
-    def _background_writer(self) -> BackgroundWriter | None:
-        if self._writer is None:
+            with transaction(conn):
+                for write in writes:
+                    for sql, rows in write:
+                        conn.executemany(sql, rows)
+            return
+        except sqlite3.Error as exc:
+            if _locked(exc):
+                self._pending[:0] = writes
+            if _locked(exc) or conn.in_transaction or len(writes) == 1:
+                raise StoreError(f"a write to {self.path} was not saved: {exc}") from None
+        refused = []
+        for write in writes:
             try:
-                self._writer = BackgroundWriter(self.path)
-            except WriterError as exc:
-                # No writer could start (no interpreter to run, no processes allowed): write here.
-                self.background = False
-                self.writer_problem = str(exc)
-                return None
-            # A store dropped without close() still lets its writer commit and exit.
-            weakref.finalize(self, self._writer.close)
-        return self._writer
+                with transaction(conn):
+                    for sql, rows in write:
+                        conn.executemany(sql, rows)
+            except sqlite3.Error as exc:
+                refused.append(exc)
+        if refused:
+            raise StoreError(
+                f"{len(refused)} of {len(writes)} writes to {self.path} were not saved: {refused[0]}"
+            )
 
     def set_status(self, episode_id: int, status: str, message: str = "") -> None:
         """Change an episode's status (used for aborted episodes)."""
@@ -370,3 +392,28 @@ class Store:
                 if isinstance(item[key], str):
                     item[key] = orjson.loads(item[key])
             yield item
+
+
+def _locked(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` says another connection held the lock longer than the busy timeout."""
+    return isinstance(exc, sqlite3.OperationalError) and exc.sqlite_errorcode & 0xFF in (
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+    )
+
+
+def process_alive(pid: int) -> bool:
+    """Whether a process with this id runs (an exited one not yet reaped by its parent does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return not Path("/proc/self/stat").exists()  # gone meanwhile, or no /proc: the signal's answer
+    except (OSError, IndexError):
+        return True
+    return state != "Z"

@@ -1,21 +1,26 @@
-"""The writes that record an episode, as data: each is one transaction for the store to run.
+"""What recording an episode writes: its creation, its turn rows and its end.
 
-:class:`arena.store.database.Store` runs them in this process or hands them to its writer process
-(:mod:`arena.store.background_writer`), which is why they are values (SQL and rows) and not
-calls on a connection.
+Creating an episode runs at once on the store's connection (the id comes from SQLite);
+turn rows and the end are values (statements and their rows) that
+:class:`arena.store.database.Store` commits at once or groups with the writes after them.
 """
 
 from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable, Sequence
+import sqlite3
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, NotRequired, TypedDict, Unpack
 
 from arena.contract.playerconfig import config_hash
-from arena.store.background_writer import Write
 from arena.store.turn_rows import dumps
+
+Op = tuple[str, Sequence[Sequence[Any]]]
+"""``executemany(sql, rows)``."""
+Write = tuple[Op, ...]
+"""One write: its statements, applied together or not at all."""
 
 
 def now() -> str:
@@ -46,50 +51,49 @@ class NewEpisode(TypedDict):
     """Seat -> its player's resolved configuration (stored once per distinct one)."""
 
 
-def create_episode(episode_id: int, **episode: Unpack[NewEpisode]) -> Write:
-    """A running episode with the id reserved for it, its seats and their configurations."""
+def create_episode(conn: sqlite3.Connection, **episode: Unpack[NewEpisode]) -> int:
+    """Insert a running episode, its seats and their configurations; returns the new id.
+
+    The id is SQLite's (``AUTOINCREMENT``): the next above every id ever given, so ids
+    follow the order in which episodes are created, whichever process creates them.
+    """
     configs = episode.get("configs") or {}
     hashes = {seat: config_hash(config) for seat, config in configs.items()}
     started = now()
-    player_configs = [
-        (hashes[seat], str(config.get("name", "")), str(config.get("kind", "")), dumps(config), started)
-        for seat, config in configs.items()
-    ]
-    row = (
-        episode_id,
-        episode["game"],
-        episode["game_version"],
-        episode["prompt_version"],
-        episode["arena_version"],
-        episode["seed"],
-        dumps(episode["config"]),
-        "running",
-        started,
-        os.getpid(),
-        episode.get("tournament_id"),
-        episode.get("slot_key"),
+    conn.executemany(
+        "INSERT OR IGNORE INTO player_configs (hash, name, kind, config, created_at) VALUES (?,?,?,?,?)",
+        [
+            (hashes[seat], str(config.get("name", "")), str(config.get("kind", "")), dumps(config), started)
+            for seat, config in configs.items()
+        ],
     )
-    return (
+    cursor = conn.execute(
+        "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, config,"
+        " status, started_at, pid, tournament_id, slot_key) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         (
-            "INSERT OR IGNORE INTO player_configs (hash, name, kind, config, created_at) VALUES (?,?,?,?,?)",
-            player_configs,
-        ),
-        (
-            "INSERT INTO episodes (id, game, game_version, prompt_version, arena_version, seed, config,"
-            " status, started_at, pid, tournament_id, slot_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (row,),
-        ),
-        (
-            "INSERT INTO seats (episode_id, seat, player, kind, config_hash) VALUES (?,?,?,?,?)",
-            [(episode_id, seat, player, kind, hashes.get(seat)) for seat, player, kind in episode["seats"]],
+            episode["game"],
+            episode["game_version"],
+            episode["prompt_version"],
+            episode["arena_version"],
+            episode["seed"],
+            dumps(episode["config"]),
+            "running",
+            started,
+            os.getpid(),
+            episode.get("tournament_id"),
+            episode.get("slot_key"),
         ),
     )
+    episode_id = int(cursor.lastrowid or 0)
+    conn.executemany(
+        "INSERT INTO seats (episode_id, seat, player, kind, config_hash) VALUES (?,?,?,?,?)",
+        [(episode_id, seat, player, kind, hashes.get(seat)) for seat, player, kind in episode["seats"]],
+    )
+    return episode_id
 
 
-def add_turns(columns: tuple[str, ...], rows: Iterable[Sequence[Any]]) -> Write:
-    """One step's turn rows (see :func:`arena.engine.recorder.turn_row`).
-
-    A :class:`arena.store.turn_rows.TurnRows` is built into rows where the write runs."""
+def add_turns(columns: tuple[str, ...], rows: Sequence[Sequence[Any]]) -> Write:
+    """One step's turn rows (see :func:`arena.engine.recorder.turn_row`)."""
     return ((_insert_turns(columns), rows),)
 
 

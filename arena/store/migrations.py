@@ -223,9 +223,10 @@ _EPISODE_COLUMNS = (
 
 
 def _v7(db: Database) -> None:
-    # Episode ids by AUTOINCREMENT: a store reserves a block of ids by raising the table's
-    # high-water mark in sqlite_sequence, and every other creator (another process, an older
-    # Arena still running on the file) is given ids above it (see arena/store/episode_ids.py).
+    # Episode ids by AUTOINCREMENT: a store of schemas 7-9 reserved a block of ids by raising the
+    # table's high-water mark in sqlite_sequence, and every other creator (another process, an
+    # older Arena still running on the file) was given ids above it. Since schema 10 every
+    # episode takes the next id as it is inserted; AUTOINCREMENT still never gives an id twice.
     # The table is rebuilt with the same columns in the same order and the same ids; the
     # store runs migrations with foreign keys off, as SQLite's procedure for this asks.
     db.execute(
@@ -262,8 +263,8 @@ def _v7(db: Database) -> None:
 
 
 def _v8(db: Database) -> None:
-    # Running writer processes and their parents: a store opening the file waits for the
-    # writers of a dead process to commit what they were handed (arena/store/orphan_writers.py).
+    # Running writer processes and their parents: a store opening the file waited for the
+    # writers of a dead process to commit what they were handed (dropped by migration 10).
     db.execute("CREATE TABLE writers (pid INTEGER PRIMARY KEY, parent INTEGER NOT NULL)")
 
 
@@ -274,5 +275,12 @@ def _v9(db: Database) -> None:
     db.execute("ALTER TABLE turns ADD COLUMN served TEXT")
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9]
+def _v10(db: Database) -> None:
+    # Writes are committed by the playing process itself now: there are no writer processes
+    # to list (migration 8's table). Ids still come from migration 7's AUTOINCREMENT, one
+    # episode at a time; ids a store of schema 7-9 reserved and never used are only a gap.
+    db.execute("DROP TABLE IF EXISTS writers")
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""
