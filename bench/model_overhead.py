@@ -31,7 +31,7 @@ from arena.contract.records import Event, StepStarted, TurnsRecorded
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from players.models import load_models_config
-from tests.wire_server import Behaviour, WireServer, reply
+from tests.support.wire_server import Behaviour, WireServer, reply
 
 DECISION = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady"}
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 # Each command imports what it needs when it runs: ``arena --help`` and the listings start
 # without the games, the players, the store, numpy, pydantic models or Rich tables
-# (tests/test_import_hygiene.py checks what each command loads).
+# (tests/engine/test_import_hygiene.py checks what each command loads).
 
 USER_ERRORS = (
     ("arena.plugins.players", "SpecError"),

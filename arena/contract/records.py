@@ -43,7 +43,7 @@ class Record(BaseModel):
 
         The runner's hot path: it builds records from typed values, and validating them again
         (or ``model_construct``) would cost more than writing the row. Tests validate the
-        records it builds (``tests/test_records.py``).
+        records it builds (``tests/contract/test_records.py``).
         """
         known = _FIELD_ORDER.get(cls)
         if known is None:

@@ -87,7 +87,7 @@ class PendingTurn:
         seat, action, request = self.seat, self.action_model, self.request
         prompt, attempts = self.prompt, self.attempts
         # A dict in field order handed to unvalidated() directly: building it costs half of
-        # Record.trusted's keywords, and this runs for every turn (tests/test_records.py checks
+        # Record.trusted's keywords, and this runs for every turn (tests/contract/test_records.py checks
         # the order against the model's fields).
         values = {
             "index": index,

@@ -17,7 +17,7 @@ from arena.app.screens.replay import ReplayScreen
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from games.bargain.world import Deal, draw_deal
-from tests.app.helpers import (
+from tests.support.app_driving import (
     bargain_form,
     burst,
     choose_seat,

@@ -11,7 +11,7 @@ from arena.app import create_app
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.store.database import Store
-from tests.app.helpers import bargain_form, burst, next_form, render_plain, screen_text, wait_until
+from tests.support.app_driving import bargain_form, burst, next_form, render_plain, screen_text, wait_until
 
 
 def field(form: HumanForm, index: int) -> Any:

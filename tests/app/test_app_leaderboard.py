@@ -15,7 +15,7 @@ from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.leaderboard import leaderboard
 from arena.tournament.run import run_tournament
-from tests.app.helpers import render_plain, wait_until
+from tests.support.app_driving import render_plain, wait_until
 
 
 async def test_marked_tournaments_open_one_leaderboard_with_each_games_column(app_db: Path) -> None:

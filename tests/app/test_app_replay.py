@@ -18,7 +18,7 @@ from arena.contract.player import BasePlayer, Decision, DecisionRequest
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from games.lemonade.rules import LemonadeDecision
-from tests.app.helpers import record_episode, render_plain, wait_until
+from tests.support.app_driving import record_episode, render_plain, wait_until
 
 
 def shown(screen: ReplayScreen, widget_id: str) -> str:

@@ -24,7 +24,7 @@ from arena.app.tournament_board import FULL_RESAMPLES
 from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
-from tests.app.helpers import choose_seat, pick_game, render_plain, screen_text, wait_until
+from tests.support.app_driving import choose_seat, pick_game, render_plain, screen_text, wait_until
 
 
 async def set_field(pilot: Any, app: ArenaApp, selector: str, value: str) -> None:

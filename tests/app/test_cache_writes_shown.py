@@ -10,8 +10,8 @@ from arena.app.widgets.panels import reason_entry
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from players.models import ModelsConfig
-from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import WireServer, reply
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer, reply
 
 GOOD = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady at the base price"}
 

@@ -22,7 +22,7 @@ from arena.engine.match import MatchConfig, play_match, prepare_runner
 from arena.engine.runner import decision_request
 from arena.plugins.games import get_game
 from arena.store.database import Store
-from tests.app.helpers import record_episode, render_plain
+from tests.support.app_driving import record_episode, render_plain
 
 HOSTILE = "[@click=app.quit]x[/] \x1b[2J \x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\ \u202eabc"
 

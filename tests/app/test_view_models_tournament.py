@@ -29,7 +29,7 @@ from arena.tournament.config import TournamentConfigError, build_config
 from arena.tournament.run import TournamentRun, run_tournament
 from players.models.availability import ModelAvailability
 from players.models.config import parse_models_config
-from tests.app.helpers import render_plain
+from tests.support.app_driving import render_plain
 
 
 def catalog_with_models() -> ModelCatalog:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from arena.app.match_model import MatchModel, SeatStats
 from arena.contract.records import StepStarted
-from tests.gamekit import new_bargain
+from tests.support.gamekit import new_bargain
 
 
 class Clock:

@@ -18,7 +18,7 @@ from games.lemonade.rules import (
     affordable,
     shared_traffic_shares,
 )
-from tests.gamekit import new_lemonade
+from tests.support.gamekit import new_lemonade
 
 
 async def _play(

@@ -23,10 +23,9 @@ from games.paperclip.answers import format_report
 from games.paperclip.baselines import OraclePlayer, SloppyPlayer
 from players.console_human import ConsoleHuman
 from players.models import ModelsConfig
-from tests.gamekit import new_paperclip
-from tests.games.test_conformance import replay_stored
-from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import WireServer, reply
+from tests.support.gamekit import new_paperclip, replay_stored
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer, reply
 
 
 def render_text(game: PaperclipState, viewer: str | None = None) -> str:

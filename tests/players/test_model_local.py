@@ -21,7 +21,7 @@ from players.models.local_player import LocalPlayer
 from players.models.local_runtime import missing_requirement
 from players.models.prompting import decision_seed
 from players.models.schema import action_schema, grammar_schema
-from tests.players.modelkit import LemonadeAction, make_request
+from tests.support.modelkit import LemonadeAction, make_request
 
 
 async def test_missing_model_file_fails_prepare() -> None:

@@ -18,7 +18,7 @@ from players.models.local_player import LocalPlayer, memory_note
 from players.models.local_runtime import missing_requirement
 from players.models.memory import TranscriptMemory
 from players.models.schema import action_schema, capped_schema
-from tests.players.modelkit import make_request
+from tests.support.modelkit import make_request
 
 GEMMA_MISSING = missing_requirement("gemma3-270m")
 needs_gemma = pytest.mark.skipif(

@@ -28,8 +28,8 @@ from arena.tournament.config import build_config
 from arena.tournament.report import build_report, markdown
 from arena.tournament.run import run_tournament
 from players.models import ModelsConfig
-from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import WireServer, reply
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer, reply
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

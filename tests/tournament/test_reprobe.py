@@ -33,8 +33,8 @@ from arena.tournament.reprobe import (
     reprobe_schema,
     sha256_digest,
 )
+from tests.support.wire_server import WireServer
 from tests.tournament.test_disclosure import SNAPSHOT, model_tournament
-from tests.wire_server import WireServer
 
 ALL_DISCLOSED = {"identity": 1.0, "harness": 1.0, "inference": 1.0, "cost": 1.0, "failures": 1.0}
 

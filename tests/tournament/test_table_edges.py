@@ -16,7 +16,7 @@ from arena.tournament.intervals import sweep_order_probability, sweep_points
 from arena.tournament.openskill_ratings import openskill_ratings
 from arena.tournament.records import EpisodeRecord
 from arena.tournament.tables import tables
-from tests.tournament.synthetic import many_seat, two_seat
+from tests.support.synthetic import many_seat, two_seat
 
 
 def ordered_pool(order: list[str], seeds: int) -> list[EpisodeRecord]:

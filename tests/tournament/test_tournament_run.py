@@ -22,8 +22,8 @@ from arena.tournament.report import build_report, markdown
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, plan, run_tournament
 from arena.tournament.standings import tournament_table
 from players.models import ModelsConfig
-from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import WireServer, reply, unauthorized
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer, reply, unauthorized
 
 TRIO = ("baseline:honest", "baseline:bluffing", "baseline:pushover")
 

@@ -14,7 +14,7 @@ from arena.engine.match import MatchConfig, play_match, prepare_runner
 from arena.engine.run_control import Budget, RunControl
 from arena.plugins.games import get_game
 from arena.store.database import Store
-from tests.scripted import CrashingPlayer, ScriptedPlayer, decision
+from tests.support.scripted import CrashingPlayer, ScriptedPlayer, decision
 
 GOOD = {"price": 3.0, "produce": 10, "promotion": "none", "reason": "steady"}
 

@@ -24,8 +24,8 @@ from arena.tournament.standings import tournament_table
 from players.models import ModelsConfig
 from players.models.local_runtime import missing_requirement
 from players.models.prompting import SYSTEM_PROMPT_VERSION
-from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import (
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import (
     WireServer,
     bad_request,
     context_exceeded,

@@ -6,7 +6,7 @@ refused reply, a 401, a 400 (an invalid model name, a prompt over the context si
 Every request is recorded (path, headers, JSON body).
 
 With ``prompt_cache = True`` it reports cached input tokens the way each API does
-(:class:`tests.wire_cache.PromptCache`).
+(:class:`tests.support.wire_cache.PromptCache`).
 
 Endpoints: ``POST /v1/chat/completions``, ``POST /v1/responses``, ``POST /v1/messages``
 and ``GET /v1/models`` (listing ``models``). Anything outside ``/v1/`` is a 404, as on a
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from tests.wire_cache import PromptCache
+from tests.support.wire_cache import PromptCache
 
 
 @dataclass

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tests.wire_server import Behaviour
+    from tests.support.wire_server import Behaviour
 
 
 OPENAI_MIN_CACHED = 1024

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from arena.contract.player import DecisionRequest
 from players.models import ModelSettings
-from tests.wire_server import WireServer
+from tests.support.wire_server import WireServer
 
 CANARY_KEY = "sk-canary-0123456789abcdefDEADBEEF"
 KEY_ENV = "ARENA_TEST_CANARY_KEY"
@@ -73,3 +73,14 @@ def settings_for(provider: str, wire: WireServer, **overrides: Any) -> ModelSett
         base.pop("api_key_env")
     base.update(overrides)
     return ModelSettings(**base)
+
+
+def sent_schema(body: dict[str, Any]) -> dict[str, Any]:
+    """The JSON schema a request carried, whatever the provider's field for it."""
+    if "text" in body:
+        return dict(body["text"]["format"]["schema"])
+    if "response_format" in body:
+        return dict(body["response_format"]["json_schema"]["schema"])
+    if "tools" in body:
+        return dict(body["tools"][0]["input_schema"])
+    return dict(body["output_config"]["format"]["schema"])

@@ -21,7 +21,7 @@ from arena.engine.match import MatchConfig, prepare_runner
 from arena.engine.recorder import TURN_COLUMNS
 from arena.engine.turns import _action_dump
 from arena.store.database import Store
-from tests.scripted import ScriptedPlayer, decision
+from tests.support.scripted import ScriptedPlayer, decision
 
 GOOD = {"price": 3.0, "produce": 10, "promotion": "none", "reason": "steady"}
 

@@ -21,9 +21,9 @@ from arena.tournament.standings import tournament_table
 from games.lemonade.observation import LemonadeObservation
 from games.lemonade.rules import LemonadeDecision
 from players.models import ModelsConfig
-from tests.players.modelkit import settings_for
-from tests.scripted import ScriptedPlayer
-from tests.wire_server import WireServer, reply
+from tests.support.modelkit import settings_for
+from tests.support.scripted import ScriptedPlayer
+from tests.support.wire_server import WireServer, reply
 
 LIE = "Yesterday I sold 999 cups"  # never true: no day's demand comes near 999
 

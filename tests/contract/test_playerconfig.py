@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from arena.contract.playerconfig import config_hash, public_url, seat_configuration
 from arena.plugins.games import get_game
-from tests.scripted import ScriptedPlayer
+from tests.support.scripted import ScriptedPlayer
 
 
 def test_the_hash_is_of_canonical_json() -> None:

@@ -9,7 +9,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -19,27 +18,11 @@ from arena.engine.recorder import TURN_COLUMNS
 from arena.store import background_writer
 from arena.store.database import Store, StoreError
 from arena.store.turn_rows import TurnRows
-from tests.scripted import ScriptedPlayer, decision
-
-from .test_store import running_episode
+from tests.support.episodes import running_episode, turn_rows
+from tests.support.processes import wait_until_gone
+from tests.support.scripted import ScriptedPlayer, decision
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
-
-
-def turn_rows(episode_id: int, step: int) -> list[list[object]]:
-    """Two minimal turn rows of one step, in ``TURN_COLUMNS`` order."""
-    rows = []
-    for offset, seat in enumerate("ab"):
-        row: dict[str, object] = dict.fromkeys(TURN_COLUMNS)
-        row.update(
-            episode_id=episode_id, idx=2 * step + offset, step=step, seat=seat, action="{}", attempts="[]"
-        )
-        row.update(raw="", action_text="", reason="", error_detail="")
-        row.update(valid=1, fallback=0, reason_in_action=0, latency=0.0)
-        row.update(input_tokens=0, output_tokens=0, cached_tokens=0, cache_write_tokens=0, reasoning_tokens=0)
-        row.update(cost_usd=0.0)
-        rows.append([row[column] for column in TURN_COLUMNS])
-    return rows
 
 
 def unpicklable_rows(episode_id: int, step: int) -> list[list[object]]:
@@ -47,21 +30,6 @@ def unpicklable_rows(episode_id: int, step: int) -> list[list[object]]:
     rows = turn_rows(episode_id, step)
     rows[0][TURN_COLUMNS.index("raw")] = threading.Lock()
     return rows
-
-
-def wait_until_gone(pid: int) -> None:
-    """Wait for a process to exit: gone, or a zombie not yet reaped by its parent (a guard
-    against hanging, not a speed limit)."""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            return
-        if state == "Z":
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"process {pid} is still running")
 
 
 def test_an_episode_is_recorded_through_a_writer_process(db_path: Path) -> None:
@@ -149,8 +117,8 @@ KILLED_MID_EPISODE = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
 from arena.store.database import Store
-from tests.test_background_writer import turn_rows
-from tests.test_store import running_episode
+from tests.support.episodes import turn_rows
+from tests.support.episodes import running_episode
 from arena.engine.recorder import TURN_COLUMNS
 store = Store({db!r})
 episode = running_episode(store)
@@ -165,8 +133,8 @@ KILLED_IN_AN_EVENT_LOOP = """
 import asyncio, os, signal, sys
 sys.path.insert(0, {root!r})
 from arena.store.database import Store
-from tests.test_background_writer import turn_rows
-from tests.test_store import running_episode
+from tests.support.episodes import turn_rows
+from tests.support.episodes import running_episode
 from arena.engine.recorder import TURN_COLUMNS
 async def main():
     store = Store({db!r})
@@ -186,7 +154,7 @@ asyncio.run(main())
 def test_steps_sent_before_a_kill_9_are_still_committed(db_path: Path, script: str) -> None:
     # Without an event loop each step is sent at once; in one, when the loop next has
     # control: the three steps queued after that die with the process.
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     code = script.format(root=root, db=str(db_path))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == -signal.SIGKILL, done.stderr
@@ -315,8 +283,8 @@ KILLED_WITH_A_BACKLOG = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
 from arena.store.database import Store
-from tests.test_background_writer import turn_rows
-from tests.test_store import running_episode
+from tests.support.episodes import turn_rows
+from tests.support.episodes import running_episode
 from arena.engine.recorder import TURN_COLUMNS
 store = Store({db!r})
 episode = running_episode(store)
@@ -331,7 +299,7 @@ os.kill(os.getpid(), signal.SIGKILL)
 
 
 def test_opening_the_file_waits_for_a_dead_process_s_writer_to_commit_its_backlog(db_path: Path) -> None:
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     code = KILLED_WITH_A_BACKLOG.format(root=root, db=str(db_path))
     player = subprocess.Popen(
         [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True

@@ -14,11 +14,10 @@ from arena.store import background_writer
 from arena.store.database import Store, StoreError
 from arena.store.episode_ids import LARGEST_BLOCK
 from arena.store.migrations import MIGRATIONS
+from tests.support.episodes import running_episode
+from tests.support.processes import wait_until_gone
 
-from .test_background_writer import wait_until_gone
-from .test_store import running_episode
-
-ROOT = str(Path(__file__).resolve().parents[1])
+ROOT = str(Path(__file__).resolve().parents[2])
 
 
 def old_arena_insert(db: Path) -> int:
@@ -68,7 +67,7 @@ CREATOR = """
 import sys
 sys.path.insert(0, {root!r})
 from arena.store.database import Store
-from tests.test_store import running_episode
+from tests.support.episodes import running_episode
 store = Store({db!r})
 ids = [running_episode(store) for _ in range({count})]
 store.close()
@@ -97,7 +96,7 @@ KILLED_AFTER_RESERVING = """
 import os, signal, sys
 sys.path.insert(0, {root!r})
 from arena.store.database import Store
-from tests.test_store import running_episode
+from tests.support.episodes import running_episode
 store = Store({db!r})
 for _ in range(5):
     running_episode(store)  # blocks of 1, 2 and 4 ids: 6 and 7 reserved, not taken

@@ -11,6 +11,7 @@ from arena.contract.playerconfig import config_hash
 from arena.engine.export import export_episode
 from arena.store.database import Store
 from arena.store.migrations import MIGRATIONS
+from tests.support.episodes import running_episode
 
 
 def test_a_new_database_is_at_the_latest_schema_in_wal_mode(db_path: Path) -> None:
@@ -50,19 +51,6 @@ def test_a_database_from_a_newer_arena_is_refused(db_path: Path) -> None:
         raise AssertionError("a newer schema must not be opened")
 
 
-def running_episode(store: Store) -> int:
-    """Insert a running one-seat episode."""
-    return store.create_episode(
-        game="lemonade",
-        game_version="1.0",
-        prompt_version="p",
-        arena_version="0",
-        seed=1,
-        config={},
-        seats=[("a", "baseline:weather", "baseline")],
-    )
-
-
 def test_running_episodes_of_a_dead_process_are_marked_aborted(db_path: Path) -> None:
     store = Store(db_path)
     episode_id = running_episode(store)
@@ -86,7 +74,7 @@ def test_the_running_process_keeps_its_own_running_episodes(db_path: Path) -> No
     store.close()
 
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def test_a_database_written_before_player_configs_opens_and_exports_the_same(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from games.bargain.rules import BargainAction
 from games.lemonade import LemonadeState
 from games.lemonade.rules import LemonadeDecision
 from players.console_human import ConsoleDesk, ConsoleHuman
-from tests.gamekit import new_bargain, new_lemonade
+from tests.support.gamekit import new_bargain, new_lemonade
 
 
 def scripted(lines: list[str], log: list[str]) -> tuple[Callable[[str], str], Callable[[str], None]]:

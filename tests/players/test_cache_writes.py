@@ -9,8 +9,8 @@ import pytest
 from arena.cli.main import main
 from arena.engine.export import export_episode
 from arena.store.database import Store
-from tests.players.modelkit import CANARY_KEY, KEY_ENV
-from tests.wire_server import WireServer, reply
+from tests.support.modelkit import CANARY_KEY, KEY_ENV
+from tests.support.wire_server import WireServer, reply
 
 GOOD = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady at the base price"}
 PRICE_IN, PRICE_OUT = 3.0, 15.0

@@ -115,7 +115,7 @@ async def test_rows_hold_a_digest_of_the_state_alone(store: Store) -> None:
 
 def test_rows_with_the_older_digest_of_observation_and_state_are_still_checked(tmp_path: Path) -> None:
     db = tmp_path / "v5.db"
-    shutil.copy(Path(__file__).parent / "data" / "schema_v5.db", db)
+    shutil.copy(Path(__file__).parents[1] / "data" / "schema_v5.db", db)
     with sqlite3.connect(db) as conn:  # someone edits a stored action afterwards
         conn.execute(
             "UPDATE turns SET action = json_set(action, '$.produce', 1) WHERE episode_id = 1 AND idx = 0"

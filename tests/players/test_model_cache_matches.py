@@ -12,8 +12,8 @@ from arena.engine.export import export_episode
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from players.models import ModelsConfig
-from tests.players.modelkit import settings_for
-from tests.wire_server import WireServer, reply, truncated
+from tests.support.modelkit import settings_for
+from tests.support.wire_server import WireServer, reply, truncated
 
 GOOD = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady at the base price"}
 

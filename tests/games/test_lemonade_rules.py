@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from games.lemonade.rules import LemonadeDecision, demand, price_factor, settle
 from games.lemonade.world import WorldDay, generate_world
-from tests.gamekit import new_lemonade, observed, prompt_of
+from tests.support.gamekit import new_lemonade, observed, prompt_of
 
 
 def test_world_follows_the_seed_draw_order() -> None:
