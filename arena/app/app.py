@@ -342,7 +342,7 @@ class ArenaApp(App[int]):
         await self.tournaments.stop_all()
         try:
             self.store.close()
-        except StoreError as exc:  # a write the writer process could not commit
+        except StoreError as exc:  # a held write the database refused
             self.close_error = str(exc)
 
 

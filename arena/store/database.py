@@ -92,8 +92,8 @@ class Store:
         self.path = Path(path)
         self._pending: list[Write] = []
         """Writes not yet committed, in order."""
-        self._committed = 0.0
-        """``time.perf_counter()`` of the last commit of pending writes."""
+        self._committed = time.perf_counter()
+        """When this store last committed (opening counts: it may have migrated and reaped)."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)

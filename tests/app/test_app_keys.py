@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Button, Input, RichLog, Select, Static
 
 from arena.app import create_app
@@ -186,14 +187,18 @@ async def test_a_seat_takes_a_typed_spec_not_in_the_list(app_db: Path) -> None:
         assert select.value == draft.seats["b"] == "openai-compat:tiny@http://127.0.0.1:9/v1"
 
 
-async def test_a_write_the_writer_could_not_save_is_reported_at_quit(app_db: Path) -> None:
+async def test_a_held_write_the_database_refuses_is_reported_at_quit(
+    app_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from arena.engine.recorder import TURN_COLUMNS
+    from arena.store import database
     from tests.support.episodes import turn_rows
 
+    monkeypatch.setattr(database, "GROUP_SECONDS", 3600.0)  # held until the store closes
     app = create_app(app_db, load_models=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        app.store.add_turns(TURN_COLUMNS, turn_rows(episode_id=999, step=0))  # no such episode
+        app.store.add_turns(TURN_COLUMNS, turn_rows(episode_id=999, step=0), group=True)  # no such episode
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert "FOREIGN KEY" in app.close_error

@@ -57,24 +57,6 @@ def test_the_game_can_be_played_without_the_sdks_loaded() -> None:
     assert json.loads(result.stdout) == []
 
 
-def test_the_writer_process_builds_turn_rows_without_pydantic_or_the_engine() -> None:
-    # What the store's writer child imports to unpickle and build turn rows: it starts fast
-    # and stays small because it needs neither pydantic nor the rest of Arena.
-    code = (
-        "import sys, json, arena.store.background_writer, arena.store.turn_rows\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m == 'pydantic' or m.startswith('arena.'))))"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    expected = [
-        "arena.store",  # the package: a docstring only
-        "arena.store.background_writer",
-        "arena.store.orphan_writers",
-        "arena.store.turn_rows",
-        "arena.store.writer_frames",
-    ]
-    assert json.loads(result.stdout) == expected
-
-
 def test_creating_and_migrating_a_database_needs_neither_sqlite_utils_nor_numpy(tmp_path: Path) -> None:
     code = (
         "import json, sys\n"

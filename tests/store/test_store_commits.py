@@ -63,10 +63,8 @@ async def test_a_scripted_episode_is_committed_at_its_start_and_end_only(db_path
     outcome = await play_match(MatchConfig("lemonade", SEATS, seed=3), store)
     assert commits == ["COMMIT", "COMMIT"]  # created, then 30 steps and the end together
     other = sqlite3.connect(db_path)  # the episode is stored whole as soon as it ended
-    assert other.execute("SELECT status, turns FROM episodes WHERE id = ?", (outcome.episode_id,)).fetchone() == (
-        "finished",
-        60,
-    )
+    stored = other.execute("SELECT status, turns FROM episodes WHERE id = ?", (outcome.episode_id,))
+    assert stored.fetchone() == ("finished", 60)
     other.close()
     store.close()
 
