@@ -120,7 +120,8 @@ def main() -> None:
             if rate > ours:
                 ours, cpu = rate, spent
     best = f", best of {args.rounds} rounds" if args.rounds > 1 else ""
-    print(f"plain sqlite3, same rows, a commit per step: {args.episodes} episodes: {plain:.0f} eps/s{best}")
+    label = f"plain sqlite3, same rows, a commit per step: {args.episodes} episodes"
+    print(f"{label}: {plain:.0f} episodes/s{best}")
     print(f"arena: {args.episodes} recorded episodes: {ours:.0f} episodes/s{best}")
     print(f"arena CPU per episode: {cpu:.2f} ms")
     print(f"ratio arena / reference: {ours / plain:.2f}")
