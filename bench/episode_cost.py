@@ -8,8 +8,8 @@ it less than wall time), interleaved over ``--rounds`` rounds, best round kept:
 
 * ``game``: the game state and the two baselines alone (observation, decision, apply);
 * ``runner``: ``play_match`` without a store (runner, records, no rows);
-* ``recorded``: ``play_match`` into a real SQLite file, as ``arena play`` does. A background
-  writer's own CPU time is not counted here; the wall time per episode is printed too.
+* ``recorded``: ``play_match`` into a real SQLite file, as ``arena play`` does (SQLite runs in
+  this process, so its CPU time is counted); the wall time per episode is printed too.
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ async def record(
         for rows in steps:
             for row in rows:
                 row[0] = episode_id
-            store.add_turns(TURN_COLUMNS, rows)
+            store.add_turns(TURN_COLUMNS, rows, group=True)  # as the recorder does for baselines
             step_count += 1
             if step_count % YIELD_EVERY_STEPS == 0:
                 await asyncio.sleep(0)
