@@ -268,3 +268,22 @@ def test_episodes_recorded_side_by_side_in_one_store_keep_their_own_turns(db_pat
     for episode_id in ids:
         assert [row["idx"] for row in store.raw_turns(episode_id or 0)] == list(range(60))
     store.close()
+
+
+def test_two_tournaments_in_two_processes_write_one_file_at_once(db_path: Path) -> None:
+    Store(db_path).close()
+    argv = [sys.executable, "-m", "arena.cli.main", "--db", str(db_path), "tournament", "run", "lemonade"]
+    argv += ["--player", "baseline:weather", "--player", "baseline:cost-plus", "--seeds", "8"]
+    runs = [
+        subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for _ in range(2)
+    ]
+    for run in runs:
+        _, err = run.communicate()
+        assert run.returncode == 0, err
+    store = Store(db_path)
+    assert [row["status"] for row in store.list_tournaments()] == ["finished", "finished"]
+    rows = store.conn.execute("SELECT id, tournament_id, status, turns FROM episodes ORDER BY id").fetchall()
+    assert [row[0] for row in rows] == list(range(1, 33))  # 2 x 16 slots, no id skipped
+    assert {(row[1], row[2], row[3]) for row in rows} == {(1, "finished", 60), (2, "finished", 60)}
+    assert store.conn.execute("SELECT count(*) FROM turns").fetchone() == (32 * 60,)
+    store.close()
