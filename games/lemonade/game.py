@@ -39,7 +39,7 @@ from games.lemonade.rules import (
     LemonadeDecision,
     affordable,
     check_decision,
-    settled,
+    settle,
     shared_traffic_shares,
 )
 from games.lemonade.world import WorldDay, generate_world
@@ -188,7 +188,7 @@ class LemonadeState(GameState):
                 claims = claims_in(reason)  # cached: scripted stands repeat their reasons
                 if claims:  # checked against the stand's days so far, before today is settled
                     self.audit.add(seat, self.day, claims, stand.records, stand.cash, world.weather)
-            demand, sold, waste, revenue, cost, promotion_cost, cash = settled(
+            demand, sold, waste, revenue, cost, promotion_cost, cash = settle(
                 world, decision, stand.cash, shares.get(seat, 1.0)
             )
             stand.cash = cash
