@@ -57,19 +57,18 @@ GROUP_SECONDS = 0.005
 
 
 @contextlib.contextmanager
-def transaction(conn: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> Iterator[bool]:
+def transaction(conn: sqlite3.Connection) -> Iterator[None]:
     """One transaction on ``conn``: committed when the block ends, rolled back if it raises.
 
-    Inside the caller's open transaction the block is part of that one instead. ``begin``
-    opens it (``BEGIN IMMEDIATE`` takes the write lock at once, waiting for it as
-    ``busy_timeout`` says, so a write never meets a lock halfway). Yields whether the
-    transaction is the block's own.
+    Inside the caller's open transaction the block is part of that one instead. It begins
+    ``IMMEDIATE``: the write lock is taken at once (waiting for it as ``busy_timeout`` says),
+    so a write never meets another's lock halfway.
     """
     outer = not conn.in_transaction
     if outer:
-        conn.execute(begin)
+        conn.execute("BEGIN IMMEDIATE")
     try:
-        yield outer
+        yield
         if outer:
             conn.execute("COMMIT")
     except BaseException:
@@ -179,7 +178,7 @@ class Store:
                     tournament_id, "aborted", "process ended while the tournament was running"
                 )
 
-    def transaction(self) -> contextlib.AbstractContextManager[bool]:
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
         """A context manager grouping writes into one commit (see :func:`transaction`)."""
         return transaction(self.conn)
 
@@ -233,30 +232,30 @@ class Store:
         if not writes:
             return
         self._committed = time.perf_counter()
-        conn = self._conn
         try:
-            with transaction(conn):
-                for write in writes:
-                    for sql, rows in write:
-                        conn.executemany(sql, rows)
+            self._commit(writes)
             return
         except sqlite3.Error as exc:
             if _locked(exc):
                 self._pending[:0] = writes
-            if _locked(exc) or conn.in_transaction or len(writes) == 1:
+            if _locked(exc) or self._conn.in_transaction or len(writes) == 1:
                 raise StoreError(f"a write to {self.path} was not saved: {exc}") from None
         refused = []
         for write in writes:
             try:
-                with transaction(conn):
-                    for sql, rows in write:
-                        conn.executemany(sql, rows)
+                self._commit([write])
             except sqlite3.Error as exc:
                 refused.append(exc)
         if refused:
             raise StoreError(
                 f"{len(refused)} of {len(writes)} writes to {self.path} were not saved: {refused[0]}"
             )
+
+    def _commit(self, writes: list[Write]) -> None:
+        with transaction(self._conn):
+            for write in writes:
+                for sql, rows in write:
+                    self._conn.executemany(sql, rows)
 
     def set_status(self, episode_id: int, status: str, message: str = "") -> None:
         """Change an episode's status (used for aborted episodes)."""
