@@ -19,7 +19,16 @@ from arena.display.values import format_row
 from arena.store.database import Store
 
 PLAY = ["play", "lemonade", "--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus", "--seed", "42"]
-SUITE = ["suite", "bargain", "--seat", "seller=baseline:honest", "--seat", "buyer=baseline:random", "--n=1"]
+TOURNAMENT = [
+    "tournament",
+    "run",
+    "bargain",
+    "--player",
+    "baseline:honest",
+    "--player",
+    "baseline:random",
+    "--seeds=1",
+]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -127,8 +136,19 @@ def test_arena_db_environment_variable(
         ([*PLAY, "--budget-usd", "nan"], "--budget-usd must be a number of dollars"),
         ([*PLAY, "--budget-tokens", "-5"], "--budget-tokens must be a whole number of tokens, 0 or more"),
         ([*PLAY, "--budget-tokens", "lots"], "invalid int value"),
-        ([*SUITE, "--seed", "99999999999999999999999"], "seed must fit in a signed 64-bit integer"),
-        ([*SUITE, "--seat", "buyer=baseline:random"], "--seat buyer is given twice"),
+        (
+            [*TOURNAMENT, "--master-seed", "99999999999999999999999"],
+            "seed: Input should be less than or equal to",
+        ),
+        ([*TOURNAMENT, "--player", "baseline:random"], "each player once; repeated: baseline:random"),
+        (
+            [*TOURNAMENT, "--seed", "3"],
+            "--seed is one episode's seed (arena play); a tournament draws its deals from",
+        ),
+        (
+            ["suite", "bargain", "--n", "3"],
+            "arena suite is gone: a suite was a tournament; run arena tournament run",
+        ),
         (["export", "99999999999999999999999"], "no episode 99999999999999999999999"),
         (["replay", "99999999999999999999999"], "no episode 99999999999999999999999"),
         (["episodes", "--limit", "0"], "--limit must be at least 1"),
@@ -159,19 +179,18 @@ def test_unwritable_database_is_one_line(capsys: pytest.CaptureFixture[str], tmp
     assert err.startswith("arena: error: cannot open database") and len(err.strip().splitlines()) == 1
 
 
-def test_suite_swaps_seats_records_a_tournament_and_writes_a_report(
+def test_a_tournament_swaps_seats_records_every_episode_and_writes_a_report(
     capsys: pytest.CaptureFixture[str], db_path: Path, tmp_path: Path
 ) -> None:
-    report = tmp_path / "report.json"
-    argv = ["suite", "bargain", "--seat", "seller=baseline:bluffing", "--seat", "buyer=baseline:pushover"]
-    code, out, _ = run(
-        capsys, "--db", str(db_path), *argv, "--n", "10", "--seed", "5", "--report", str(report)
-    )
+    players = ["--player", "baseline:bluffing", "--player", "baseline:pushover"]
+    argv = ["tournament", "run", "bargain", *players, "--seeds", "10", "--master-seed", "5"]
+    code, out, _ = run(capsys, "--db", str(db_path), *argv, "--report", str(tmp_path / "out"))
     assert code == 0
     assert "baseline:bluffing" in out and "leaks" in out and "bluffs" in out
-    document = json.loads(report.read_text())
+    assert f"wrote {tmp_path / 'out' / 'report.json'}" in out
+    document = json.loads((tmp_path / "out" / "report.json").read_text())
     assert set(document) >= {"identity", "harness", "inference", "cost", "failures"}
-    assert document["identity"]["episodes_finished"] == 20  # a suite is a tournament now
+    assert document["identity"]["episodes_finished"] == 20 and document["identity"]["master_seed"] == 5
     store = Store(db_path)
     episodes = store.list_episodes(limit=100)
     assert len(episodes) == 20 and {e["tournament_id"] for e in episodes} == {1}
@@ -179,9 +198,20 @@ def test_suite_swaps_seats_records_a_tournament_and_writes_a_report(
     assert sellers == {"baseline:bluffing", "baseline:pushover"}
 
 
-def test_suite_rejects_a_bad_count(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
-    code, _, err = run(capsys, "--db", str(db_path), "suite", "bargain", "--seat", "seller=human", "--n", "x")
-    assert code == 2 and err.strip() == "arena: error: --n must be a whole number, got 'x'"
+def test_a_tournament_rejects_a_bad_count(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
+    argv = [
+        "tournament",
+        "run",
+        "bargain",
+        "--player",
+        "baseline:honest",
+        "--player",
+        "human",
+        "--seeds",
+        "x",
+    ]
+    code, _, err = run(capsys, "--db", str(db_path), *argv)
+    assert code == 1 and err.strip().startswith("arena: error: seeds:")
 
 
 def _arena(db: Path, *argv: str) -> subprocess.Popen[str]:
