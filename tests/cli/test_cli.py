@@ -17,6 +17,7 @@ import pytest
 from arena.cli.main import main
 from arena.display.values import format_row
 from arena.store.database import Store
+from tests.support.processes import MINIMAL_ENV, OUR_ENV
 
 PLAY = ["play", "lemonade", "--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus", "--seed", "42"]
 TOURNAMENT = [
@@ -214,14 +215,20 @@ def test_a_tournament_rejects_a_bad_count(capsys: pytest.CaptureFixture[str], db
     assert code == 1 and err.strip().startswith("arena: error: seeds:")
 
 
-def _arena(db: Path, *argv: str) -> subprocess.Popen[str]:
+@pytest.fixture(params=["our-env", "minimal-env"])
+def cli_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """Each subprocess test runs the CLI in our environment and in the minimal one most users have."""
+    return OUR_ENV if request.param == "our-env" else MINIMAL_ENV
+
+
+def _arena(db: Path, *argv: str, env: dict[str, str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "arena.cli.main", "--db", str(db), *argv],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env=env,
     )
 
 
@@ -243,9 +250,11 @@ HUMAN_PLAY = ["play", "lemonade", "--seat", "a=human", "--seat", "b=baseline:wea
 
 # kill, timeout or a closed terminal (SIGTERM, SIGHUP) count as Ctrl-C
 @pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
-def test_ctrl_c_marks_the_episode_aborted(tmp_path: Path, signal_number: int) -> None:
+def test_ctrl_c_marks_the_episode_aborted(
+    cli_env: dict[str, str], tmp_path: Path, signal_number: int
+) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY)
+    process = _arena(db, *HUMAN_PLAY, env=cli_env)
     _wait_for_episode(db)
     process.send_signal(signal_number)
     assert process.stdin is not None and process.stderr is not None
@@ -258,9 +267,9 @@ def test_ctrl_c_marks_the_episode_aborted(tmp_path: Path, signal_number: int) ->
     assert episode["status"] == "aborted"
 
 
-def test_a_killed_process_leaves_an_aborted_readable_episode(tmp_path: Path) -> None:
+def test_a_killed_process_leaves_an_aborted_readable_episode(cli_env: dict[str, str], tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY)
+    process = _arena(db, *HUMAN_PLAY, env=cli_env)
     _wait_for_episode(db)
     process.kill()
     process.communicate(timeout=60)
@@ -270,9 +279,9 @@ def test_a_killed_process_leaves_an_aborted_readable_episode(tmp_path: Path) -> 
     assert store.turns(episode["id"]) == []
 
 
-def test_human_at_the_console_corrects_a_wrong_entry(tmp_path: Path) -> None:
+def test_human_at_the_console_corrects_a_wrong_entry(cli_env: dict[str, str], tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY, "--option", "days=2")
+    process = _arena(db, *HUMAN_PLAY, "--option", "days=2", env=cli_env)
     # day 1: a price out of range, a word for a number, then too many cups for the cash
     # (refused as soon as it is typed; the price is kept).
     entries = [
@@ -315,9 +324,11 @@ def _episode_row(db: Path) -> dict[str, object]:
         store.close()
 
 
-def test_end_of_input_at_a_prompt_aborts_with_a_message_on_a_new_line(tmp_path: Path) -> None:
+def test_end_of_input_at_a_prompt_aborts_with_a_message_on_a_new_line(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY, "--option", "days=2")
+    process = _arena(db, *HUMAN_PLAY, "--option", "days=2", env=cli_env)
     out, err = process.communicate("3\n20\n")
     assert process.returncode == 1, err
     assert (
@@ -334,9 +345,9 @@ def test_end_of_input_at_a_prompt_aborts_with_a_message_on_a_new_line(tmp_path: 
     assert "aborted: the input ended" in out and "Traceback" not in out + err
 
 
-def test_ctrl_c_at_a_prompt_ends_the_prompt_line(tmp_path: Path) -> None:
+def test_ctrl_c_at_a_prompt_ends_the_prompt_line(cli_env: dict[str, str], tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY)
+    process = _arena(db, *HUMAN_PLAY, env=cli_env)
     assert process.stdin is not None and process.stdout is not None
     seen = ""
     while "price (" not in seen:
@@ -356,10 +367,12 @@ def test_ctrl_c_at_a_prompt_ends_the_prompt_line(tmp_path: Path) -> None:
     assert _episode_row(db)["status"] == "aborted"
 
 
-def test_a_closed_output_pipe_aborts_the_episode_with_a_message(tmp_path: Path) -> None:
+def test_a_closed_output_pipe_aborts_the_episode_with_a_message(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
     # arena play ... | head -1: the reader goes away while the person is still playing.
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY)
+    process = _arena(db, *HUMAN_PLAY, env=cli_env)
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     assert process.stdout.readline().startswith("episode 1: lemonade")
     process.stdout.close()
@@ -374,9 +387,9 @@ def test_a_closed_output_pipe_aborts_the_episode_with_a_message(tmp_path: Path) 
     assert episode["status"] == "aborted" and "closed" in str(episode["message"])
 
 
-def test_a_closed_output_pipe_aborts_a_spectated_episode(tmp_path: Path) -> None:
+def test_a_closed_output_pipe_aborts_a_spectated_episode(cli_env: dict[str, str], tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *PLAY[:6], "--option", "days=1000")
+    process = _arena(db, *PLAY[:6], "--option", "days=1000", env=cli_env)
     assert process.stdout is not None and process.stderr is not None
     assert process.stdout.readline().startswith("episode 1: lemonade")
     process.stdout.close()
@@ -387,15 +400,7 @@ def test_a_closed_output_pipe_aborts_a_spectated_episode(tmp_path: Path) -> None
     assert _episode_row(db)["status"] == "aborted"
 
 
-MINIMAL_ENV = {
-    key: value
-    for key, value in os.environ.items()
-    if key not in {"PYTHONUNBUFFERED", "TERM", "COLUMNS", "LINES"} and not key.startswith(("LC_", "LANG"))
-}
-"""How most users run: no PYTHONUNBUFFERED (stdout is block-buffered into a pipe), no TERM, no locale."""
-
-
-@pytest.mark.parametrize("env", [None, MINIMAL_ENV], ids=["our-env", "minimal-env"])
+@pytest.mark.parametrize("env", [OUR_ENV, MINIMAL_ENV], ids=["our-env", "minimal-env"])
 @pytest.mark.parametrize("argv", [["episodes"], ["export", "1"], ["games"]])
 def test_listing_commands_into_a_closed_pipe_end_quietly(
     tmp_path: Path, argv: list[str], env: dict[str, str] | None
