@@ -62,7 +62,7 @@ class GameDefinition(ABC):
     prompt_version: ClassVar[str]
     Options: ClassVar[type[BaseModel]] = NoOptions
     summary_metrics: ClassVar[tuple[str, ...]] = ()
-    """The metrics tables lead with (suite reports); empty means every metric."""
+    """The metrics tables lead with (tournament reports); empty means every metric."""
     episode_metrics: ClassVar[frozenset[str]] = frozenset()
     """Metrics that describe the whole episode (a deal's price): the same for every seat, shown once.
 
