@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sqlite3
 import subprocess
@@ -19,6 +18,7 @@ from arena.engine.recorder import TURN_COLUMNS
 from arena.store import database
 from arena.store.database import Store, StoreError
 from tests.support.episodes import running_episode, turn_rows
+from tests.support.processes import OUR_ENV
 from tests.support.scripted import ScriptedPlayer
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
@@ -221,9 +221,9 @@ def test_a_crash_mid_episode_leaves_it_marked_unfinished_with_the_steps_before(d
 def test_a_person_s_move_is_committed_before_the_next_one_is_asked_for(db_path: Path) -> None:
     argv = [sys.executable, "-m", "arena.cli.main", "--db", str(db_path), "play", "lemonade"]
     argv += ["--seat", "a=human", "--seat", "b=baseline:weather", "--option", "days=3"]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # Unbuffered, so each prompt is read as it is shown (a user's terminal shows it at once too).
     process = subprocess.Popen(
-        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=OUR_ENV
     )
     assert process.stdin is not None and process.stdout is not None
     process.stdin.write("3\n20\n\n\n")  # day 1: price, cups, promotion and reason as offered
