@@ -38,6 +38,7 @@ from arena.records import (
 )
 from arena.run_control import Budget, RunControl
 from arena.turns import PendingTurn, turn_usage
+from arena.validation_errors import one_line
 
 YIELD_EVERY = 0.002
 """Seconds an episode of scripted players may run before it yields to the event loop."""
@@ -345,7 +346,7 @@ class EpisodeRunner:
             try:
                 action = model.model_validate(_as_dict(action))
             except ValidationError as exc:
-                return None, ErrorClass.SCHEMA, _validation_message(exc)
+                return None, ErrorClass.SCHEMA, one_line(exc, whole="reply", limit=5)
         problem = self.game.validate(seat, action)
         if problem:
             return None, ErrorClass.ILLEGAL, problem
@@ -358,11 +359,3 @@ def _as_dict(action: BaseModel | dict[str, Any] | None) -> dict[str, Any] | None
     if isinstance(action, BaseModel):
         return action.model_dump()
     return dict(action) if isinstance(action, dict) else {"value": action}
-
-
-def _validation_message(exc: ValidationError) -> str:
-    parts = []
-    for error in exc.errors()[:5]:
-        where = ".".join(str(part) for part in error["loc"]) or "reply"
-        parts.append(f"{where}: {error['msg']}")
-    return "; ".join(parts)

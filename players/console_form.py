@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from arena.forms import FieldSpec
 from arena.player import DecisionRequest
+from arena.validation_errors import first_problem
 
 
 def stand_in(spec: FieldSpec) -> Any:
@@ -35,7 +36,7 @@ def build(request: DecisionRequest, fields: list[FieldSpec], values: dict[str, A
     try:
         return request.action_model.model_validate(data)
     except ValidationError as exc:
-        return str(exc.errors()[0]["msg"])
+        return first_problem(exc).message
 
 
 def problem_with(request: DecisionRequest, fields: list[FieldSpec], values: dict[str, Any]) -> str | None:
