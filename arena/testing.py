@@ -28,12 +28,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arena.definition import GameDefinition
-from arena.game import GameState
-from arena.player import BasePlayer, Decision, DecisionRequest
-from arena.recorder import Recorder
-from arena.runner import EpisodeRunner
-from arena.store import Store
+from arena.contract.definition import GameDefinition
+from arena.contract.game import GameState
+from arena.contract.player import BasePlayer, Decision, DecisionRequest
+from arena.engine.recorder import Recorder
+from arena.engine.runner import EpisodeRunner
+from arena.store.database import Store
 
 SENTINEL = 739_184_265
 """Written over a seat's secrets; must never reach another seat."""

@@ -25,11 +25,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.lineup import build_player
-from arena.match import MatchConfig, play_match
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.store import Store
+from arena.engine.lineup import build_player
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.store.database import Store
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
 

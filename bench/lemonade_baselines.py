@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.registry import get_game
+from arena.plugins.games import get_game
 from games.lemonade.baselines import BASELINES
 from games.lemonade.observation import LemonadeObservation
 

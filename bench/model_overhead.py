@@ -27,11 +27,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match import MatchConfig, play_match
-from arena.records import Event, StepStarted, TurnsRecorded
-from arena.store import Store
+from arena.contract.records import Event, StepStarted, TurnsRecorded
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 from players.models import load_models_config
-from tests.wire_server import Behaviour, WireServer, reply
+from tests.support.wire_server import Behaviour, WireServer, reply
 
 DECISION = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady"}
 

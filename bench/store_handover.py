@@ -21,9 +21,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match import MatchConfig, play_match
-from arena.recorder import TURN_COLUMNS
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.recorder import TURN_COLUMNS
+from arena.store.database import Store
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
 YIELD_EVERY_STEPS = 15

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from arena.player import Player
-from arena.player_kinds import BuildContext, PlayerKind, PromptTemplates
-from arena.specs import PlayerSpec, SpecError
+from arena.contract.player import Player
+from arena.plugins.players import BuildContext, PlayerKind, PlayerSpec, PromptTemplates, SpecError
 from players.providers import BUILTIN_PRICE_SOURCE, Provider, providers
 
 

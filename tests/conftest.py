@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.store import Store
+from arena.store.database import Store
 
 
 @pytest.fixture

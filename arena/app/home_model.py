@@ -12,11 +12,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.lineup import baseline_choices
-from arena.match import MatchConfig
-from arena.registry import GameOption, GameSpec
-from arena.specs import SpecError, parse_player_spec
-from arena.user_input import parse_seed
+from arena.engine.lineup import baseline_choices
+from arena.engine.match import MatchConfig
+from arena.engine.user_input import parse_seed
+from arena.plugins.games import GameOption, GameSpec
+from arena.plugins.players import SpecError, parse_player_spec
 
 SEED_FIELD = "seed"
 

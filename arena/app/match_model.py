@@ -5,7 +5,7 @@ reasons and usage, the deciding seats and the final results; ``revision`` grows 
 every change so the screen redraws only when something happened.
 
 While a person plays, the screen must not show what their seat may not know: the rule
-is :mod:`arena.audience`, shared with the console. The other seats' reasons, actions and
+is :mod:`arena.engine.audience`, shared with the console. The other seats' reasons, actions and
 scores stay hidden (``visible_seats``) until the episode is over (with several people at
 one screen, every seat's), and the board is the game's own rendering for the human's seat.
 
@@ -21,9 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.audience import MESSAGE_FIELD, Audience, has_message_field, move_without_message
-from arena.game import Game, SeatResult
-from arena.records import (
+from arena.contract.game import Game, SeatResult
+from arena.contract.records import (
     EpisodeEnded,
     EpisodeStarted,
     EpisodeStatus,
@@ -35,6 +34,7 @@ from arena.records import (
     TurnUsage,
     tokens_text,
 )
+from arena.engine.audience import MESSAGE_FIELD, Audience, has_message_field, move_without_message
 
 HIDDEN_VIEW = "hidden"
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"

@@ -19,12 +19,12 @@ from rich.console import Group, RenderableType
 from rich.pretty import Pretty
 from rich.text import Text
 
-from arena.game import Game
-from arena.recorder import stored_turn
-from arena.records import tokens_text
-from arena.registry import UnknownGameError, get_game
-from arena.store import Store
-from arena.turn_rows import dumps
+from arena.contract.game import Game
+from arena.contract.records import tokens_text
+from arena.engine.recorder import stored_turn
+from arena.plugins.games import UnknownGameError, get_game
+from arena.store.database import Store
+from arena.store.turn_rows import dumps
 
 SNAPSHOT_EVERY = 50
 
@@ -61,7 +61,9 @@ class ReplayTurn:
 
     @classmethod
     def from_row(cls, row: dict[str, Any], players: dict[str, str]) -> ReplayTurn:
-        """Build from a ``turns`` row as :meth:`arena.store.Store.turns` returns it, read by record field."""
+        """Build from a ``turns`` row as :meth:`arena.store.database.Store.turns` returns it.
+
+        Read by record field."""
         turn = stored_turn(row)
         usage = turn["usage"]
         return cls(

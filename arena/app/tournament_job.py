@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from arena.store import Store
+from arena.store.database import Store
 from arena.tournament.config import TournamentConfig, TournamentConfigError
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, load_config
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.app.home_model import SEED_FIELD, MatchDraft, ModelCatalog, SeatOption, seat_options
-from arena.registry import GameSpec
-from arena.specs import SpecError, parse_player_spec
+from arena.plugins.games import GameSpec
+from arena.plugins.players import SpecError, parse_player_spec
 from arena.tournament.config import DEFAULT_CONCURRENCY, MAX_CONCURRENCY, TournamentConfig, build_config
 from arena.tournament.schedule import lineups
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from arena.validation_errors import first_problem
+from arena.contract.validation_errors import first_problem
 
 DEFAULT_CONCURRENCY = 4
 MAX_CONCURRENCY = 256

@@ -17,13 +17,12 @@ from typing import Any
 from pydantic import BaseModel
 
 from arena import __version__
-from arena.definition import GameDefinition
-from arena.lineup import build_player
-from arena.player_kinds import player_kinds
-from arena.registry import get_game
-from arena.runner import REASK_ERRORS
-from arena.specs import SpecError, parse_player_spec
-from arena.store import Store, StoreError
+from arena.contract.definition import GameDefinition
+from arena.engine.lineup import build_player
+from arena.engine.runner import REASK_ERRORS
+from arena.plugins.games import get_game
+from arena.plugins.players import SpecError, parse_player_spec, player_kinds
+from arena.store.database import Store, StoreError
 from arena.tournament import provenance, reprobe
 from arena.tournament.disclosure import (
     decision_seconds,

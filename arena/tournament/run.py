@@ -28,15 +28,15 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from arena.lineup import build_player
-from arena.match import MatchConfig, prepare_runner
-from arena.player import Player
-from arena.playerconfig import config_hash, seat_configuration
-from arena.records import EpisodeStatus, Event, Observer, TurnsRecorded
-from arena.registry import get_game
-from arena.run_control import Budget
-from arena.specs import SpecError, parse_player_spec
-from arena.store import Store
+from arena.contract.player import Player
+from arena.contract.playerconfig import config_hash, seat_configuration
+from arena.contract.records import EpisodeStatus, Event, Observer, TurnsRecorded
+from arena.engine.lineup import build_player
+from arena.engine.match import MatchConfig, prepare_runner
+from arena.engine.run_control import Budget
+from arena.plugins.games import get_game
+from arena.plugins.players import SpecError, parse_player_spec
+from arena.store.database import Store
 from arena.tournament.config import TournamentConfig, TournamentConfigError
 from arena.tournament.schedule import Slot, schedule
 
@@ -242,7 +242,7 @@ class TournamentRun:
     async def run(self) -> TournamentProgress:
         """Prepare the players, play every missing slot and record how the run ended.
 
-        Raises :class:`arena.player.PlayerSetupError` before any episode if a player cannot
+        Raises :class:`arena.contract.player.PlayerSetupError` before any episode if a player cannot
         play. Ctrl-C or cancellation leaves the tournament ``aborted`` (resumable).
         """
         self.store.set_tournament_status(self.tournament_id, "running")

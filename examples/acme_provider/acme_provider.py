@@ -41,7 +41,7 @@ class AcmeProvider(OpenAICompatProvider):
         """HTTP 420 is Acme's rate limit; everything else as the OpenAI SDK reports it."""
         import openai  # loaded already: the call that failed went through it
 
-        from arena.player import ErrorClass
+        from arena.contract.player import ErrorClass
         from players.models.retry import ProviderFailure, parse_retry_after
         from players.models.sdkutil import http_headers, sdk_message
 

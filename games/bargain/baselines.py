@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.player import BasePlayer, Decision, DecisionRequest
 from games.bargain.observation import BargainObservation
 from games.bargain.rules import PRICE_MAX, PRICE_MIN, SELLER, BargainAction
 

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
-from arena.definition import BaselineInfo, GameDefinition
-from arena.game import GameState, template_version
+from arena.contract.definition import BaselineInfo, GameDefinition
+from arena.contract.game import GameState, template_version
 from games.bargain import prompt as prompt_text
 from games.bargain.observation import BargainObservation
 from games.bargain.options import BargainOptions

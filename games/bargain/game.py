@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from pydantic import BaseModel
 
-from arena.game import GameState, SeatResult
+from arena.contract.game import GameState, SeatResult
 from games.bargain.honesty import Ledger
 from games.bargain.observation import BargainObservation, PublicMove
 from games.bargain.options import BargainOptions
@@ -36,7 +36,7 @@ from games.bargain.rules import (
 from games.bargain.world import COST_MAX, COST_MIN, MARGIN_MAX, Deal, draw_deal
 
 if TYPE_CHECKING:
-    from arena.definition import GameDefinition
+    from arena.contract.definition import GameDefinition
 
 SAMPLE_MESSAGES = (
     "",

@@ -6,8 +6,8 @@ import functools
 import random
 from dataclasses import dataclass
 
-from arena.player import BasePlayer, Decision, DecisionRequest
-from arena.unvalidated import unvalidated
+from arena.contract.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.unvalidated import unvalidated
 from games.lemonade.observation import Forecast, LemonadeObservation, SharedLemonadeObservation
 from games.lemonade.rules import (
     MAX_PRICE,

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
-from arena.definition import BaselineInfo, GameDefinition
-from arena.game import GameState, template_version
+from arena.contract.definition import BaselineInfo, GameDefinition
+from arena.contract.game import GameState, template_version
 from games.lemonade import prompt as prompt_text
 from games.lemonade.observation import LemonadeObservation
 from games.lemonade.options import LemonadeOptions, stand_seats

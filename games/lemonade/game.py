@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Self
 
 from pydantic import BaseModel
 
-from arena.game import GameState, SeatResult
-from arena.unvalidated import unvalidated
+from arena.contract.game import GameState, SeatResult
+from arena.contract.unvalidated import unvalidated
 from games.lemonade.observation import (
     DayRecord,
     Forecast,
@@ -45,7 +45,7 @@ from games.lemonade.rules import (
 from games.lemonade.world import WorldDay, generate_world
 
 if TYPE_CHECKING:
-    from arena.definition import GameDefinition
+    from arena.contract.definition import GameDefinition
 
 HISTORY_DAYS = 7
 FALLBACK_FIRST_DAY_CUPS = 20

@@ -8,7 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from arena.sanitize import plain_text
+from arena.display.sanitize import plain_text
 from games.lemonade.observation import RivalDay, SharedLemonadeObservation
 from games.lemonade.reason_audit import Finding
 

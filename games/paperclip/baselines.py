@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.player import BasePlayer, Decision, DecisionRequest
 from games.paperclip.observation import PaperclipObservation
 from games.paperclip.world import COLOURS, Operation, State, apply_lenient, copy_state, parse_text, total
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from pydantic import BaseModel
 
-from arena.game import GameState, SeatResult
+from arena.contract.game import GameState, SeatResult
 from games.paperclip.answers import (
     batch_model,
     finals_of,
@@ -29,7 +29,7 @@ from games.paperclip.options import SEAT_NAMES, PaperclipOptions
 from games.paperclip.world import State
 
 if TYPE_CHECKING:
-    from arena.definition import GameDefinition
+    from arena.contract.definition import GameDefinition
 
 
 class PaperclipState(GameState):

@@ -21,7 +21,7 @@ from typing import Any
 
 import anthropic
 
-from arena.player import DecisionRequest, Usage
+from arena.contract.player import DecisionRequest, Usage
 
 from .base import ChatMessage, Completion, ModelPlayer, shared_ssl_context
 from .calls import served_by

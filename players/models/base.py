@@ -17,8 +17,8 @@ import random
 import time
 from typing import Any
 
-from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError
-from arena.playerconfig import public_url
+from arena.contract.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError
+from arena.contract.playerconfig import public_url
 
 from .calls import ClosableClient, Completion, concurrency_gate
 from .config import ModelSettings

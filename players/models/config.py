@@ -28,8 +28,8 @@ from urllib.parse import parse_qsl, urlencode
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from arena.specs import PlayerSpec, SpecError
-from arena.validation_errors import first_problem, one_line
+from arena.contract.validation_errors import first_problem, one_line
+from arena.plugins.players import PlayerSpec, SpecError
 from players.providers import Provider, UnknownProviderError, provider_named, providers
 
 DEFAULT_MEMORY_BUDGET_TOKENS = 8000

@@ -15,7 +15,7 @@ import asyncio
 import threading
 from typing import Any
 
-from arena.player import DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
+from arena.contract.player import DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
 
 from . import local_runtime
 from .base import ChatMessage, Completion, ModelPlayer

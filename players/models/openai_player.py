@@ -20,7 +20,7 @@ from typing import Any
 
 import openai
 
-from arena.player import DecisionRequest, ErrorClass, PlayerSetupError, Usage
+from arena.contract.player import DecisionRequest, ErrorClass, PlayerSetupError, Usage
 
 from .base import ChatMessage, Completion, ModelPlayer, sdk_message, shared_ssl_context
 from .calls import served_by

@@ -21,8 +21,8 @@ from abc import ABC, abstractmethod
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
-from arena import plugins
-from arena.specs import PlayerSpec, SpecError
+from arena.plugins import entry_points as plugins
+from arena.plugins.players import PlayerSpec, SpecError
 
 if TYPE_CHECKING:
     from players.models.base import ModelPlayer

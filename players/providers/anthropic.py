@@ -34,7 +34,7 @@ class AnthropicProvider(Provider):
         """Timeouts, connection failures, HTTP statuses and malformed replies of the ``anthropic`` SDK."""
         import anthropic  # loaded already: the call that failed went through it
 
-        from arena.player import ErrorClass
+        from arena.contract.player import ErrorClass
         from players.models.retry import ProviderFailure, failure_from_status
         from players.models.sdkutil import http_headers, sdk_message
 

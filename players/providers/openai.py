@@ -54,7 +54,7 @@ def classify_openai_error(exc: Exception) -> ProviderFailure | None:
     """Map an ``openai`` SDK exception to a :class:`~players.models.retry.ProviderFailure`."""
     import openai  # loaded already: the call that failed went through it
 
-    from arena.player import ErrorClass
+    from arena.contract.player import ErrorClass
     from players.models.retry import ProviderFailure, failure_from_status
     from players.models.sdkutil import http_headers, sdk_message
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from arena.specs import PlayerSpec, SpecError
+from arena.plugins.players import PlayerSpec, SpecError
 from players.providers import BUILTIN_PRICE_SOURCE
 from players.providers.openai import OpenAIProvider
 

@@ -14,10 +14,10 @@ from arena.app import create_app
 from arena.app.app import ArenaApp
 from arena.app.screens.match import MatchScreen
 from arena.app.screens.replay import ReplayScreen
-from arena.match import MatchConfig, play_match
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 from games.bargain.world import Deal, draw_deal
-from tests.app.helpers import (
+from tests.support.app_driving import (
     bargain_form,
     burst,
     choose_seat,

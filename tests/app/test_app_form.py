@@ -10,8 +10,8 @@ from textual.widgets import Input, Static
 from arena.app import create_app
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.human_form import HumanForm
-from arena.store import Store
-from tests.app.helpers import bargain_form, burst, next_form, render_plain, screen_text, wait_until
+from arena.store.database import Store
+from tests.support.app_driving import bargain_form, burst, next_form, render_plain, screen_text, wait_until
 
 
 def field(form: HumanForm, index: int) -> Any:

@@ -14,12 +14,12 @@ from arena.app.screens.modals import ConfirmScreen, TextScreen
 from arena.app.widgets.choice_set import ChoiceSet
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import ScoreChart, SeatPane
-from arena.match import MatchConfig
-from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.player import BasePlayer, Decision, DecisionRequest
+from arena.engine.match import MatchConfig
 from games.bargain import BargainState
 from games.bargain.rules import PRICE_MAX, BargainAction
-from tests.app.helpers import bargain_form, render_plain, wait_until
-from tests.gamekit import new_lemonade
+from tests.support.app_driving import bargain_form, render_plain, wait_until
+from tests.support.gamekit import new_lemonade
 
 
 async def test_home_keys_work_while_a_text_field_has_focus(app_db: Path) -> None:
@@ -187,8 +187,8 @@ async def test_a_seat_takes_a_typed_spec_not_in_the_list(app_db: Path) -> None:
 
 
 async def test_a_write_the_writer_could_not_save_is_reported_at_quit(app_db: Path) -> None:
-    from arena.recorder import TURN_COLUMNS
-    from tests.test_background_writer import turn_rows
+    from arena.engine.recorder import TURN_COLUMNS
+    from tests.support.episodes import turn_rows
 
     app = create_app(app_db, load_models=False)
     async with app.run_test(size=(120, 40)) as pilot:

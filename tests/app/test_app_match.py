@@ -16,9 +16,9 @@ from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import ResultsTable, SeatPane
-from arena.player import BasePlayer, Decision, DecisionRequest
-from arena.store import Store
-from tests.app.helpers import next_form, render_plain, wait_until
+from arena.contract.player import BasePlayer, Decision, DecisionRequest
+from arena.store.database import Store
+from tests.support.app_driving import next_form, render_plain, wait_until
 
 HOSTILE_REASON = "[@click=app.quit]x[/] \x1b[2J"
 

@@ -17,12 +17,12 @@ from arena.app.match_model import HIDDEN_VIEW, HistoryRow, MatchModel
 from arena.app.replay_model import ReplayModel
 from arena.app.safe import SafeRenderable, safe_text
 from arena.app.screens.match import HISTORY_WIDTHS, history_cells
-from arena.match import MatchConfig, play_match, prepare_runner
-from arena.player import DecisionRequest
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.store import Store
-from tests.app.helpers import record_episode, render_plain
+from arena.contract.player import DecisionRequest
+from arena.engine.match import MatchConfig, play_match, prepare_runner
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.store.database import Store
+from tests.support.app_driving import record_episode, render_plain
 
 HOSTILE = "[@click=app.quit]x[/] \x1b[2J \x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\ \u202eabc"
 

@@ -13,7 +13,7 @@ can see a leak when there is one). Observations are also checked structurally: e
 the expected keys, with the own number only under ``your_cost`` / ``your_value``.
 
 The same sentinel audits the front ends, played end to end with a person at one seat:
-the console (``tests/test_cli_privacy.py``) and the app's screen
+the console (``tests/cli/test_cli_privacy.py``) and the app's screen
 (``tests/app/test_app_bargain.py``) never show the sentinel or the other side's reasons
 before the episode ends.
 """
@@ -33,7 +33,7 @@ from rich.console import Console
 from games.bargain import BargainState
 from games.bargain.baselines import BASELINES, View
 from games.bargain.world import Deal
-from tests.gamekit import new_bargain, observed, prompt_of, rules_of
+from tests.support.gamekit import new_bargain, observed, prompt_of, rules_of
 
 SENTINEL = 987_654
 OBSERVATION_KEYS = {

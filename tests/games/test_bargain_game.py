@@ -9,11 +9,11 @@ import pytest
 from pydantic import ValidationError
 from rich.console import Console
 
-from arena.registry import get_game
+from arena.plugins.games import get_game
 from games.bargain import DEFINITION, BargainState
 from games.bargain.rules import MESSAGE_MAX, BargainAction, outcome_metrics
 from games.bargain.world import Deal
-from tests.gamekit import new_bargain, observed, prompt_of, rules_of
+from tests.support.gamekit import new_bargain, observed, prompt_of, rules_of
 
 
 def offer(price: int, message: str = "") -> BargainAction:

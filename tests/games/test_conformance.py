@@ -20,23 +20,18 @@ from pydantic import BaseModel
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from arena.game import Game, GameState
-from arena.match import MatchConfig, play_match, prepare_runner, run_to_end
-from arena.player import BasePlayer, Decision, DecisionRequest
-from arena.registry import game_names, get_game
-from arena.store import Store
+from arena.contract.game import Game, GameState
+from arena.contract.player import BasePlayer, Decision, DecisionRequest
+from arena.engine.match import MatchConfig, play_match, prepare_runner, run_to_end
+from arena.plugins.games import game_names, get_game
+from arena.store.database import Store
 from arena.testing import GameCheckError, check_game
-from arena.turn_rows import dumps
 from games.bargain import BargainDefinition, BargainState
 from games.lemonade import LemonadeDefinition, LemonadeState
+from tests.support.gamekit import replay_stored
 
 GAMES = game_names()
 SMALL_OPTIONS: dict[str, dict[str, Any]] = {"lemonade": {"days": 6}}
-
-
-def roundtrip(value: Any) -> Any:
-    """``value`` as the store writes and reads it."""
-    return json.loads(dumps(value))
 
 
 def new_game(name: str, seed: int) -> Game:
@@ -133,31 +128,6 @@ class SamplePlayer(BasePlayer):
         assert self.game is not None
         action = self.game.sample_action(request.seat, self.rng)
         return Decision(action=action, reason="sampled")
-
-
-def replay_stored(store: Store, episode_id: int, name: str) -> int:
-    """Rebuild the episode from its stored actions; assert every stored row; return turns seen."""
-    episode = store.episode(episode_id)
-    assert episode is not None and episode["status"] == "finished"
-    game = get_game(name).create(episode["seed"], episode["config"])
-    turns = store.turns(episode_id)
-    assert turns, "the episode stored no turns"
-    by_step: dict[int, list[dict[str, Any]]] = {}
-    for turn in turns:
-        by_step.setdefault(turn["step"], []).append(turn)
-    for step in sorted(by_step):
-        rows = by_step[step]
-        assert sorted(game.pending()) == sorted(row["seat"] for row in rows)
-        for row in rows:
-            assert roundtrip(game.observation(row["seat"]).model_dump(mode="json")) == row["observation"]
-        actions = {row["seat"]: game.action_model(row["seat"]).model_validate(row["action"]) for row in rows}
-        game.apply(actions)
-        for row in rows:
-            assert roundtrip(game.turn_state(row["seat"])) == row["state"], f"state differs at step {step}"
-    assert game.over()
-    stored = {seat["seat"]: seat["score"] for seat in store.seats(episode_id)}
-    assert stored == {seat: result.score for seat, result in game.result().items()}
-    return len(turns)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -19,7 +19,7 @@ from games.lemonade.rules import (
     settled,
 )
 from games.lemonade.world import UNIT_COSTS, WEATHERS, WorldDay
-from tests.gamekit import new_lemonade
+from tests.support.gamekit import new_lemonade
 
 
 def settled_by_the_rules(

@@ -7,7 +7,7 @@ import random
 import pytest
 from pydantic import BaseModel
 
-from arena.runner import decision_request
+from arena.engine.runner import decision_request
 from games.lemonade.baselines import ProfitMaxStand, WeatherStand, expected_demand, expected_share
 from games.lemonade.observation import LemonadeObservation, RivalDay, SharedLemonadeObservation
 from games.lemonade.rules import (
@@ -18,7 +18,7 @@ from games.lemonade.rules import (
     affordable,
     shared_traffic_shares,
 )
-from tests.gamekit import new_lemonade
+from tests.support.gamekit import new_lemonade
 
 
 async def _play(

@@ -15,7 +15,7 @@ from games.lemonade.prompt import history_line
 from games.lemonade.reason_audit import Finding, ReasonAudit, check
 from games.lemonade.reason_claims import claims_in, may_claim, read_claims
 from games.lemonade.rules import LemonadeDecision
-from tests.gamekit import new_lemonade, observed, render_text
+from tests.support.gamekit import new_lemonade, observed, render_text
 
 ZH_WEATHER = {"sunny": "晴", "cloudy": "多云", "rainy": "下雨"}
 OTHER_WEATHER = {"sunny": "rainy", "cloudy": "sunny", "rainy": "cloudy"}

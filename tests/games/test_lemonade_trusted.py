@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from games.lemonade.baselines import BASELINES
 from games.lemonade.observation import LemonadeObservation, SharedLemonadeObservation
 from games.lemonade.rules import LemonadeDecision
-from tests.gamekit import new_lemonade
+from tests.support.gamekit import new_lemonade
 
 
 def assert_as_validated(model: BaseModel) -> None:

@@ -13,20 +13,19 @@ import pytest
 from rich.console import Console
 
 from arena.app.action_form import ActionForm
-from arena.cli import main
-from arena.match import MatchConfig, play_match
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.store import Store
+from arena.cli.main import main
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.store.database import Store
 from games.paperclip import PaperclipState
 from games.paperclip.answers import format_report
 from games.paperclip.baselines import OraclePlayer, SloppyPlayer
 from players.console_human import ConsoleHuman
 from players.models import ModelsConfig
-from tests.gamekit import new_paperclip
-from tests.games.test_conformance import replay_stored
-from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import WireServer, reply
+from tests.support.gamekit import new_paperclip, replay_stored
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer, reply
 
 
 def render_text(game: PaperclipState, viewer: str | None = None) -> str:

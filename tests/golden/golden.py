@@ -16,9 +16,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.game import GameState
-from arena.match import MatchConfig, play_match, prepare_runner, run_to_end
-from arena.records import Event, StepStarted, TurnsRecorded
+from arena.contract.game import GameState
+from arena.contract.records import Event, StepStarted, TurnsRecorded
+from arena.engine.match import MatchConfig, play_match, prepare_runner, run_to_end
 
 GOLDEN_DIR = Path(__file__).parent
 SEEDS = range(20)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.specs import SpecError, parse_player_spec
+from arena.plugins.players import SpecError, parse_player_spec
 from players.models import (
     EXAMPLE_MODELS_FILE,
     ConfigError,

@@ -6,19 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from arena.match import MatchConfig, play_match
-from arena.player import FatalPlayerError
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.specs import parse_player_spec
-from arena.store import Store
+from arena.contract.player import FatalPlayerError
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.plugins.players import parse_player_spec
+from arena.store.database import Store
 from players.models import ModelPlayer, ModelsConfig, ModelSettings, build_model_player, describe_available
 from players.models.config import ConfigError, load_models_config
 from players.models.local_player import LocalPlayer, memory_note
 from players.models.local_runtime import missing_requirement
 from players.models.memory import TranscriptMemory
 from players.models.schema import action_schema, capped_schema
-from tests.players.modelkit import make_request
+from tests.support.modelkit import make_request
 
 GEMMA_MISSING = missing_requirement("gemma3-270m")
 needs_gemma = pytest.mark.skipif(

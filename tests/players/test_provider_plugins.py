@@ -8,9 +8,8 @@ import tomllib
 import pytest
 from pydantic import ValidationError
 
-from arena.player_kinds import player_kinds, spec_forms
-from arena.playerconfig import config_hash
-from arena.specs import PlayerSpec, SpecError, parse_player_spec
+from arena.contract.playerconfig import config_hash
+from arena.plugins.players import PlayerSpec, SpecError, parse_player_spec, player_kinds, spec_forms
 from players.models import EXAMPLE_MODELS_FILE, ModelSettings, load_models_config
 from players.models.config import ModelsConfig, parse_models_config
 from players.models.factory import player_for

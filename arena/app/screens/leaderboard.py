@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from arena.app.leaderboard_board import leaderboard_rows, load_leaderboard
 from arena.app.safe import prerender, safe_text
 from arena.app.screens.base import ArenaScreen
-from arena.cli_tournament import render_leaderboard
+from arena.display.tables import render_leaderboard
 from arena.tournament.wording import groups_note, rough_note
 
 

@@ -29,7 +29,7 @@ from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import TextScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import MessagesPane, ResultsTable, ScoreChart, SeatPane
-from arena.specs import SpecError
+from arena.plugins.players import SpecError
 
 if TYPE_CHECKING:
     pass

@@ -23,7 +23,7 @@ from arena.app.replay_model import ReplayModel, ReplayTurn
 from arena.app.safe import prerender, safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import JumpScreen
-from arena.cli_output import format_row
+from arena.display.values import format_row
 
 if TYPE_CHECKING:
     pass

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Label, RichLog, Sparkline, Static
 
 from arena.app.match_model import ChatLine, ReasonLine, SeatStats
 from arena.app.safe import one_line, safe_line, safe_text
-from arena.cli_output import format_row
+from arena.display.values import format_row
 
 MAX_REASON_LINES = 400
 MIN_SHOWN_LATENCY = 0.01

@@ -19,7 +19,7 @@ from textual.widgets import Input, Label, Select, Static
 from arena.app.home_model import SeatOption, option_kind, option_title, reflow, rules_by_seat
 from arena.app.safe import safe_text
 from arena.app.widgets.home_parts import option_label
-from arena.registry import GameOption, GameSpec
+from arena.plugins.games import GameOption, GameSpec
 
 
 def seat_rows(seats: Sequence[str], choices: list[SeatOption], chosen: dict[str, str]) -> list[Widget]:

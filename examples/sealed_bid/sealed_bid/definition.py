@@ -10,9 +10,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from arena.definition import BaselineInfo, GameDefinition
-from arena.game import GameState, template_version
-from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.definition import BaselineInfo, GameDefinition
+from arena.contract.game import GameState, template_version
+from arena.contract.player import BasePlayer, Decision, DecisionRequest
 from sealed_bid.state import MAX_BID, SEATS, Bid, SealedBidObservation, SealedBidOptions, SealedBidState
 
 RULES = """\

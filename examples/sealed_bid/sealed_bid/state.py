@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.game import GameState, SeatResult
+from arena.contract.game import GameState, SeatResult
 
 if TYPE_CHECKING:
-    from arena.definition import GameDefinition
+    from arena.contract.definition import GameDefinition
 
 SEATS = ("a", "b", "c")
 MAX_BID = 100
