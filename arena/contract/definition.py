@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from arena.contract.validation_errors import one_line
+
 if TYPE_CHECKING:  # a definition is read (arena games) without loading the players
     from arena.contract.game import GameState
     from arena.contract.player import Player
@@ -155,9 +157,7 @@ class GameDefinition(ABC):
         try:
             return self.Options.model_validate(resolved)
         except ValidationError as exc:
-            error = exc.errors()[0]
-            where = ".".join(str(part) for part in error["loc"]) or "options"
-            raise ValueError(f"option {where}: {error['msg']}") from None
+            raise ValueError(f"option {one_line(exc, whole='options')}") from None
 
     def resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``; raises ValueError on unknown or bad values."""

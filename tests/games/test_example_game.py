@@ -1,7 +1,7 @@
 """A third-party game installs as its own package and plays through the CLI.
 
-``examples/sealed_bid`` is copied to a temp folder, pip-installed there with ``--target``
-(the project's environment stays as it is) and found through its ``arena.games`` entry
+``examples/sealed_bid`` is pip-installed into a temp folder (:mod:`tests.example_packages`;
+the project's environment stays as it is) and found through its ``arena.games`` entry
 point by a CLI started with that folder on ``PYTHONPATH``.
 """
 
@@ -9,32 +9,18 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "sealed_bid"
-
-
-def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, capture_output=True, text=True, env=env, check=False)
+from tests.support.example_packages import install_example, run
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Environment variables under which the example game is installed."""
-    base = tmp_path_factory.mktemp("example")
-    source = base / "source"
-    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    target = base / "site"
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]
-    result = run([*command, "--target", str(target), str(source)], dict(os.environ))
-    assert result.returncode == 0, result.stderr[-2000:]
-    return {**os.environ, "PYTHONPATH": str(target), "ARENA_MODELS": str(base / "none.toml")}
+    return install_example("sealed_bid", tmp_path_factory.mktemp("example"))
 
 
 def test_the_installed_game_is_listed_and_plays_through_the_cli(
