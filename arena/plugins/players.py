@@ -18,7 +18,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any, ClassVar
 
-from arena.contract.definition import GameDefinition
+from arena.contract.game import GameDefinition
 from arena.contract.player import Player
 
 PLAYERS_GROUP = "arena.players"
