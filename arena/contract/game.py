@@ -44,13 +44,15 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self
 
 from pydantic import BaseModel
 from typing_extensions import TypeVar
 
-from arena.contract.baseline import BaselineInfo
 from arena.contract.options import GameOption, option_fields, resolve_options
+
+if TYPE_CHECKING:  # listing games (``arena games``) loads no player code
+    from arena.contract.baseline import BaselineInfo
 
 # Each parameter defaults to Any, so the engine, which handles every game alike, writes plain
 # ``GameState`` and ``GameDefinition``; a game names its own types and gets them checked.

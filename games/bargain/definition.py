@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from arena.contract.baseline import BaselineInfo, baseline_table
 from arena.contract.game import GameDefinition
 from arena.contract.templates import template_version
 from games.bargain import prompt as prompt_text
@@ -15,6 +14,7 @@ from games.bargain.rules import SEATS
 from games.bargain.view import BargainView
 
 if TYPE_CHECKING:
+    from arena.contract.baseline import BaselineInfo
     from games.bargain.game import BargainState
 
 # The state, the baselines and the Rich board load when a game is played or shown, not when it is
@@ -82,6 +82,7 @@ class BargainDefinition(GameDefinition[BargainOptions, BargainObservation, "Barg
 
     @property
     def baselines(self) -> Mapping[str, BaselineInfo]:
+        from arena.contract.baseline import baseline_table
         from games.bargain.baselines import BASELINES
 
         return baseline_table(*BASELINES.values())

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
-from arena.contract.baseline import BaselineInfo, baseline_table
 from arena.contract.game import GameDefinition
 from arena.contract.templates import template_version
 from games.lemonade import prompt as prompt_text
@@ -15,6 +14,7 @@ from games.lemonade.options import LemonadeOptions, stand_seats
 from games.lemonade.view import LemonadeView
 
 if TYPE_CHECKING:
+    from arena.contract.baseline import BaselineInfo
     from games.lemonade.game import LemonadeState
 
 # The state, the baselines and the Rich board load when a game is played or shown, not when it is
@@ -65,6 +65,7 @@ class LemonadeDefinition(GameDefinition[LemonadeOptions, LemonadeObservation, "L
 
     @cached_property
     def baselines(self) -> Mapping[str, BaselineInfo]:  # built once: every episode's baselines read it
+        from arena.contract.baseline import baseline_table
         from games.lemonade.baselines import BASELINES
 
         return baseline_table(*BASELINES.values())

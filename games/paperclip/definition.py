@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from arena.contract.baseline import BaselineInfo, baseline_table
 from arena.contract.game import GameDefinition
 from arena.contract.templates import template_version
 from games.paperclip import prompt as prompt_text
@@ -14,6 +13,7 @@ from games.paperclip.options import SEAT_NAMES, PaperclipOptions
 from games.paperclip.view import PaperclipView
 
 if TYPE_CHECKING:
+    from arena.contract.baseline import BaselineInfo
     from games.paperclip.game import PaperclipState
 
 # The state, the baselines and the Rich board load when a game is played or shown, not when it is
@@ -67,6 +67,7 @@ class PaperclipDefinition(GameDefinition[PaperclipOptions, PaperclipObservation,
 
     @property
     def baselines(self) -> Mapping[str, BaselineInfo]:
+        from arena.contract.baseline import baseline_table
         from games.paperclip.baselines import BASELINES
 
         return baseline_table(*BASELINES.values())
