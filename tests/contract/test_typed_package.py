@@ -29,7 +29,8 @@ def test_a_game_outside_the_repository_type_checks_against_the_installed_arena(t
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     built = run(
-        [*pip, "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(source)], source
+        [*pip, "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(source)],
+        source,
     )
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = tmp_path.glob("arena-*.whl")
