@@ -35,6 +35,11 @@ class ArenaParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+JSON_HELP = "print the listing as JSON (one object per row)"
+# The values of arena.contract.records.EpisodeStatus, written out: --help must not load pydantic.
+EPISODE_STATUSES = ("running", "finished", "aborted", "budget_exceeded", "failed", "player_failed")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = ArenaParser(
@@ -53,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--seat", action="append", default=[], metavar="SEAT=SPEC", help="give a seat to a player"
     )
-    play.add_argument("--seed", default="0", help="integer seed (default 0)")
+    play.add_argument("--seed", default="0", help="the episode's seed: the deal it plays (default 0)")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
     play.add_argument("--budget-usd", type=float, default=None, help="stop the episode past this cost")
     play.add_argument(
@@ -62,22 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print only the results")
     play.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
-    suite = sub.add_parser("suite", help="one line-up over many deals: a thin alias of arena tournament run")
-    suite.add_argument("game", help="game name (see: arena games)")
-    suite.add_argument(
-        "--seat", action="append", default=[], metavar="SEAT=SPEC", help="give a seat to a player"
-    )
-    suite.add_argument("--n", default="50", help="number of deals (default 50)")
-    suite.add_argument("--seed", default="0", help="integer seed the deals are drawn from (default 0)")
-    suite.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
-    suite.add_argument("--no-swap", action="store_true", help=argparse.SUPPRESS)
-    suite.add_argument("--report", metavar="FILE", help="also write the JSON report (with disclosure) here")
-    suite.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
-
     players = sub.add_parser("players", help="list the player specs a game accepts")
-    players.add_argument("game")
+    players.add_argument("game", help="game name (see: arena games)")
+    players.add_argument("--json", action="store_true", help=JSON_HELP)
 
-    sub.add_parser("games", help="list the games")
+    games = sub.add_parser("games", help="list the games")
+    games.add_argument("--json", action="store_true", help=JSON_HELP)
 
     replay = sub.add_parser("replay", help="open the app's replay screen (an episode, or the list)")
     replay.add_argument("episode_id", nargs="?", type=int, help="episode to open (default: browse)")
@@ -85,16 +80,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     models = sub.add_parser("models", help="list the model players and whether each can play now")
     models.add_argument("--example", action="store_true", help="print an example models file and exit")
+    models.add_argument("--json", action="store_true", help=JSON_HELP)
 
     episodes = sub.add_parser("episodes", help="list saved episodes")
-    episodes.add_argument("--game")
-    episodes.add_argument("--status")
-    episodes.add_argument("--player")
-    episodes.add_argument("--limit", type=int, default=30)
+    episodes.add_argument("--game", help="only episodes of this game")
+    episodes.add_argument(
+        "--status",
+        choices=EPISODE_STATUSES,
+        help="only episodes in this state: " + ", ".join(EPISODE_STATUSES),
+    )
+    episodes.add_argument("--player", help="only episodes where a seat's player contains this text")
+    episodes.add_argument(
+        "--limit", type=int, default=30, help="at most this many, newest first (default 30)"
+    )
+    episodes.add_argument("--json", action="store_true", help=JSON_HELP)
     episodes.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     export = sub.add_parser("export", help="write an episode as JSON to stdout")
-    export.add_argument("episode_id", type=int)
+    export.add_argument("episode_id", type=int, help="episode id (see: arena episodes)")
     export.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
     add_tournament_parsers(sub, ArenaParser)
     _accept_global_options_everywhere(sub)
@@ -110,25 +113,34 @@ def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]
     run.add_argument("game", nargs="?", help="game name (see: arena games); or give --file")
     run.add_argument("--player", action="append", default=[], metavar="SPEC", help="a player (repeat)")
     run.add_argument("--seeds", default=None, help="deal seeds every line-up plays (default 10)")
-    run.add_argument("--seed", default=None, help="master seed the deal seeds come from (default 0)")
+    run.add_argument(
+        "--master-seed",
+        dest="seed",
+        default=None,
+        help="seed the deal seeds are drawn from (default 0); the deals' own seeds are in arena episodes",
+    )
+    run.add_argument("--seed", dest="episode_seed", help=argparse.SUPPRESS)
     run.add_argument("--name", default=None, help="a name for listings")
     run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
     run.add_argument("--concurrency", default=None, help="episodes played at once (default 4)")
     run.add_argument("--budget-usd", default=None, help="stop starting episodes past this spend")
     run.add_argument("--file", metavar="TOML", help="read the tournament from a TOML file (flags override)")
+    run.add_argument(
+        "--report", metavar="DIR", help="when it ends, also write report.json and report.md into DIR"
+    )
     run.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     resume = actions.add_parser("resume", help="play the slots a stopped tournament is missing")
-    resume.add_argument("tournament_id", type=int)
+    resume.add_argument("tournament_id", type=int, help="tournament id (see: arena tournaments)")
     resume.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     table = actions.add_parser("table", help="ratings, metrics, win matrix and failures of a tournament")
-    table.add_argument("tournament_id", type=int)
+    table.add_argument("tournament_id", type=int, help="tournament id (see: arena tournaments)")
     table.add_argument("--json", action="store_true", help="print the tables as JSON")
     table.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     report = actions.add_parser("report", help="write report.json and report.md with the disclosure")
-    report.add_argument("tournament_id", type=int)
+    report.add_argument("tournament_id", type=int, help="tournament id (see: arena tournaments)")
     report.add_argument("--out", required=True, metavar="DIR", help="folder for report.json and report.md")
     report.add_argument(
         "--format",
@@ -139,7 +151,8 @@ def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]
     report.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     listing = sub.add_parser("tournaments", help="list tournaments")
-    listing.add_argument("--limit", type=int, default=30)
+    listing.add_argument("--limit", type=int, default=30, help="at most this many, newest first (default 30)")
+    listing.add_argument("--json", action="store_true", help=JSON_HELP)
     listing.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     board = sub.add_parser(

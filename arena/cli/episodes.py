@@ -6,11 +6,10 @@ Both only read: a missing database folder is an error, never created.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
 from arena.cli.args import UsageError, episode_id_arg, open_store
-from arena.display.sanitize import INVISIBLE
+from arena.cli.json_output import print_json
+from arena.display.sanitize import plain_text
 from arena.engine.user_input import INT64_MAX
 
 
@@ -25,10 +24,10 @@ def cmd_episodes(args: argparse.Namespace) -> int:
         )
     finally:
         store.close()
+    if args.json:
+        return print_json(rows)
     if not rows:
-        print(
-            "no episodes yet; try: arena play lemonade --seat a=baseline:weather --seat b=baseline:cost-plus"
-        )
+        print(_nothing_found(args))
         return 0
     print("id\tgame\tseed\tstatus\tturns\tstarted\tplayers\tscores")
     for row in rows:
@@ -48,18 +47,16 @@ def cmd_export(args: argparse.Namespace) -> int:
         document = export_episode(store, episode_id_arg(args.episode_id))
     finally:
         store.close()
-    sys.stdout.write(escape_invisible(json.dumps(document, ensure_ascii=False, indent=1)))
-    sys.stdout.write("\n")
-    return 0
+    return print_json(document)
 
 
-def escape_invisible(text: str) -> str:
-    """JSON text with bidi overrides and invisible characters written as ``\\uXXXX`` escapes.
-
-    JSON already escapes control characters such as ESC; these would otherwise reach a
-    terminal raw and reorder or hide what it shows. The escaped JSON decodes the same.
-    """
-    return text.translate(_ESCAPES)
-
-
-_ESCAPES = {ord(char): f"\\u{ord(char):04x}" for char in INVISIBLE}
+def _nothing_found(args: argparse.Namespace) -> str:
+    """Why the listing is empty: no episode at all, or none that the filters let through."""
+    filters = [
+        f"--{name} {plain_text(value)}"
+        for name in ("game", "status", "player")
+        if (value := getattr(args, name))
+    ]
+    if filters:
+        return f"no episodes match {' '.join(filters)} (see: arena episodes, without filters)"
+    return "no episodes yet; try: arena play lemonade --seat a=baseline:weather --seat b=baseline:cost-plus"

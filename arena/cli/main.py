@@ -19,6 +19,7 @@ from arena.display.sanitize import plain_text
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from arena.contract.definition import GameDefinition
     from arena.engine.match import MatchConfig
     from arena.store.database import Store
 
@@ -37,6 +38,10 @@ USER_ERRORS = (
 READER_LEFT = (("builtins", "BrokenPipeError"), ("arena.contract.player", "UserLeft"))
 """The reader of our output left (``arena episodes | head``): exit 1 quietly."""
 
+SUITE_IS_GONE = (
+    "arena suite is gone: a suite was a tournament; run arena tournament run GAME --player SPEC"
+    " --player SPEC --seeds N [--master-seed S] [--report DIR] (each --seat SEAT=SPEC becomes --player SPEC)"
+)
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 PIPE_WIDTH = 160
@@ -55,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler = COMMANDS[args.command]
         return handler(args)
     except UsageError as exc:
-        return fail(str(exc), EXIT_USAGE)
+        return fail(SUITE_IS_GONE if "invalid choice: 'suite'" in str(exc) else str(exc), EXIT_USAGE)
     except KeyboardInterrupt:
         return fail("interrupted", EXIT_INTERRUPTED)
     except Exception as exc:
@@ -154,46 +159,25 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     return 0 if outcome.status == EpisodeStatus.FINISHED else 1
 
 
-def cmd_suite(args: argparse.Namespace) -> int:
-    """``arena suite GAME --seat ... --n N``: a thin alias of ``arena tournament run`` for one line-up."""
-    from arena.cli import tournament as cli_tournament
-    from arena.cli.args import open_store, parse_count, parse_pairs, parse_seed_flag, seats_for
-    from arena.plugins.games import get_game
-
-    spec = get_game(args.game)
-    options = dict(parse_pairs(args.option, "--option"))
-    seats = parse_pairs(args.seat, "--seat")
-    names = seats_for(spec, options)
-    if not seats:
-        raise UsageError(f"give every seat a player ({', '.join(names)}), e.g. --seat {names[0]}=SPEC")
-    if args.no_swap:
-        raise UsageError(
-            "--no-swap is gone: a suite is a tournament and plays every seating (see: arena play)"
-        )
-    config = cli_tournament.suite_config(
-        spec.name, names, seats, parse_count(args.n), parse_seed_flag(args.seed), options
-    )
-    store = open_store(args)
-    try:
-        return cli_tournament.suite_command(store, config, args.report, stdout_console())
-    finally:
-        store.close()
-
-
 def cmd_players(args: argparse.Namespace) -> int:
     """``arena players GAME``: one spec per line, spec first."""
     from arena.engine.lineup import baseline_choices
     from arena.plugins.games import get_game
 
     spec = get_game(args.game)
-    for choice in baseline_choices(spec):
-        print(f"{choice.spec}\t{choice.description}")
-    for line in _model_lines():
-        print(line)
+    rows = [{"spec": choice.spec, "description": choice.description} for choice in baseline_choices(spec)]
+    rows += _model_rows()
+    if args.json:
+        from arena.cli.json_output import print_json
+
+        return print_json(rows)
+    for row in rows:
+        print(f"{row['spec']}\t{row['description']}" if "description" in row else _model_line(row))
     return 0
 
 
-def _model_lines() -> list[str]:
+def _model_rows() -> list[dict[str, Any]]:
+    """Every model spec of the models file, whether it can play now and why; then each kind's own lines."""
     import asyncio
 
     from arena.plugins.players import player_kinds
@@ -204,13 +188,20 @@ def _model_lines() -> list[str]:
     except ValueError as exc:
         sys.stderr.write(f"arena: warning: {plain_text(str(exc))}\n")
         return []
-    lines = []
-    for item in asyncio.run(describe_available(config)):
-        status = "available" if item.available else "unavailable"
-        lines.append(f"{item.spec}\t{status}: {plain_text(item.reason)}")
+    rows: list[dict[str, Any]] = [
+        {"spec": item.spec, "available": item.available, "reason": item.reason}
+        for item in asyncio.run(describe_available(config))
+    ]
     for kind in player_kinds().values():
-        lines += kind.status_lines()
-    return lines
+        rows += [{"spec": None, "line": line} for line in kind.status_lines()]
+    return rows
+
+
+def _model_line(row: dict[str, Any]) -> str:
+    if row["spec"] is None:
+        return str(row["line"])
+    status = "available" if row["available"] else "unavailable"
+    return f"{row['spec']}\t{status}: {plain_text(row['reason'])}"
 
 
 def cmd_models(args: argparse.Namespace) -> int:
@@ -222,9 +213,14 @@ def cmd_models(args: argparse.Namespace) -> int:
         return 0
     load_models_config()  # a broken models file is an error here, not a warning
     path = default_models_path()
+    rows = _model_rows()
+    if args.json:
+        from arena.cli.json_output import print_json
+
+        return print_json({"models_file": str(path) if path else None, "models": rows})
     print(f"# models file: {path if path else 'none (see: arena models --example)'}")
-    for line in _model_lines():
-        print(line)
+    for row in rows:
+        print(_model_line(row))
     return 0
 
 
@@ -233,6 +229,10 @@ def cmd_games(args: argparse.Namespace) -> int:
     from arena.cli.args import option_lines
     from arena.plugins.games import game_names, get_game
 
+    if args.json:
+        from arena.cli.json_output import print_json
+
+        return print_json([_game_facts(get_game(name)) for name in game_names()])
     for name in game_names():
         spec = get_game(name)
         print(f"{name}\t{spec.title}: {spec.description}")
@@ -240,6 +240,29 @@ def cmd_games(args: argparse.Namespace) -> int:
             print(f"\t{line}")
         print(f"\twins, draws and losses: {spec.outcome_rule}")
     return 0
+
+
+def _game_facts(spec: GameDefinition) -> dict[str, Any]:
+    """One game for ``arena games --json``: what the text listing shows, as fields."""
+    return {
+        "name": spec.name,
+        "title": spec.title,
+        "description": spec.description,
+        "version": spec.version,
+        "seats": list(spec.default_seats),
+        "options": [
+            {
+                "name": option.name,
+                "default": option.default,
+                "help": option.help,
+                "choices": list(option.choices) if option.choices else None,
+                "minimum": option.minimum,
+                "maximum": option.maximum,
+            }
+            for option in spec.options
+        ],
+        "outcome_rule": spec.outcome_rule,
+    }
 
 
 def cmd_app(args: argparse.Namespace) -> int:
@@ -346,7 +369,6 @@ COMMANDS = {
     "tournaments": cmd_tournaments,
     "leaderboard": cmd_leaderboard,
     "play": cmd_play,
-    "suite": cmd_suite,
     "players": cmd_players,
     "games": cmd_games,
     "models": cmd_models,

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,10 +17,10 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
+from arena.cli.json_output import print_json
 from arena.display.sanitize import plain_text
 from arena.display.tables import render_leaderboard, render_table
-from arena.plugins.players import SpecError
-from arena.store.database import Store, StoreError
+from arena.store.database import Store
 from arena.tournament.config import TournamentConfig, build_config, load_config_file
 from arena.tournament.leaderboard import leaderboard
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament
@@ -45,6 +43,10 @@ def config_from_args(
         "concurrency": args.concurrency,
         "budget_usd": args.budget_usd,
     }
+    if args.episode_seed is not None:
+        raise ValueError(
+            "--seed is one episode's seed (arena play); a tournament draws its deals from --master-seed"
+        )
     if args.file:
         return load_config_file(args.file, **fields)
     given = {key: value for key, value in fields.items() if value is not None}
@@ -58,7 +60,10 @@ def run_command(args: argparse.Namespace, store: Store, config: TournamentConfig
     """``arena tournament run``: create, print the id, play with a progress bar, print the table."""
     tournament_id = create_tournament(store, config)
     console.print(f"tournament {tournament_id}: {plain_text(config.display_name())}", markup=False)
-    return _play(store, tournament_id, console)
+    code = _play(store, tournament_id, console)
+    if args.report:
+        _write_report(store, tournament_id, Path(args.report), console)
+    return code
 
 
 def resume_command(args: argparse.Namespace, store: Store, console: Console) -> int:
@@ -106,42 +111,6 @@ def _update_bar(bar: Progress, task: TaskID, progress: TournamentProgress) -> No
     bar.update(task, completed=done, total=progress.total, rate=rate, spend=spend)
 
 
-def suite_config(
-    game: str, seats: tuple[str, ...], given: dict[str, str], n: int, seed: int, options: dict[str, str]
-) -> TournamentConfig:
-    """The tournament ``arena suite`` stands for: the line-up's players, ``n`` deal seeds, every seating."""
-    unknown = sorted(set(given) - set(seats))
-    missing = [seat for seat in seats if seat not in given]
-    if unknown or missing:
-        raise SpecError(f"{game} seats are {', '.join(seats)}; give each one a player (--seat SEAT=SPEC)")
-    players = tuple(dict.fromkeys(given[seat] for seat in seats))
-    if len(players) < 2:
-        raise SpecError(
-            "a suite needs two different players (one player in every seat is self-play: arena play)"
-        )
-    name = f"suite {game}: {' vs '.join(players)}"
-    return build_config(game=game, players=players, seeds=n, seed=seed, options=options, name=name)
-
-
-def suite_command(store: Store, config: TournamentConfig, report: str | None, console: Console) -> int:
-    """Run the suite's tournament; with ``report``, write its ``report.json`` there too."""
-    tournament_id = create_tournament(store, config)
-    console.print(f"tournament {tournament_id}: {plain_text(config.display_name())}", markup=False)
-    code = _play(store, tournament_id, console)
-    if report:
-        from arena.tournament.report import build_report
-
-        document = build_report(store, tournament_id)
-        try:
-            Path(report).write_text(
-                json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-            )
-        except OSError as exc:
-            raise StoreError(f"cannot write report {report}: {exc.strerror or exc}") from None
-        console.print(f"report written to {report}", markup=False)
-    return code
-
-
 def table_command(args: argparse.Namespace, store: Store, console: Console) -> int:
     """``arena tournament table ID [--json]``."""
     return _show(tournament_table(store, args.tournament_id), args.json, render_table, console)
@@ -160,31 +129,36 @@ def _show(
 ) -> int:
     """Print ``document`` as JSON on stdout, or rendered for people; exit code 0."""
     if as_json:
-        json.dump(document, sys.stdout, ensure_ascii=False, indent=1, default=str)
-        sys.stdout.write("\n")
-    else:
-        console.print(render(document))
+        return print_json(document)
+    console.print(render(document))
     return 0
 
 
 def report_command(args: argparse.Namespace, store: Store, console: Console) -> int:
     """``arena tournament report ID --out DIR [--format report|reprobe]``."""
-    from arena.tournament.report import write_report, write_reprobe
+    from arena.tournament.report import write_reprobe
 
     if args.format == "reprobe":
         for path, scores in write_reprobe(store, args.tournament_id, Path(args.out)):
             fields = ", ".join(f"{name} {score:.1f}" for name, score in scores.items())
             console.print(f"wrote {path} (REPROBE 0.1; codebook: {fields})", markup=False, soft_wrap=True)
         return 0
-    paths = write_report(store, args.tournament_id, Path(args.out))
-    for path in paths:
-        console.print(f"wrote {path}", markup=False)
+    _write_report(store, args.tournament_id, Path(args.out), console)
     return 0
+
+
+def _write_report(store: Store, tournament_id: int, folder: Path, console: Console) -> None:
+    from arena.tournament.report import write_report
+
+    for path in write_report(store, tournament_id, folder):
+        console.print(f"wrote {path}", markup=False)
 
 
 def list_command(args: argparse.Namespace, store: Store, console: Console) -> int:
     """``arena tournaments``."""
     rows = store.list_tournaments(limit=args.limit)
+    if args.json:
+        return print_json(rows)
     if not rows:
         print(
             "no tournaments yet; try: arena tournament run bargain --player baseline:honest "

@@ -144,7 +144,7 @@ class GameDefinition(ABC, Generic[OptionsT, ObservationT, StateT]):
     view: GameView[StateT, Any] = GameView()
     """How front ends show the game (a :class:`GameView` with every hook at its default unless set)."""
     summary_metrics: ClassVar[tuple[str, ...]] = ()
-    """The metrics tables lead with (suite reports); empty means every metric."""
+    """The metrics tables lead with (tournament reports); empty means every metric."""
     episode_metrics: ClassVar[frozenset[str]] = frozenset()
     """Metrics that describe the whole episode (a deal's price): the same for every seat, shown once.
 

@@ -49,7 +49,7 @@ async def open_setup(pilot: Any, app: ArenaApp, seller: str, buyer: str, seeds: 
     await pick_game(pilot, app, "bargain")
     await choose_seat(pilot, app, 0, seller)
     await choose_seat(pilot, app, 1, buyer)
-    await set_field(pilot, app, "#suite-n", str(seeds))
+    await set_field(pilot, app, "#tournament-seeds", str(seeds))
     await pilot.press("ctrl+r")
     await wait_until(pilot, lambda: isinstance(app.screen, TournamentSetupScreen), "the tournament set-up")
     screen = app.screen

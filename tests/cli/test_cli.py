@@ -18,9 +18,19 @@ from arena.cli.main import main
 from arena.display.values import format_row
 from arena.store.database import Store
 from tests.support.episodes import stored_turns
+from tests.support.processes import MINIMAL_ENV, OUR_ENV
 
 PLAY = ["play", "lemonade", "--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus", "--seed", "42"]
-SUITE = ["suite", "bargain", "--seat", "seller=baseline:honest", "--seat", "buyer=baseline:random", "--n=1"]
+TOURNAMENT = [
+    "tournament",
+    "run",
+    "bargain",
+    "--player",
+    "baseline:honest",
+    "--player",
+    "baseline:random",
+    "--seeds=1",
+]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -128,8 +138,19 @@ def test_arena_db_environment_variable(
         ([*PLAY, "--budget-usd", "nan"], "--budget-usd must be a number of dollars"),
         ([*PLAY, "--budget-tokens", "-5"], "--budget-tokens must be a whole number of tokens, 0 or more"),
         ([*PLAY, "--budget-tokens", "lots"], "invalid int value"),
-        ([*SUITE, "--seed", "99999999999999999999999"], "seed must fit in a signed 64-bit integer"),
-        ([*SUITE, "--seat", "buyer=baseline:random"], "--seat buyer is given twice"),
+        (
+            [*TOURNAMENT, "--master-seed", "99999999999999999999999"],
+            "seed: Input should be less than or equal to",
+        ),
+        ([*TOURNAMENT, "--player", "baseline:random"], "each player once; repeated: baseline:random"),
+        (
+            [*TOURNAMENT, "--seed", "3"],
+            "--seed is one episode's seed (arena play); a tournament draws its deals from",
+        ),
+        (
+            ["suite", "bargain", "--n", "3"],
+            "arena suite is gone: a suite was a tournament; run arena tournament run",
+        ),
         (["export", "99999999999999999999999"], "no episode 99999999999999999999999"),
         (["replay", "99999999999999999999999"], "no episode 99999999999999999999999"),
         (["episodes", "--limit", "0"], "--limit must be at least 1"),
@@ -160,19 +181,18 @@ def test_unwritable_database_is_one_line(capsys: pytest.CaptureFixture[str], tmp
     assert err.startswith("arena: error: cannot open database") and len(err.strip().splitlines()) == 1
 
 
-def test_suite_swaps_seats_records_a_tournament_and_writes_a_report(
+def test_a_tournament_swaps_seats_records_every_episode_and_writes_a_report(
     capsys: pytest.CaptureFixture[str], db_path: Path, tmp_path: Path
 ) -> None:
-    report = tmp_path / "report.json"
-    argv = ["suite", "bargain", "--seat", "seller=baseline:bluffing", "--seat", "buyer=baseline:pushover"]
-    code, out, _ = run(
-        capsys, "--db", str(db_path), *argv, "--n", "10", "--seed", "5", "--report", str(report)
-    )
+    players = ["--player", "baseline:bluffing", "--player", "baseline:pushover"]
+    argv = ["tournament", "run", "bargain", *players, "--seeds", "10", "--master-seed", "5"]
+    code, out, _ = run(capsys, "--db", str(db_path), *argv, "--report", str(tmp_path / "out"))
     assert code == 0
     assert "baseline:bluffing" in out and "leaks" in out and "bluffs" in out
-    document = json.loads(report.read_text())
+    assert f"wrote {tmp_path / 'out' / 'report.json'}" in out
+    document = json.loads((tmp_path / "out" / "report.json").read_text())
     assert set(document) >= {"identity", "harness", "inference", "cost", "failures"}
-    assert document["identity"]["episodes_finished"] == 20  # a suite is a tournament now
+    assert document["identity"]["episodes_finished"] == 20 and document["identity"]["master_seed"] == 5
     store = Store(db_path)
     episodes = store.list_episodes(limit=100)
     assert len(episodes) == 20 and {e["tournament_id"] for e in episodes} == {1}
@@ -180,19 +200,36 @@ def test_suite_swaps_seats_records_a_tournament_and_writes_a_report(
     assert sellers == {"baseline:bluffing", "baseline:pushover"}
 
 
-def test_suite_rejects_a_bad_count(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
-    code, _, err = run(capsys, "--db", str(db_path), "suite", "bargain", "--seat", "seller=human", "--n", "x")
-    assert code == 2 and err.strip() == "arena: error: --n must be a whole number, got 'x'"
+def test_a_tournament_rejects_a_bad_count(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
+    argv = [
+        "tournament",
+        "run",
+        "bargain",
+        "--player",
+        "baseline:honest",
+        "--player",
+        "human",
+        "--seeds",
+        "x",
+    ]
+    code, _, err = run(capsys, "--db", str(db_path), *argv)
+    assert code == 1 and err.strip().startswith("arena: error: seeds:")
 
 
-def _arena(db: Path, *argv: str) -> subprocess.Popen[str]:
+@pytest.fixture(params=["our-env", "minimal-env"])
+def cli_env(request: pytest.FixtureRequest) -> dict[str, str]:
+    """Each subprocess test runs the CLI in our environment and in the minimal one most users have."""
+    return OUR_ENV if request.param == "our-env" else MINIMAL_ENV
+
+
+def _arena(db: Path, *argv: str, env: dict[str, str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "arena.cli.main", "--db", str(db), *argv],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env=env,
     )
 
 
@@ -214,9 +251,11 @@ HUMAN_PLAY = ["play", "lemonade", "--seat", "a=human", "--seat", "b=baseline:wea
 
 # kill, timeout or a closed terminal (SIGTERM, SIGHUP) count as Ctrl-C
 @pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
-def test_ctrl_c_marks_the_episode_aborted(tmp_path: Path, signal_number: int) -> None:
+def test_ctrl_c_marks_the_episode_aborted(
+    cli_env: dict[str, str], tmp_path: Path, signal_number: int
+) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY)
+    process = _arena(db, *HUMAN_PLAY, env=cli_env)
     _wait_for_episode(db)
     process.send_signal(signal_number)
     assert process.stdin is not None and process.stderr is not None
@@ -229,9 +268,9 @@ def test_ctrl_c_marks_the_episode_aborted(tmp_path: Path, signal_number: int) ->
     assert episode["status"] == "aborted"
 
 
-def test_a_killed_process_leaves_an_aborted_readable_episode(tmp_path: Path) -> None:
+def test_a_killed_process_leaves_an_aborted_readable_episode(cli_env: dict[str, str], tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY)
+    process = _arena(db, *HUMAN_PLAY, env=cli_env)
     _wait_for_episode(db)
     process.kill()
     process.communicate(timeout=60)
@@ -241,9 +280,9 @@ def test_a_killed_process_leaves_an_aborted_readable_episode(tmp_path: Path) -> 
     assert stored_turns(store, episode["id"]) == []
 
 
-def test_human_at_the_console_corrects_a_wrong_entry(tmp_path: Path) -> None:
+def test_human_at_the_console_corrects_a_wrong_entry(cli_env: dict[str, str], tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY, "--option", "days=2")
+    process = _arena(db, *HUMAN_PLAY, "--option", "days=2", env=cli_env)
     # day 1: a price out of range, a word for a number, then too many cups for the cash
     # (refused as soon as it is typed; the price is kept).
     entries = [
@@ -286,9 +325,11 @@ def _episode_row(db: Path) -> dict[str, object]:
         store.close()
 
 
-def test_end_of_input_at_a_prompt_aborts_with_a_message_on_a_new_line(tmp_path: Path) -> None:
+def test_end_of_input_at_a_prompt_aborts_with_a_message_on_a_new_line(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY, "--option", "days=2")
+    process = _arena(db, *HUMAN_PLAY, "--option", "days=2", env=cli_env)
     out, err = process.communicate("3\n20\n")
     assert process.returncode == 1, err
     assert (
@@ -305,9 +346,9 @@ def test_end_of_input_at_a_prompt_aborts_with_a_message_on_a_new_line(tmp_path: 
     assert "aborted: the input ended" in out and "Traceback" not in out + err
 
 
-def test_ctrl_c_at_a_prompt_ends_the_prompt_line(tmp_path: Path) -> None:
+def test_ctrl_c_at_a_prompt_ends_the_prompt_line(cli_env: dict[str, str], tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY)
+    process = _arena(db, *HUMAN_PLAY, env=cli_env)
     assert process.stdin is not None and process.stdout is not None
     seen = ""
     while "price (" not in seen:
@@ -327,10 +368,12 @@ def test_ctrl_c_at_a_prompt_ends_the_prompt_line(tmp_path: Path) -> None:
     assert _episode_row(db)["status"] == "aborted"
 
 
-def test_a_closed_output_pipe_aborts_the_episode_with_a_message(tmp_path: Path) -> None:
+def test_a_closed_output_pipe_aborts_the_episode_with_a_message(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
     # arena play ... | head -1: the reader goes away while the person is still playing.
     db = tmp_path / "arena.db"
-    process = _arena(db, *HUMAN_PLAY)
+    process = _arena(db, *HUMAN_PLAY, env=cli_env)
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     assert process.stdout.readline().startswith("episode 1: lemonade")
     process.stdout.close()
@@ -345,9 +388,9 @@ def test_a_closed_output_pipe_aborts_the_episode_with_a_message(tmp_path: Path) 
     assert episode["status"] == "aborted" and "closed" in str(episode["message"])
 
 
-def test_a_closed_output_pipe_aborts_a_spectated_episode(tmp_path: Path) -> None:
+def test_a_closed_output_pipe_aborts_a_spectated_episode(cli_env: dict[str, str], tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    process = _arena(db, *PLAY[:6], "--option", "days=1000")
+    process = _arena(db, *PLAY[:6], "--option", "days=1000", env=cli_env)
     assert process.stdout is not None and process.stderr is not None
     assert process.stdout.readline().startswith("episode 1: lemonade")
     process.stdout.close()
@@ -358,15 +401,7 @@ def test_a_closed_output_pipe_aborts_a_spectated_episode(tmp_path: Path) -> None
     assert _episode_row(db)["status"] == "aborted"
 
 
-MINIMAL_ENV = {
-    key: value
-    for key, value in os.environ.items()
-    if key not in {"PYTHONUNBUFFERED", "TERM", "COLUMNS", "LINES"} and not key.startswith(("LC_", "LANG"))
-}
-"""How most users run: no PYTHONUNBUFFERED (stdout is block-buffered into a pipe), no TERM, no locale."""
-
-
-@pytest.mark.parametrize("env", [None, MINIMAL_ENV], ids=["our-env", "minimal-env"])
+@pytest.mark.parametrize("env", [OUR_ENV, MINIMAL_ENV], ids=["our-env", "minimal-env"])
 @pytest.mark.parametrize("argv", [["episodes"], ["export", "1"], ["games"]])
 def test_listing_commands_into_a_closed_pipe_end_quietly(
     tmp_path: Path, argv: list[str], env: dict[str, str] | None

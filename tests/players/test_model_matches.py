@@ -336,7 +336,7 @@ def models_file(path: Path, wire: WireServer, temperature: float) -> Path:
     return path
 
 
-async def test_suites_leave_out_unfinished_episodes_and_tell_configurations_apart(
+async def test_tournaments_leave_out_unfinished_episodes_and_tell_configurations_apart(
     wire: WireServer, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ARENA_MODELS", str(models_file(tmp_path / "cold.toml", wire, 0.2)))

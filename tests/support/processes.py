@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -19,3 +20,14 @@ def wait_until_gone(pid: int) -> None:
             return
         time.sleep(0.02)
     raise AssertionError(f"process {pid} is still running")
+
+
+OUR_ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
+"""The environment the suite itself runs in, with unbuffered output."""
+
+MINIMAL_ENV = {
+    key: value
+    for key, value in os.environ.items()
+    if key not in {"PYTHONUNBUFFERED", "TERM", "COLUMNS", "LINES"} and not key.startswith(("LC_", "LANG"))
+}
+"""How most users run: no PYTHONUNBUFFERED (stdout is block-buffered into a pipe), no TERM, no locale."""

@@ -81,9 +81,9 @@ class HomeScreen(ArenaScreen):
                 yield Grid(id="options")
                 with Horizontal(id="start-row"):
                     yield Button("Start match (ctrl+s)", id="start", variant="primary", compact=True)
-                    yield Button("Tournament (ctrl+r)", id="suite", compact=True)
-                    yield Label(Text("seeds"), id="suite-n-label")
-                    yield Input("10", id="suite-n", type="integer", compact=True)
+                    yield Button("Tournament (ctrl+r)", id="tournament", compact=True)
+                    yield Label(Text("seeds"), id="tournament-seeds-label")
+                    yield Input("10", id="tournament-seeds", type="integer", compact=True)
                     yield Static(Text(""), id="start-error")
                 yield Static(Text(""), id="players-info")
         yield Footer()
@@ -92,7 +92,7 @@ class HomeScreen(ArenaScreen):
         """Set up once the widgets exist, the first game shown before the screen is first drawn."""
         self.query_one("#games").border_title = "games"
         self.query_one("#session-matches").border_title = "this session (enter: open)"
-        self.query_one("#suite-n").tooltip = Text(
+        self.query_one("#tournament-seeds").tooltip = Text(
             "a tournament of these players plays this many deal seeds, in every seating"
         )
         self.query_one("#recent").border_title = "recent episodes (ctrl+o)"
@@ -299,12 +299,12 @@ class HomeScreen(ArenaScreen):
         except (SpecError, ValueError, UnknownGameError) as exc:
             self.query_one("#start-error", Static).update(safe_text(str(exc), "red"))
 
-    @on(Button.Pressed, "#suite")
-    def _suite_pressed(self) -> None:
+    @on(Button.Pressed, "#tournament")
+    def _tournament_pressed(self) -> None:
         self.action_tournament()
 
-    @on(Input.Submitted, "#suite-n")
-    def _suite_n_submitted(self) -> None:
+    @on(Input.Submitted, "#tournament-seeds")
+    def _tournament_seeds_submitted(self) -> None:
         self.action_tournament()
 
     def action_tournament(self) -> None:
@@ -313,7 +313,7 @@ class HomeScreen(ArenaScreen):
             return
         from arena.app.tournament_model import TournamentDraft  # the tournament code loads when used
 
-        seeds = self.query_one("#suite-n", Input).value
+        seeds = self.query_one("#tournament-seeds", Input).value
         self.arena.open_tournament_setup(TournamentDraft.from_match(self.draft, seeds))
 
     def action_episodes(self) -> None:

@@ -25,10 +25,12 @@ async def test_a_tournament_of_three_stands_runs(store: Store) -> None:
     assert all(set(record.scores) == {"a", "b", "c"} for record in records)
 
 
-def test_a_suite_names_the_seats_the_options_give(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
-    argv = ["--db", str(db_path), "suite", "lemonade", "--seat", "a=baseline:weather", "--option", "stands=3"]
-    assert main(argv) != 0
-    assert "lemonade seats are a, b, c" in capsys.readouterr().err
+def test_a_tournament_counts_the_seats_the_options_give(
+    capsys: pytest.CaptureFixture[str], db_path: Path
+) -> None:
+    argv = ["--db", str(db_path), "tournament", "run", "lemonade", "--player", "baseline:weather"]
+    assert main([*argv, "--option", "stands=3"]) != 0
+    assert "lemonade has 3 seats: give at least two players" in capsys.readouterr().err
 
 
 def test_seats_are_a_function_of_the_options() -> None:

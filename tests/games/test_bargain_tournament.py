@@ -1,4 +1,6 @@
-"""`arena suite` as a tournament over a real SQLite file: deals, swaps, rows, aggregates, disclosure."""
+"""A one-line-up tournament (what `arena suite` was) over a real SQLite file.
+
+Deals, swaps, rows, aggregates, disclosure."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena.cli.tournament import suite_config
 from arena.display.tables import render_table
 from arena.plugins.players import SpecError
 from arena.store.database import Store
@@ -28,8 +29,9 @@ SWAPPED = {"seller": "baseline:bluffing", "buyer": "baseline:honest"}
 def suite(
     lineup: dict[str, str], n: int, seed: int, options: dict[str, str] | None = None
 ) -> TournamentConfig:
-    """The tournament ``arena suite bargain`` plays for ``lineup``."""
-    return suite_config("bargain", SEATS, lineup, n, seed, options or {})
+    """The tournament of ``lineup``'s players on ``n`` deals: what ``arena suite bargain`` played."""
+    players = tuple(lineup[seat] for seat in SEATS if seat in lineup)
+    return build_config(game="bargain", players=players, seeds=n, seed=seed, options=options or {})
 
 
 def printed(table: dict[str, object], width: int) -> str:
@@ -50,7 +52,7 @@ def test_every_deal_is_played_in_both_seatings_and_a_player_only_once() -> None:
     assert [slot.seating for slot in schedule(SEATS, players, 1, 0)] == [LINEUP, SWAPPED]
     with pytest.raises(ValueError, match="repeated: baseline:honest"):
         lineups(SEATS, ["baseline:honest", "baseline:honest"])
-    with pytest.raises(SpecError, match="two different players"):
+    with pytest.raises(TournamentConfigError, match="repeated: baseline:honest"):
         suite({"seller": "baseline:honest", "buyer": "baseline:honest"}, 1, 0)
 
 
@@ -144,8 +146,8 @@ async def test_suite_is_reproducible_in_any_database(tmp_path: Path) -> None:
 
 
 async def test_suite_is_generic_over_games(store: Store) -> None:
-    lineup = {"a": "baseline:weather", "b": "baseline:cost-plus"}
-    config = suite_config("lemonade", ("a", "b"), lineup, 2, 1, {"days": "3"})
+    players = ("baseline:weather", "baseline:cost-plus")
+    config = build_config(game="lemonade", players=players, seeds=2, seed=1, options={"days": "3"})
     progress = await run_tournament(store, config)
     assert progress.done == 4
     table = tournament_table(store, progress.tournament_id)
@@ -157,8 +159,8 @@ async def test_suite_is_generic_over_games(store: Store) -> None:
 
 
 def test_bad_lineups_fail_before_anything_is_recorded(store: Store) -> None:
-    with pytest.raises(SpecError):
-        suite({"seller": "baseline:honest"}, 2, 0)
+    with pytest.raises(TournamentConfigError, match="give at least two players"):
+        create_tournament(store, suite({"seller": "baseline:honest"}, 2, 0))
     with pytest.raises(ValueError):
         create_tournament(
             store,
