@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from arena.contract.player import DecisionRequest
+from arena.contract.validation_errors import first_problem
 from arena.engine.forms import FieldSpec
 
 
@@ -35,7 +36,7 @@ def build(request: DecisionRequest, fields: list[FieldSpec], values: dict[str, A
     try:
         return request.action_model.model_validate(data)
     except ValidationError as exc:
-        return str(exc.errors()[0]["msg"])
+        return first_problem(exc).message
 
 
 def problem_with(request: DecisionRequest, fields: list[FieldSpec], values: dict[str, Any]) -> str | None:

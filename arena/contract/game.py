@@ -50,6 +50,7 @@ from pydantic import BaseModel
 from typing_extensions import TypeVar
 
 from arena.contract.options import GameOption, option_fields, resolve_options
+from arena.contract.validation_errors import one_line
 
 if TYPE_CHECKING:  # listing games (``arena games``) loads no player code
     from arena.contract.baseline import BaselineInfo
@@ -237,9 +238,7 @@ class GameDefinition(ABC, Generic[OptionsT, ObservationT, StateT]):
         try:
             return self.Options.model_validate(resolved)
         except ValidationError as exc:
-            error = exc.errors()[0]
-            where = ".".join(str(part) for part in error["loc"]) or "options"
-            raise ValueError(f"option {where}: {error['msg']}") from None
+            raise ValueError(f"option {one_line(exc, whole='options')}") from None
 
     def resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with ``given``; raises ValueError on unknown or bad values."""

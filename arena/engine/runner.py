@@ -43,6 +43,7 @@ from arena.contract.records import (
     StepStarted,
     TurnsRecorded,
 )
+from arena.contract.validation_errors import one_line
 from arena.engine.run_control import Budget, RunControl
 from arena.engine.turns import PendingTurn, turn_usage
 from arena.store.observation_dump import ObservationDumper
@@ -353,7 +354,7 @@ class EpisodeRunner:
             try:
                 action = model.model_validate(_as_dict(action))
             except ValidationError as exc:
-                return None, ErrorClass.SCHEMA, _validation_message(exc)
+                return None, ErrorClass.SCHEMA, one_line(exc, whole="reply", limit=5)
         problem = self.game.validate(seat, action)
         if problem:
             return None, ErrorClass.ILLEGAL, problem
@@ -366,11 +367,3 @@ def _as_dict(action: BaseModel | dict[str, Any] | None) -> dict[str, Any] | None
     if isinstance(action, BaseModel):
         return action.model_dump()
     return dict(action) if isinstance(action, dict) else {"value": action}
-
-
-def _validation_message(exc: ValidationError) -> str:
-    parts = []
-    for error in exc.errors()[:5]:
-        where = ".".join(str(part) for part in error["loc"]) or "reply"
-        parts.append(f"{where}: {error['msg']}")
-    return "; ".join(parts)

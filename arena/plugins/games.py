@@ -7,10 +7,13 @@ for, so the CLI starts fast and one broken game cannot take the others down.
 
 from __future__ import annotations
 
-from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING
 
 from arena.contract.game import GameDefinition
+from arena.plugins import entry_points as plugins
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 GAMES_GROUP = "arena.games"
 _loaded: dict[str, GameDefinition] = {}
@@ -20,14 +23,13 @@ class UnknownGameError(LookupError):
     """Raised for a game name no installed package registers (or that cannot load)."""
 
 
-@cache
 def _entry_points() -> dict[str, EntryPoint]:
-    return {point.name: point for point in entry_points(group=GAMES_GROUP)}
+    return plugins.plugin_points(GAMES_GROUP)
 
 
 def refresh() -> None:
     """Forget what was discovered (after installing a game package in this process)."""
-    _entry_points.cache_clear()
+    plugins.refresh()
     _loaded.clear()
 
 
@@ -51,10 +53,9 @@ def get_game(name: str) -> GameDefinition:
         known = ", ".join(_entry_points()) or "none installed"
         raise UnknownGameError(f"unknown game {name!r} (known: {known})")
     try:
-        loaded = point.load()
+        definition = plugins.load_plugin(point)
     except (ImportError, AttributeError) as exc:
         raise UnknownGameError(f"game {name!r} cannot be loaded ({exc})") from None
-    definition = loaded() if isinstance(loaded, type) else loaded
     if not isinstance(definition, GameDefinition):
         raise UnknownGameError(f"game {name!r} does not point at a GameDefinition ({point.value})")
     _loaded[name] = definition

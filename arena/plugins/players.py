@@ -4,9 +4,9 @@ A spec such as ``baseline:honest`` or ``openai-compat:qwen@http://host/v1`` name
 
 A kind turns the part of a player spec after ``KIND:`` into a :class:`PlayerSpec` and a
 spec into a player. Built-in kinds (``baseline``, ``human``, the model providers, names
-from the models file) register the same way as a third party's; the engine names none
-of them. A kind module is imported when specs are first parsed, so it must be light:
-import SDKs inside ``build``.
+from the models file) register the same way as a third party's, read through
+:mod:`arena.plugins.entry_points`; the engine names none of them. A kind module is imported when specs
+are first parsed, so it must be light: import SDKs inside ``build``.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any, ClassVar
 
 from arena.contract.game import GameDefinition
 from arena.contract.player import Player
+from arena.plugins import entry_points as plugins
 
 PLAYERS_GROUP = "arena.players"
 
@@ -151,16 +151,12 @@ class PlayerKind(ABC):
 
 @cache
 def player_kinds() -> dict[str, PlayerKind]:
-    """Every installed kind by name, in listing order."""
-    found: list[PlayerKind] = []
-    for point in entry_points(group=PLAYERS_GROUP):
-        try:
-            loaded = point.load()
-        except (ImportError, AttributeError):  # a broken plugin must not take the others down
-            continue
-        kind = loaded() if isinstance(loaded, type) else loaded
-        if isinstance(kind, PlayerKind):
-            found.append(kind)
+    """Every installed kind by name, in listing order (a broken plugin is left out).
+
+    An entry names a kind, a kind class, or a function returning several kinds (the model
+    providers' family: one kind per installed ``arena.providers`` plugin).
+    """
+    found: list[PlayerKind] = plugins.installed(PLAYERS_GROUP, PlayerKind)
     return {kind.name: kind for kind in sorted(found, key=lambda k: (k.listing_order, k.name))}
 
 

@@ -1,7 +1,8 @@
 """The common body of every model player: conversation, deadline, retries, parsing.
 
 A provider subclass only implements :meth:`ModelPlayer._complete` (one call, returning a
-:class:`Completion`) and :meth:`ModelPlayer._classify` (SDK exception -> failure).
+:class:`Completion`); its provider plugin classifies the SDK's exceptions
+(:meth:`players.providers.Provider.classify`).
 Everything else - the system message, the re-ask conversation, the per-turn deadline,
 the per-model concurrency cap, retries, usage and cost, error classes and key
 scrubbing - lives here once.
@@ -54,6 +55,10 @@ class ModelPlayer(Player):
 
     kind: str = "model"
     provider: str = ""
+    estimates_output_cap = True
+    """False: the reply cap is the configured one, never estimated from the schema (grammar decoding)."""
+    string_cap: int | None = DEFAULT_STRING_CAP
+    """The cap on free-text fields this player records in its configuration (``None``: none)."""
     _client: ClosableClient | None = None
     _owns_client = True
     """False once :meth:`share_transport` borrowed another player's client."""
@@ -162,7 +167,7 @@ class ModelPlayer(Player):
             "key_env": settings.key_env,
             "temperature": self.temperature,
             "max_output_tokens": self.output_cap_setting,
-            "string_max_length": None if settings.provider == "local" else DEFAULT_STRING_CAP,
+            "string_max_length": self.string_cap,
             "memory": settings.memory,
             "memory_budget_tokens": settings.memory_budget if self.memory else None,
             **configured,
@@ -200,7 +205,7 @@ class ModelPlayer(Player):
     def output_cap_setting(self) -> int | str:
         """The output cap as configured: a number, or the rule it is estimated by."""
         settings = self.settings
-        if settings.max_output_tokens is not None or settings.provider == "local":
+        if settings.max_output_tokens is not None or not self.estimates_output_cap:
             return settings.output_tokens
         extra = settings.reasoning_allowance
         rule = f"{OUTPUT_CAP_RULE} (at most {settings.output_tokens})"
@@ -213,7 +218,7 @@ class ModelPlayer(Player):
         provider default) plus the reasoning allowance of OpenAI reasoning models.
         """
         settings = self.settings
-        if settings.max_output_tokens is not None or settings.provider == "local":
+        if settings.max_output_tokens is not None or not self.estimates_output_cap:
             return settings.output_tokens
         estimate = output_estimate(request.action_model)
         return min(estimate, settings.output_tokens) + settings.reasoning_allowance
@@ -248,8 +253,8 @@ class ModelPlayer(Player):
         raise NotImplementedError
 
     def _classify(self, exc: Exception) -> ProviderFailure | None:
-        """Turn an SDK exception into a failure; ``None`` for unknown exceptions."""
-        return None
+        """Turn an SDK exception into a failure (the provider plugin's classification); ``None``: unknown."""
+        return self.settings.provider_plugin.classify(exc)
 
     # -- the decision -------------------------------------------------------------------
 

@@ -26,15 +26,5 @@ def build_model_player(spec: PlayerSpec, *, seed: int, config: ModelsConfig | No
 
 
 def player_for(spec_text: str, settings: ModelSettings, *, seed: int) -> ModelPlayer:
-    """Instantiate the provider's player class for ``settings``."""
-    if settings.provider in ("openai", "openai-compat"):
-        from .openai_player import OpenAIPlayer
-
-        return OpenAIPlayer(spec_text, settings, seed=seed)
-    if settings.provider == "anthropic":
-        from .anthropic_player import AnthropicPlayer
-
-        return AnthropicPlayer(spec_text, settings, seed=seed)
-    from .local_player import LocalPlayer
-
-    return LocalPlayer(spec_text, settings, seed=seed)
+    """The player ``settings``' provider plugin builds (its SDK is imported then)."""
+    return settings.provider_plugin.player(spec_text, settings, seed=seed)

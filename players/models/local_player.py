@@ -44,6 +44,8 @@ class LocalPlayer(ModelPlayer):
     """A seat played by an in-process GGUF model (default ``local:gemma3-270m``)."""
 
     provider = "local"
+    estimates_output_cap = False  # grammar decoding: the reply is as long as the schema needs
+    string_cap = None
 
     def __init__(self, spec: str, settings: ModelSettings, *, seed: int) -> None:
         super().__init__(spec, settings, seed=seed)

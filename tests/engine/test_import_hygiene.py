@@ -225,3 +225,37 @@ def test_listing_which_models_can_play_loads_no_http_client_without_model_entrie
     loaded, error, modules = json.loads(result.stdout)
     assert loaded and error is None and "players.models" in modules
     assert within(modules, ("httpx2", "httpx", "openai", "anthropic", "llama_cpp_py_sync")) == []
+
+
+# Every provider plugin and its kind loaded, one spec of each parsed and resolved with the
+# provider's defaults, and the lines `arena models` prints for them: no SDK, no HTTP client.
+# Then each player is built in turn: only its own SDK is imported, at that moment.
+PROVIDERS_LOADED = """
+import json, sys
+from arena.plugins.players import player_kinds
+from arena.plugins.players import parse_player_spec
+from players.models import ModelsConfig
+from players.models.factory import player_for
+from players.providers import providers
+SDKS = ("openai", "anthropic", "llama_cpp_py_sync", "httpx2")
+loaded = lambda: [m for m in SDKS if m in sys.modules]
+specs = ["openai:m", "anthropic:m", "openai-compat:m@http://127.0.0.1:1/v1", "local:gemma3-270m"]
+resolved = [ModelsConfig().resolve(parse_player_spec(spec)) for spec in specs]
+lines = [line for kind in player_kinds().values() for line in kind.status_lines()]
+steps = {"listed": [sorted(providers()), loaded()]}
+for text, settings in resolved:
+    player_for(text, settings, seed=0)
+    steps[settings.provider] = loaded()
+print(json.dumps(steps))
+"""
+
+
+def test_providers_load_parse_and_resolve_without_their_sdks_which_come_with_a_player() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", PROVIDERS_LOADED], capture_output=True, text=True, check=True
+    )
+    steps = json.loads(result.stdout)
+    assert steps["listed"] == [["anthropic", "local", "openai", "openai-compat"], []]
+    assert steps["openai"] == ["openai", "httpx2"]  # the SDK brings its HTTP client
+    assert steps["anthropic"] == ["openai", "anthropic", "httpx2"]
+    assert steps["local"] == steps["anthropic"]  # llama.cpp loads when the model does (prepare)

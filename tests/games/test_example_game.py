@@ -1,53 +1,35 @@
 """A third-party game passes the conformance checker before it is installed, then installs as
 its own package and plays through the CLI.
 
-``examples/sealed_bid`` and ``examples/rock_paper_scissors`` are each copied to a temp folder,
-pip-installed there with ``--target`` (the project's environment stays as it is) and found
-through their ``arena.games`` entry point by a CLI started with that folder on ``PYTHONPATH``.
-Before that, ``check_game`` runs on the source folder alone: no entry point names the game.
+``examples/sealed_bid`` and ``examples/rock_paper_scissors`` are each pip-installed into a temp
+folder (:mod:`tests.support.example_packages`; the project's environment stays as it is) and
+found through their ``arena.games`` entry point by a CLI started with that folder on
+``PYTHONPATH``. Before that, ``check_game`` runs on the source folder alone: no entry point
+names the game.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
-
-
-def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, capture_output=True, text=True, env=env, check=False)
-
-
-def install(example: str, base: Path) -> dict[str, str]:
-    """Environment variables under which ``examples/EXAMPLE`` is installed (into ``base``)."""
-    source = base / "source"
-    ignored = shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
-    shutil.copytree(EXAMPLES / example, source, ignore=ignored)
-    target = base / "site"
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]
-    result = run([*command, "--target", str(target), str(source)], dict(os.environ))
-    assert result.returncode == 0, result.stderr[-2000:]
-    return {**os.environ, "PYTHONPATH": str(target), "ARENA_MODELS": str(base / "none.toml")}
+from tests.support.example_packages import EXAMPLES, install_example, run
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Environment variables under which the sealed-bid example is installed."""
-    return install("sealed_bid", tmp_path_factory.mktemp("sealed_bid"))
+    return install_example("sealed_bid", tmp_path_factory.mktemp("sealed_bid"))
 
 
 @pytest.fixture(scope="module")
 def rps_installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Environment variables under which the rock-paper-scissors example is installed."""
-    return install("rock_paper_scissors", tmp_path_factory.mktemp("rock_paper_scissors"))
+    return install_example("rock_paper_scissors", tmp_path_factory.mktemp("rock_paper_scissors"))
 
 
 def test_the_installed_game_is_listed_and_plays_through_the_cli(
