@@ -46,7 +46,7 @@ from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import TextScreen
 from arena.app.screens.replay import ReplayScreen
 from arena.app.screens.tournament import TournamentScreen
-from arena.contract.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.player import Decision, DecisionRequest, Player
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from arena.tournament.config import build_config
@@ -212,7 +212,7 @@ def slow_server(delay: float) -> Iterator[str]:
         server.shutdown()
 
 
-class SleepyStand(BasePlayer):
+class SleepyStand(Player):
     """A stand-in for a model seat: waits ``delay`` seconds, then makes a legal decision."""
 
     kind = "model"

@@ -46,7 +46,7 @@ async def game_only(episodes: int, _folder: Path) -> None:
             for seat in game.pending():
                 request = decision_request(game, seat, step, "", game.observation(seat))
                 actions[seat] = (await players[seat].decide(request)).action
-            game.apply(actions)  # type: ignore[arg-type]
+            game.apply(actions)
             step += 1
         game.result()
 

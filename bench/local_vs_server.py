@@ -51,7 +51,7 @@ SERVER_VENV = ROOT / ".venv-llama-server"
 SAMPLERS = ["top_k", "top_p", "min_p", "temperature"]
 
 
-class PromptRecorder:
+class PromptRecorder(Player):
     """Plays a seat with a baseline and keeps every request it was asked (prompt rendered)."""
 
     kind = "baseline"

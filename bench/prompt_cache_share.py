@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
+from games.lemonade import DEFINITION as LEMONADE
 from players.models import ModelsConfig, ModelSettings
 from tests.support.wire_server import Behaviour, WireServer, reply
 
@@ -73,7 +74,7 @@ async def one_episode(
                 store,
                 models_config=ModelsConfig(models={"m": settings}),
             )
-            turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+            turns = [t for t in store.turns(outcome.episode_id or 0, LEMONADE) if t["seat"] == "a"]
         finally:
             store.close()
         usage = outcome.usage["a"]

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from arena.contract.player import BasePlayer, Decision, DecisionRequest, UserLeft
+from arena.contract.player import Decision, DecisionRequest, Player, UserLeft
 from arena.engine.forms import FieldSpec, form_fields, parse_field
 from players.console_form import build, early_problem, limit_now, problem_with
 
@@ -82,7 +82,7 @@ class ConsoleDesk:
                 pass
 
 
-class ConsoleHuman(BasePlayer):
+class ConsoleHuman(Player):
     """Asks for each field on stdin; a wrong entry is explained and asked again."""
 
     kind = "human"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
-from arena.contract.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.player import Decision, DecisionRequest, Player
 
 DeskListener = Callable[["HumanTurn"], None]
 
@@ -79,7 +79,7 @@ class HumanDesk:
         self.pending.clear()
 
 
-class HumanPlayer(BasePlayer):
+class HumanPlayer(Player):
     """A seat played through the app's form; ``decide`` waits for the person."""
 
     kind = "human"

@@ -16,7 +16,7 @@ from typing import Any
 from arena.app.human import HumanDesk, HumanPlayer, HumanTurn
 from arena.app.match_model import MatchModel
 from arena.contract.player import Player, PlayerSetupError
-from arena.contract.records import EpisodeEnded, EpisodeStatus, Event
+from arena.contract.records import CallbackObserver, EpisodeEnded, EpisodeStatus, Event
 from arena.engine.match import MatchConfig, prepare_runner
 from arena.engine.run_control import RunControl
 from arena.engine.runner import EpisodeOutcome, EpisodeRunner
@@ -182,7 +182,7 @@ class MatchManager:
             source=runner.game,
         )
         match = LiveMatch(len(self.matches) + 1, config, runner, model, control, desk)
-        runner.observers.append(match.on_event)
+        runner.observers.append(CallbackObserver(match.on_event))
         self.matches.append(match)
         match.start()
         return match

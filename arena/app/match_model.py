@@ -21,12 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.contract.game import Game, SeatResult
+from arena.contract.game import GameState, SeatResult
 from arena.contract.records import (
     EpisodeEnded,
     EpisodeStarted,
     EpisodeStatus,
     Event,
+    Observer,
     SeatInfo,
     StepStarted,
     TurnRecord,
@@ -126,7 +127,7 @@ def turn_flags(turn: TurnRecord) -> str:
 
 
 @dataclass
-class MatchModel:
+class MatchModel(Observer):
     """Everything the match screen shows, kept up to date by :meth:`__call__`."""
 
     game_name: str
@@ -136,9 +137,9 @@ class MatchModel:
     status: str = "starting"
     message: str = ""
     episode_id: int | None = None
-    source: Game | None = None
+    source: GameState | None = None
     """The runner's state (the app owns the runner); shown as :attr:`game` once the episode started."""
-    game: Game | None = None
+    game: GameState | None = None
     history: list[HistoryRow] = field(default_factory=list)
     reasons: dict[str, list[ReasonLine]] = field(default_factory=dict)
     stats: dict[str, SeatStats] = field(default_factory=dict)
@@ -219,7 +220,7 @@ class MatchModel:
             stats.fallbacks += int(turn.fallback)
             stats.reasked += int(bool(turn.error) and not turn.fallback)
 
-    def _chat(self, game: Game, turns: tuple[TurnRecord, ...]) -> None:
+    def _chat(self, game: GameState, turns: tuple[TurnRecord, ...]) -> None:
         for turn in turns:
             said = turn.action.get(MESSAGE_FIELD)
             move = move_without_message(game, turn.seat, turn.action, turn.action_text)
@@ -280,12 +281,16 @@ class MatchModel:
         if self.game is None:
             return {}
         visible = set(self.visible_seats())
-        return {seat: list(values) for seat, values in self.game.score_series().items() if seat in visible}
+        return {
+            seat: list(values)
+            for seat, values in self.game.definition.view.score_series(self.game).items()
+            if seat in visible
+        }
 
     def progress(self) -> tuple[int, int]:
         """(steps done, steps expected) from the game, else from the events."""
         if self.game is not None:
-            done, total = self.game.progress()
+            done, total = self.game.definition.view.progress(self.game)
             if total:
                 return done, total
         return self.steps_done, 0

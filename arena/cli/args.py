@@ -17,7 +17,7 @@ from arena.engine.user_input import in_int64, parse_seed
 from arena.store.paths import database_path
 
 if TYPE_CHECKING:
-    from arena.contract.definition import GameDefinition
+    from arena.contract.game import GameDefinition
     from arena.store.database import Store
 
 # Building the parser imports no game, store or tournament code: ``arena --help`` and every

@@ -19,7 +19,7 @@ from arena.display.sanitize import plain_text
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from arena.contract.definition import GameDefinition
+    from arena.contract.game import GameDefinition
     from arena.engine.match import MatchConfig
     from arena.store.database import Store
 

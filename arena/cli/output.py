@@ -17,9 +17,18 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from arena.contract.game import Game, SeatResult
+from arena.contract.game import GameState, SeatResult
 from arena.contract.player import UserLeft
-from arena.contract.records import EpisodeEnded, EpisodeStarted, Event, TurnRecord, TurnsRecorded, TurnUsage
+from arena.contract.records import (
+    EpisodeEnded,
+    EpisodeStarted,
+    Event,
+    Observer,
+    TurnRecord,
+    TurnsRecorded,
+    TurnUsage,
+)
+from arena.display.board import board
 from arena.display.sanitize import plain_text
 from arena.display.values import format_row
 from arena.engine.audience import Audience, public_move
@@ -46,7 +55,7 @@ def silence_stdout() -> None:
         pass
 
 
-class LiveOutput:
+class LiveOutput(Observer):
     """An observer that prints each decision, its reason, tokens, cost and latency.
 
     ``before_output`` runs before anything is printed (the console seats use it to end a
@@ -63,7 +72,7 @@ class LiveOutput:
         self.episode_id: int | None = None
         self.players: dict[str, str] = {}
         self.audience = Audience()
-        self.game: Game | None = None
+        self.game: GameState | None = None
         self.withheld: list[TurnRecord] = []
         self._left: UserLeft | None = None
 
@@ -75,7 +84,7 @@ class LiveOutput:
     def show_board(self, seat: str) -> None:
         """The game as ``seat`` sees it (called just before that seat's form)."""
         if self.game is not None:
-            self._print(self.game.definition.render(self.game, seat))
+            self._print(board(self.game, seat))
 
     def __call__(self, event: Event) -> None:
         if self._left is not None and not isinstance(event, EpisodeEnded):
@@ -118,7 +127,8 @@ class LiveOutput:
             if self.audience.sees_private(turn.seat, over=False):
                 if not self.quiet:
                     self._print(turn_line(turn, self.players.get(turn.seat, "")))
-                    outcome = self.game.step_outcome(turn.seat) if self.game is not None else ""
+                    game = self.game
+                    outcome = game.definition.view.step_outcome(game, turn.seat) if game is not None else ""
                     if outcome:
                         self._print(Text(f"         → {outcome}", style="dim"))
                 continue

@@ -8,10 +8,11 @@ went wrong, and the runner takes it from there (re-ask once, then fall back).
 from __future__ import annotations
 
 import enum
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -150,47 +151,52 @@ class DecisionRequest:
         return self.action_model.model_json_schema()
 
 
-@runtime_checkable
-class Player(Protocol):
-    """Anything that can hold a seat: a model, a scripted baseline or a human.
+class Player(ABC):
+    """Anything that can hold a seat: a model, a scripted baseline or a human. Subclass it.
 
-    Optional: ``configuration() -> dict`` describes the player as it will play (stored
-    per seat, see :mod:`arena.contract.playerconfig`), an int ``failure_limit`` overrides the
-    runner's limit on permanent provider errors in a row, and ``share_transport(prepared)
-    -> bool`` lets a tournament hand a per-episode player the connections of the player it
-    prepared once.
-    """
-
-    spec: str
-    kind: str
-
-    async def prepare(self) -> None:
-        """Check the player can play at all; raise :class:`PlayerSetupError` if not."""
-        ...
-
-    async def decide(self, request: DecisionRequest) -> Decision:
-        """Choose an action for ``request.seat``."""
-        ...
-
-    async def close(self) -> None:
-        """Release clients, models, sockets."""
-        ...
-
-
-class BasePlayer:
-    """Convenience base with no-op ``prepare`` and ``close``.
-
-    ``instant`` (default ``False``) promises that :meth:`decide` never waits on anything
-    (a scripted player): the runner then asks such seats one after another without
-    creating a task per decision. A player that may await must leave it ``False``.
+    ``spec`` is what the seat is stored as (``seats.player``) and ``kind`` its category
+    (``baseline``, ``human``, ``model``). Every capability the engine reads is declared here
+    with its default, so a player overrides only what it has.
     """
 
     spec: str = ""
     kind: str = "baseline"
     instant: bool = False
+    """True promises that :meth:`decide` never waits on anything (a scripted player): the runner
+    then asks such seats one after another without creating a task per decision. A player that
+    may await must leave it ``False``."""
 
     async def prepare(self) -> None:
-        """Scripted players need no set-up."""
+        """Check the player can play at all; raise :class:`PlayerSetupError` if not (default: nothing)."""
+        return None
+
+    @abstractmethod
+    async def decide(self, request: DecisionRequest) -> Decision:
+        """Choose an action for ``request.seat``."""
 
     async def close(self) -> None:
-        """Scripted players hold no resources."""
+        """Release clients, models, sockets (default: nothing to release)."""
+        return None
+
+    @property
+    def failure_limit(self) -> int | None:
+        """Permanent provider errors in a row that end the episode; ``None`` (default): the runner's."""
+        return None
+
+    def configuration(self) -> dict[str, Any] | None:
+        """The player as it will play, stored per seat (:mod:`arena.contract.playerconfig`).
+
+        ``None`` (default): its kind and spec stand for it.
+        """
+        return None
+
+    def disclosed_settings(self) -> dict[str, Any] | None:
+        """Settings a tournament report discloses for a player with no stored configuration (default none)."""
+        return None
+
+    def share_transport(self, prepared: Player) -> bool:
+        """Borrow the connections of ``prepared``, the player a tournament prepared once for this one.
+
+        Returns whether it did (default: nothing to share).
+        """
+        return False

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 if TYPE_CHECKING:  # the store hashes configurations without loading the engine
-    from arena.contract.game import Game
+    from arena.contract.game import GameState
     from arena.contract.player import Player
 
 _SECRET_PARAM = re.compile(r"key|token|secret|sig|auth|pass|credential", re.IGNORECASE)
@@ -45,15 +45,15 @@ def public_url(url: str | None) -> str | None:
     return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
-def seat_configuration(player: Player, game: Game) -> dict[str, Any]:
+def seat_configuration(player: Player, game: GameState) -> dict[str, Any]:
     """The resolved configuration of ``player`` in ``game``.
 
-    A player may describe itself with a ``configuration()`` method (model players do);
-    otherwise the kind and spec stand for it, plus the game for a scripted baseline.
-    Model players also get the game's prompt template version.
+    A player may describe itself (:meth:`Player.configuration`: model players do); otherwise
+    the kind and spec stand for it, plus the game for a scripted baseline. Model players also
+    get the game's prompt template version.
     """
-    describe = getattr(player, "configuration", None)
-    config: dict[str, Any] = dict(describe()) if callable(describe) else {}
+    described = player.configuration()
+    config: dict[str, Any] = dict(described) if described is not None else {}
     config.setdefault("kind", player.kind)
     config.setdefault("name", player.spec)
     if config["kind"] == "baseline":

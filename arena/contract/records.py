@@ -8,6 +8,7 @@ whoever owns the runner reads its state for the spectator's view.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, Protocol, Self
 
@@ -177,9 +178,30 @@ class EpisodeEnded(Record):
 
 
 Event = EpisodeStarted | StepStarted | TurnsRecorded | EpisodeEnded
-Observer = Callable[[Event], None]
-"""Told every event as it happens. An observer with ``wants_steps = False`` is not told
-:class:`StepStarted` (the runner then need not build it each step when no one else wants it)."""
+
+
+class Observer(ABC):
+    """Told every event of an episode as it happens: subclass it and implement ``__call__``."""
+
+    wants_steps: bool = True
+    """False: never told :class:`StepStarted` (the runner then need not build it each step when no one
+    else wants it)."""
+
+    @abstractmethod
+    def __call__(self, event: Event) -> None:
+        """Take one event."""
+
+
+class CallbackObserver(Observer):
+    """A function as an observer: told every event (``wants_steps`` as given)."""
+
+    def __init__(self, callback: Callable[[Event], None], *, wants_steps: bool = True) -> None:
+        self.callback = callback
+        self.wants_steps = wants_steps
+
+    def __call__(self, event: Event) -> None:
+        self.callback(event)
+
 
 TURN_FIELDS: tuple[str, ...] = tuple(TurnRecord.model_fields)
 USAGE_FIELDS: tuple[str, ...] = tuple(TurnUsage.model_fields)

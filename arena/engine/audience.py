@@ -23,13 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.contract.game import Game
+from arena.contract.game import GameState
 
 MESSAGE_FIELD = "message"
 """An action field with this name is a message to the other seats (so the move is public)."""
 
 
-def has_message_field(game: Game) -> bool:
+def has_message_field(game: GameState) -> bool:
     """True if any seat's action model has a ``message`` field."""
     try:
         return any(MESSAGE_FIELD in game.action_model(seat).model_fields for seat in game.seats)
@@ -37,16 +37,16 @@ def has_message_field(game: Game) -> bool:
         return False
 
 
-def move_without_message(game: Game, seat: str, action: dict[str, Any], fallback: str) -> str:
+def move_without_message(game: GameState, seat: str, action: dict[str, Any], fallback: str) -> str:
     """The game's own description of ``action`` with its message left out (``fallback`` if it fails)."""
     try:
         model = game.action_model(seat).model_validate({**action, MESSAGE_FIELD: ""})
-        return game.describe_action(seat, model)
+        return game.definition.view.describe_action(game, seat, model)
     except Exception:  # a game whose description needs more than the action: keep the stored text
         return fallback
 
 
-def public_move(game: Game, action_text: str) -> str | None:
+def public_move(game: GameState, action_text: str) -> str | None:
     """What the other seats may see of a move described as ``action_text`` (``None``: nothing)."""
     return action_text if has_message_field(game) else None
 

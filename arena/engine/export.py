@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.contract.game import GameState
+from arena.contract.game import GameDefinition, GameView
 from arena.engine.recorder import stored_turn
-from arena.plugins.games import UnknownGameError, get_game
+from arena.plugins.games import installed_game
 from arena.store.database import Store
 
 NOT_EXPORTED = frozenset({"action_text"})
@@ -22,8 +22,9 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
     episode = store.episode(episode_id)
     if episode is None:
         raise EpisodeNotFound(f"no episode {episode_id} in {store.path}")
+    game = installed_game(episode["game"])  # looked up once: the turns and the game's data replay it
     seats = store.seats(episode_id)
-    turns = store.turns(episode_id)
+    turns = store.turns(episode_id, game)
     # Seats and turns recorded before player configurations existed export as they always did.
     document: dict[str, Any] = {
         "episode": {
@@ -62,7 +63,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
         ],
         "turns": [export_turn(t) for t in turns],
     }
-    extra = _game_extra(episode, turns)
+    extra = _game_extra(game, episode, turns) if game is not None else {}
     if extra:
         document["game_data"] = extra
     return document
@@ -87,11 +88,10 @@ def export_turn(row: dict[str, Any]) -> dict[str, Any]:
     return turn
 
 
-def _game_extra(episode: dict[str, Any], turns: list[dict[str, Any]]) -> dict[str, Any]:
+def _game_extra(spec: GameDefinition, episode: dict[str, Any], turns: list[dict[str, Any]]) -> dict[str, Any]:
     """The game's own export data, from the episode rebuilt by replaying its stored actions."""
-    try:
-        spec = get_game(episode["game"])
-    except UnknownGameError:
+    view = spec.view
+    if type(view).export_extra is GameView.export_extra:  # the game adds nothing: no replay
         return {}
     try:
         seed, config = int(episode["seed"]), dict(episode["config"] or {})
@@ -99,8 +99,6 @@ def _game_extra(episode: dict[str, Any], turns: list[dict[str, Any]]) -> dict[st
             game = spec.create(seed, config)
         except ValueError:  # recorded options outside today's limits: use them as played
             game = spec.new_state(seed, spec.Options.model_construct(**config))
-        if type(game).export_extra is GameState.export_extra:
-            return {}
         steps: dict[int, dict[str, Any]] = {}
         for turn in turns:
             steps.setdefault(turn["step"], {})[turn["seat"]] = turn["action"]
@@ -108,7 +106,7 @@ def _game_extra(episode: dict[str, Any], turns: list[dict[str, Any]]) -> dict[st
             game.apply({seat: game.action_model(seat).model_validate(a) for seat, a in steps[step].items()})
     except Exception as exc:  # an episode recorded under other rules stays exportable
         return {"error": f"cannot rebuild the game: {type(exc).__name__}: {exc}"}
-    return game.export_extra()
+    return view.export_extra(game)
 
 
 def _cached(turns: list[dict[str, Any]], seat: str) -> dict[str, int]:

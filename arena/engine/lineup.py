@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from arena.contract.definition import GameDefinition
+from arena.contract.game import GameDefinition
 from arena.contract.player import Player
 from arena.plugins.players import BuildContext, HumanFactory, parse_player_spec, player_kinds
 

@@ -101,7 +101,7 @@ def decision_request(
         render_prompt=lambda: definition.prompt(observation, rules),
         prompt_version=definition.prompt_version,
         check=lambda action: game.validate(seat, action),
-        caution=lambda action: game.caution(seat, action),
+        caution=lambda action: definition.view.caution(game, seat, action),
     )
 
 
@@ -216,9 +216,9 @@ class EpisodeRunner:
     async def _play(self) -> tuple[str, str]:
         game, players = self.game, self.players
         # Fixed for the episode, so worked out once rather than every step.
-        instant = all(getattr(player, "instant", False) for player in players.values())
+        instant = all(player.instant for player in players.values())
         budgeted = self.budget.max_cost_usd is not None or self.budget.max_tokens is not None
-        step_observers = [o for o in self.observers if getattr(o, "wants_steps", True)]
+        step_observers = [o for o in self.observers if o.wants_steps]
         step = 0
         while not game.over():
             if self.control is not None:
@@ -233,7 +233,7 @@ class EpisodeRunner:
                 started = StepStarted.trusted(step=step, seats=tuple(seats), observations=observations)
                 for observer in step_observers:
                     observer(started)
-            inline = instant or len(seats) == 1 or all(getattr(players[s], "instant", False) for s in seats)
+            inline = instant or len(seats) == 1 or all(players[s].instant for s in seats)
             try:
                 if inline:
                     records = [await self._decide(seat, step, observations[seat]) for seat in seats]
@@ -276,8 +276,8 @@ class EpisodeRunner:
             self._served[record.seat] = served
 
     def _limit(self, seat: str) -> int:
-        own = getattr(self.players[seat], "failure_limit", None)
-        return own if isinstance(own, int) and own > 0 else self.failure_limit
+        own = self.players[seat].failure_limit
+        return own if own is not None and own > 0 else self.failure_limit
 
     def _broken_seat(self) -> str:
         """Why a seat cannot play (its run of permanent provider errors), or ``""``."""

@@ -109,7 +109,7 @@ class PendingTurn:
             "state": game.turn_state(seat),
             "sampling": self.sampling,
             "served": self.served,
-            "action_text": game.describe_action(seat, action),
+            "action_text": game.definition.view.describe_action(game, seat, action),
         }
         return unvalidated(TurnRecord, values, _TURN_FIELD_NAMES)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from arena.contract.definition import BaselineFactory, BaselineInfo, GameDefinition, GameOption
+from arena.contract.game import GameDefinition
 from arena.plugins import entry_points as plugins
 
 if TYPE_CHECKING:
@@ -62,17 +62,15 @@ def get_game(name: str) -> GameDefinition:
     return definition
 
 
-GameSpec = GameDefinition
-"""The name used before contract v2."""
+def installed_game(name: str) -> GameDefinition | None:
+    """The definition of game ``name`` if it is installed and loads, else ``None``.
 
-__all__ = [
-    "BaselineFactory",
-    "BaselineInfo",
-    "GameDefinition",
-    "GameOption",
-    "GameSpec",
-    "UnknownGameError",
-    "game_names",
-    "get_game",
-    "refresh",
-]
+    For readers of stored episodes: one of a game no longer installed stays readable.
+    """
+    try:
+        return get_game(name)
+    except UnknownGameError:
+        return None
+
+
+__all__ = ["GameDefinition", "UnknownGameError", "game_names", "get_game", "installed_game", "refresh"]

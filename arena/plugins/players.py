@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
-from arena.contract.definition import GameDefinition
+from arena.contract.game import GameDefinition
 from arena.contract.player import Player
 from arena.plugins import entry_points as plugins
 

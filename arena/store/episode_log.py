@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from arena.plugins.games import UnknownGameError, get_game
+from arena.contract.game import GameDefinition
 from arena.store.turn_rows import dumps_bytes, state_digest, turn_digest
 
 
@@ -38,14 +38,20 @@ def restore_action(row: dict[str, Any]) -> dict[str, Any]:
     return action
 
 
-def hydrate(episode: dict[str, Any], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``rows`` with observation and state filled in wherever they were left out."""
+def hydrate(
+    episode: dict[str, Any], rows: list[dict[str, Any]], definition: GameDefinition | None
+) -> list[dict[str, Any]]:
+    """``rows`` with observation and state filled in wherever they were left out.
+
+    ``definition`` is the episode's game as its caller found it (``None``: not installed); the
+    log is replayed by it and by nothing looked up here.
+    """
     for row in rows:
         row["action"] = restore_action(row)
     missing = [row for row in rows if row["observation"] is None or row["state"] is None]
     if not missing:
         return rows
-    problem = _rebuild(episode, rows)
+    problem = _rebuild(episode, rows, definition)
     if problem:
         for row in missing:
             row["rebuild_error"] = problem
@@ -63,12 +69,12 @@ def _steps(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
         yield step
 
 
-def _rebuild(episode: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+def _rebuild(episode: dict[str, Any], rows: list[dict[str, Any]], spec: GameDefinition | None) -> str:
     """Fill rows in place by replaying; returns what went wrong, or ``""``."""
-    try:
-        spec = get_game(episode["game"])
-    except UnknownGameError as exc:
-        return f"cannot rebuild observations: {exc}"
+    if spec is None:
+        return f"cannot rebuild observations: game {episode['game']!r} is not installed"
+    if spec.name != episode["game"]:
+        return f"cannot rebuild observations: a {episode['game']} episode, given the game {spec.name}"
     installed = spec.version
     if episode["game_version"] != installed:
         return (

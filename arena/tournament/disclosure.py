@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 
-from arena.contract.definition import GameDefinition
-from arena.contract.game import template_texts
+from arena.contract.game import GameDefinition
+from arena.contract.templates import template_texts
 from arena.plugins.players import SpecError, parse_player_spec, player_kinds
 from arena.store.database import Store
 from arena.tournament.provenance import sha256_text

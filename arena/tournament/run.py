@@ -345,10 +345,9 @@ class TournamentRun:
             prepare_players=False,
         )
         for seat, player in runner.players.items():
-            share = getattr(player, "share_transport", None)
             prepared = self._prepared.get(slot.seating[seat])
-            if callable(share) and prepared is not None:
-                share(prepared)
+            if prepared is not None:
+                player.share_transport(prepared)
         self.progress.running += 1
         self._notify()
         try:
@@ -377,7 +376,7 @@ class TournamentRun:
         self._notify()
 
 
-class _SpendMeter:
+class _SpendMeter(Observer):
     """Observer keeping the tournament's live spend."""
 
     wants_steps = False

@@ -17,7 +17,14 @@ import random
 import time
 from typing import Any
 
-from arena.contract.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError
+from arena.contract.player import (
+    Decision,
+    DecisionRequest,
+    ErrorClass,
+    FatalPlayerError,
+    Player,
+    PlayerSetupError,
+)
 from arena.contract.playerconfig import public_url
 
 from .calls import ClosableClient, Completion, concurrency_gate
@@ -43,7 +50,7 @@ __all__ = [
 MAX_DETAIL = 600
 
 
-class ModelPlayer:
+class ModelPlayer(Player):
     """Base of all model players. Subclasses implement ``_complete`` and ``_classify``."""
 
     kind: str = "model"
@@ -115,21 +122,31 @@ class ModelPlayer:
             await self._client.close()
         self._client = None
 
-    def share_transport(self, prepared: object) -> bool:
+    def client(self) -> ClosableClient | None:
+        """The SDK client, made on first use; ``None`` for a player that calls no SDK client (offline)."""
+        return None
+
+    def share_transport(self, prepared: Player) -> bool:
         """Use ``prepared``'s SDK client: same class and settings, already probed.
 
         A tournament prepares each model once and seats a fresh player per episode (its
         own seed and memory); sharing the client keeps the connection pool warm instead of
         building a client per episode. The client stays ``prepared``'s to close.
         """
-        client = getattr(prepared, "client", None)
-        if type(prepared) is not type(self) or not callable(client):
+        if type(prepared) is not type(self) or not isinstance(prepared, ModelPlayer):
             return False
-        if getattr(prepared, "settings", None) != self.settings:
+        if prepared.settings != self.settings:
             return False
-        self._client = client()
+        client = prepared.client()
+        if client is None:
+            return False
+        self._client = client
         self._owns_client = False
         return True
+
+    def disclosed_settings(self) -> dict[str, Any] | None:
+        """The model settings as a report discloses them (the report drops anything named like a key)."""
+        return self.settings.model_dump(mode="json")
 
     def configuration(self) -> dict[str, Any]:
         """The resolved configuration this seat plays with (stored per seat; never a key).

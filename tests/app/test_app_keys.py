@@ -15,7 +15,7 @@ from arena.app.screens.modals import ConfirmScreen, TextScreen
 from arena.app.widgets.choice_set import ChoiceSet
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import ScoreChart, SeatPane
-from arena.contract.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.player import Decision, DecisionRequest, Player
 from arena.engine.match import MatchConfig
 from games.bargain import BargainState
 from games.bargain.rules import PRICE_MAX, BargainAction
@@ -71,7 +71,7 @@ async def test_the_home_rules_follow_the_options_typed(app_db: Path) -> None:
         assert "30 days" not in render_plain(rules.content)
 
 
-class GreedySeller(BasePlayer):
+class GreedySeller(Player):
     """Always asks the highest price (more than any buyer's value)."""
 
     kind = "baseline"
@@ -120,7 +120,7 @@ async def test_the_chart_is_titled_for_what_it_plots(app_db: Path) -> None:
         await bargain_form(pilot, app)
         chart = app.screen.query_one(ScoreChart)
         await wait_until(pilot, lambda: chart.border_title == "offers (asks and bids)", "the offers title")
-        assert new_lemonade(0).score_series_title() == "cash by day"
+        assert new_lemonade(0).definition.view.score_series_title == "cash by day"
 
 
 async def test_seat_panes_wrap_their_reasons_again_when_the_terminal_narrows(app_db: Path) -> None:

@@ -17,6 +17,7 @@ import pytest
 from arena.cli.main import main
 from arena.display.values import format_row
 from arena.store.database import Store
+from tests.support.episodes import stored_turns
 from tests.support.processes import MINIMAL_ENV, OUR_ENV
 
 PLAY = ["play", "lemonade", "--seat", "a=baseline:weather", "--seat", "b=baseline:cost-plus", "--seed", "42"]
@@ -276,7 +277,7 @@ def test_a_killed_process_leaves_an_aborted_readable_episode(cli_env: dict[str, 
     store = Store(db)
     episode = store.list_episodes()[0]
     assert episode["status"] == "aborted"
-    assert store.turns(episode["id"]) == []
+    assert stored_turns(store, episode["id"]) == []
 
 
 def test_human_at_the_console_corrects_a_wrong_entry(cli_env: dict[str, str], tmp_path: Path) -> None:
@@ -303,7 +304,7 @@ def test_human_at_the_console_corrects_a_wrong_entry(cli_env: dict[str, str], tm
     assert "produce must be a whole number" in out
     assert "produce can be at most" in out and "now, not 500" in out
     assert out.count("price (0.5 to 6)") == 3, "asked again after its own bad entry only"
-    document = Store(db).turns(1)
+    document = stored_turns(Store(db), 1)
     human = [t for t in document if t["seat"] == "a"]
     assert human[0]["action"] == {
         "price": 3.5,

@@ -18,6 +18,7 @@ import games.bargain.game as bargain_game
 from arena.cli.main import main
 from arena.store.database import Store
 from games.bargain.world import Deal, draw_deal
+from tests.support.episodes import stored_turns
 
 SENTINEL = 987_654
 END_MARK = "hidden during play:"
@@ -65,7 +66,7 @@ def reasons_of(db: Path, seat: str) -> set[str]:
     store = Store(db)
     try:
         episode = store.list_episodes()[0]
-        return {t["reason"] for t in store.turns(episode["id"]) if t["seat"] == seat and t["reason"]}
+        return {t["reason"] for t in stored_turns(store, episode["id"]) if t["seat"] == seat and t["reason"]}
     finally:
         store.close()
 
@@ -153,7 +154,7 @@ def test_on_a_shared_street_the_board_shows_what_the_observation_holds_of_the_ri
     assert code == 0, out
     before, _ = split_at_end(out)
     store = Store(db_path)
-    rival = [t for t in store.turns(1) if t["seat"] == "b"]
+    rival = [t for t in stored_turns(store, 1) if t["seat"] == "b"]
     store.close()
     assert "rivals yesterday: -" in before, "nothing to show on day 1"
     for turn in rival[:2]:

@@ -9,9 +9,11 @@ import pytest
 
 from arena.contract.player import Usage
 from arena.contract.records import (
+    CallbackObserver,
     EpisodeEnded,
     EpisodeStarted,
     Event,
+    Observer,
     StepStarted,
     TurnRecord,
     TurnsRecorded,
@@ -21,6 +23,7 @@ from arena.engine.match import MatchConfig, prepare_runner
 from arena.engine.recorder import TURN_COLUMNS
 from arena.engine.turns import _action_dump
 from arena.store.database import Store
+from tests.support.episodes import stored_turns
 from tests.support.scripted import ScriptedPlayer, decision
 
 GOOD = {"price": 3.0, "produce": 10, "promotion": "none", "reason": "steady"}
@@ -41,8 +44,8 @@ async def test_every_observer_sees_the_episode_id_at_the_start_whatever_its_plac
             stored_at_start.append(store.episode(event.episode_id))
 
     player = ScriptedPlayer([decision(GOOD)])
-    runner = prepare_runner(lemonade(), store, [first], players={"a": player})
-    runner.observers.append(seen_last.append)
+    runner = prepare_runner(lemonade(), store, [CallbackObserver(first)], players={"a": player})
+    runner.observers.append(CallbackObserver(seen_last.append))
     outcome = await runner.run()
     started = [e for e in seen_first if isinstance(e, EpisodeStarted)]
     assert len(started) == 1 and started[0].episode_id == outcome.episode_id is not None
@@ -54,7 +57,7 @@ async def test_records_are_frozen_valid_and_match_what_is_stored(store: Store) -
     bad = decision({"price": -1.0, "produce": 10, "promotion": "none"}, usage=Usage(5, 2, cost_usd=0.01))
     player = ScriptedPlayer([bad, bad, decision(GOOD)])
     events: list[Event] = []
-    runner = prepare_runner(lemonade(), store, [events.append], players={"a": player})
+    runner = prepare_runner(lemonade(), store, [CallbackObserver(events.append)], players={"a": player})
     outcome = await runner.run()
     assert outcome.episode_id is not None
     steps = [e for e in events if isinstance(e, StepStarted)]
@@ -77,7 +80,7 @@ async def test_records_are_frozen_valid_and_match_what_is_stored(store: Store) -
         assert not hasattr(step, "game") and not hasattr(done, "game")
         for turn in done.turns:
             assert step.observations[turn.seat].model_dump(mode="json") == turn.observation
-    rows = store.turns(outcome.episode_id)
+    rows = stored_turns(store, outcome.episode_id)
     for turn, row in zip(turns, rows, strict=True):
         assert row["idx"] == turn.index and row["action"] == turn.action and row["reason"] == turn.reason
         assert row["observation"] == turn.observation and row["state"] == turn.state
@@ -130,7 +133,7 @@ def test_an_action_is_recorded_as_its_model_dump_gives_it() -> None:
 
 
 async def test_an_observer_that_wants_no_steps_is_not_told_them() -> None:
-    class TurnsOnly:
+    class TurnsOnly(Observer):
         wants_steps = False
 
         def __init__(self) -> None:
@@ -142,7 +145,7 @@ async def test_an_observer_that_wants_no_steps_is_not_told_them() -> None:
     quiet, everything = TurnsOnly(), list[Event]()
     seats = {"a": "baseline:weather", "b": "baseline:cost-plus"}
     config = MatchConfig("lemonade", seats, options={"days": 2})
-    await prepare_runner(config, None, [quiet, everything.append]).run()
+    await prepare_runner(config, None, [quiet, CallbackObserver(everything.append)]).run()
     assert not any(isinstance(event, StepStarted) for event in quiet.events)
     assert sum(isinstance(event, TurnsRecorded) for event in quiet.events) == 2
     assert sum(isinstance(event, StepStarted) for event in everything) == 2

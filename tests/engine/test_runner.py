@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from arena.contract.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
-from arena.contract.records import EpisodeEnded, Event, TurnsRecorded
+from arena.contract.records import CallbackObserver, EpisodeEnded, Event, TurnsRecorded
 from arena.engine.match import MatchConfig, play_match, prepare_runner
 from arena.engine.run_control import Budget, RunControl
 from arena.plugins.games import get_game
 from arena.store.database import Store
+from tests.support.episodes import stored_turns
 from tests.support.scripted import CrashingPlayer, ScriptedPlayer, decision
 
 GOOD = {"price": 3.0, "produce": 10, "promotion": "none", "reason": "steady"}
@@ -33,7 +34,7 @@ async def test_baselines_play_to_the_end_and_every_turn_is_stored(store: Store) 
     outcome = await play_match(lemonade(days=30), store)
     assert outcome.status == "finished"
     assert outcome.episode_id is not None
-    turns = store.turns(outcome.episode_id)
+    turns = stored_turns(store, outcome.episode_id)
     assert len(turns) == 60
     assert {t["seat"] for t in turns} == {"a", "b"}
     assert all(t["valid"] and not t["fallback"] for t in turns)
@@ -49,7 +50,7 @@ async def test_illegal_reply_is_reasked_once_with_the_error_then_accepted(store:
     player = ScriptedPlayer([bad, decision(GOOD, reason="fixed it"), *[decision(GOOD)] * 10])
     runner = prepare_runner(lemonade(days=2), store, [], players={"a": player})
     outcome = await runner.run()
-    turns = store.turns(outcome.episode_id or 0)
+    turns = stored_turns(store, outcome.episode_id or 0)
     first_a = next(t for t in turns if t["seat"] == "a")
     assert first_a["valid"] == 0 and first_a["fallback"] == 0
     assert first_a["error"] == ErrorClass.ILLEGAL
@@ -68,7 +69,7 @@ async def test_unusable_replies_fall_back_and_are_counted(store: Store) -> None:
     player = ScriptedPlayer([junk, schema])
     runner = prepare_runner(lemonade(days=2), store, [], players={"a": player})
     outcome = await runner.run()
-    turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+    turns = [t for t in stored_turns(store, outcome.episode_id or 0) if t["seat"] == "a"]
     assert all(t["fallback"] == 1 for t in turns)
     assert turns[0]["error"] == "unparsable"
     assert [a["error"] for a in turns[0]["attempts"]] == ["unparsable", "schema"]
@@ -82,7 +83,7 @@ async def test_provider_failures_are_not_reasked(store: Store) -> None:
     player = ScriptedPlayer([timeout])
     runner = prepare_runner(lemonade(days=1), store, [], players={"a": player})
     outcome = await runner.run()
-    turn = next(t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a")
+    turn = next(t for t in stored_turns(store, outcome.episode_id or 0) if t["seat"] == "a")
     assert turn["fallback"] == 1 and turn["error"] == "timeout"
     assert len(player.requests) == 1
 
@@ -91,7 +92,7 @@ async def test_a_crashing_player_does_not_stop_the_episode(store: Store) -> None
     runner = prepare_runner(lemonade(days=2), store, [], players={"a": CrashingPlayer()})
     outcome = await runner.run()
     assert outcome.status == "finished"
-    turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+    turns = [t for t in stored_turns(store, outcome.episode_id or 0) if t["seat"] == "a"]
     assert all(t["fallback"] and t["error"] == "player_crash" for t in turns)
     assert "boom" in turns[0]["error_detail"]
 
@@ -121,7 +122,7 @@ async def test_setup_error_stops_before_anything_is_recorded(store: Store) -> No
 async def test_cancelled_episode_is_marked_aborted_and_readable(store: Store) -> None:
     slow = ScriptedPlayer([decision(GOOD)], delay=0.05)
     seen: list[Event] = []
-    runner = prepare_runner(lemonade(days=30), store, [seen.append], players={"a": slow})
+    runner = prepare_runner(lemonade(days=30), store, [CallbackObserver(seen.append)], players={"a": slow})
     task = asyncio.create_task(runner.run())
     while not any(isinstance(e, TurnsRecorded) for e in seen):
         await asyncio.sleep(0.01)
@@ -131,7 +132,7 @@ async def test_cancelled_episode_is_marked_aborted_and_readable(store: Store) ->
     assert isinstance(seen[-1], EpisodeEnded) and seen[-1].status == "aborted"
     episode = store.episode(runner.episode_id or 0)
     assert episode is not None and episode["status"] == "aborted"
-    assert 0 < len(store.turns(runner.episode_id or 0)) < 60
+    assert 0 < len(stored_turns(store, runner.episode_id or 0)) < 60
 
 
 async def test_budget_stops_the_episode_cleanly(store: Store) -> None:
@@ -145,7 +146,7 @@ async def test_budget_stops_the_episode_cleanly(store: Store) -> None:
     outcome = await runner.run()
     assert outcome.status == "budget_exceeded"
     assert "budget" in outcome.message
-    assert len(store.turns(outcome.episode_id or 0)) == 6  # three days of two stands
+    assert len(stored_turns(store, outcome.episode_id or 0)) == 6  # three days of two stands
     seats = {s["seat"]: s for s in store.seats(outcome.episode_id or 0)}
     assert seats["a"]["cost_usd"] == pytest.approx(0.03)
     assert seats["a"]["input_tokens"] == 1500
@@ -155,7 +156,7 @@ async def test_prompt_is_stored_only_when_a_player_read_it(store: Store) -> None
     reader = ScriptedPlayer([lambda request: decision(GOOD, raw=request.prompt[:10])])
     runner = prepare_runner(lemonade(days=1), store, [], players={"a": reader})
     outcome = await runner.run()
-    turns = {t["seat"]: t for t in store.turns(outcome.episode_id or 0)}
+    turns = {t["seat"]: t for t in stored_turns(store, outcome.episode_id or 0)}
     assert turns["a"]["prompt"].startswith("You run a lemonade stand")
     assert turns["b"]["prompt"] is None
 
@@ -164,7 +165,7 @@ async def test_pause_and_step_controls() -> None:
     control = RunControl()
     control.pause()
     seen: list[Event] = []
-    runner = prepare_runner(lemonade(days=5), None, [seen.append], control=control)
+    runner = prepare_runner(lemonade(days=5), None, [CallbackObserver(seen.append)], control=control)
     task = asyncio.create_task(runner.run())
     await asyncio.sleep(0.05)
     assert not any(isinstance(e, TurnsRecorded) for e in seen)
@@ -185,7 +186,7 @@ async def test_same_seed_same_players_same_episode(tmp_path: Path) -> None:
         outcome = await play_match(
             lemonade(seats={"a": "baseline:random", "b": "baseline:profit-max"}, days=30), store
         )
-        turns = store.turns(outcome.episode_id or 0)
+        turns = stored_turns(store, outcome.episode_id or 0)
         documents.append(json.dumps([(t["action"], t["state"]) for t in turns]))
         store.close()
     assert documents[0] == documents[1]

@@ -19,6 +19,7 @@ from arena.tournament.report import build_report
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, run_tournament
 from arena.tournament.schedule import deal_seed, lineups, schedule
 from arena.tournament.standings import read_tournament, tournament_table
+from tests.support.episodes import stored_turns
 
 SEATS = ("seller", "buyer")
 LINEUP = {"seller": "baseline:honest", "buyer": "baseline:bluffing"}
@@ -76,7 +77,7 @@ async def test_suite_records_every_episode_under_a_tournament(tmp_path: Path) ->
         status = store.conn.execute("SELECT status FROM tournaments WHERE id = ?", (tournament_id,))
         assert status.fetchone()[0] == "finished"
         first = store.conn.execute("SELECT min(id) FROM episodes").fetchone()[0]
-        assert store.turns(first)
+        assert stored_turns(store, first)
         records = read_tournament(store, tournament_id).records
         assert {r.deal_seed for r in records} == {deal_seed(3, i) for i in range(12)}
         # Each deal is played with the seats swapped: same seed, same deal, roles exchanged.

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from pydantic import BaseModel
 
 from arena.engine.runner import decision_request
 from games.lemonade.baselines import ProfitMaxStand, WeatherStand, expected_demand, expected_share
@@ -29,7 +28,7 @@ async def _play(
     players = {seat: kind(random.Random(seed)) for seat, kind in kinds.items()}
     step = 0
     while not state.over():
-        actions: dict[str, BaseModel] = {}
+        actions: dict[str, LemonadeDecision] = {}
         for seat in state.pending():
             decision = await players[seat].decide(decision_request(state, seat, step))
             assert isinstance(decision.action, LemonadeDecision)
@@ -99,7 +98,7 @@ def test_profit_max_picks_what_the_plain_search_picks(market: str, stands: int) 
         state = new_lemonade(seed, market=market, stands=stands)
         rng = random.Random(seed)
         while not state.over():
-            actions: dict[str, BaseModel] = {}
+            actions: dict[str, LemonadeDecision] = {}
             for seat in state.pending():
                 observation = state.observation(seat)
                 decision = stand.choose(observation)

@@ -12,6 +12,7 @@ from arena.engine.export import export_episode
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from players.models import ModelsConfig
+from tests.support.episodes import stored_turns
 from tests.support.modelkit import settings_for
 from tests.support.wire_server import WireServer, reply, truncated
 
@@ -33,7 +34,7 @@ async def test_a_truncated_reply_is_re_asked_once_then_falls_back(wire: WireServ
         models_config=models,
     )
     assert outcome.status == "finished"
-    turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+    turns = [t for t in stored_turns(store, outcome.episode_id or 0) if t["seat"] == "a"]
     assert [(t["error"], t["fallback"]) for t in turns] == [("truncated", 1), (None, 0)]
     assert len(turns[0]["attempts"]) == 2
     bodies = [post.body for post in wire.posts()]

@@ -24,6 +24,7 @@ from arena.tournament.standings import tournament_table
 from players.models import ModelsConfig
 from players.models.local_runtime import missing_requirement
 from players.models.prompting import SYSTEM_PROMPT_VERSION
+from tests.support.episodes import stored_turns
 from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
 from tests.support.wire_server import (
     WireServer,
@@ -64,7 +65,7 @@ async def test_a_model_seat_plays_and_everything_is_recorded(
         models_config=models,
     )
     assert outcome.status == "finished"
-    turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+    turns = [t for t in stored_turns(store, outcome.episode_id or 0) if t["seat"] == "a"]
     assert [t["valid"] for t in turns] == [1, 1, 0]
     assert turns[2]["error"] == "schema" and turns[2]["fallback"] == 0
     assert all(t["action"]["price"] == 3.0 and t["reason"] == GOOD["reason"] for t in turns)
@@ -91,7 +92,7 @@ async def test_rate_limits_are_retried_and_the_key_never_reaches_the_database(
         models_config=config(wire),
     )
     assert outcome.status == "failed"  # the revoked key stops the match at once
-    assert len(store.turns(outcome.episode_id or 0)) == 2
+    assert len(stored_turns(store, outcome.episode_id or 0)) == 2
     episode = store.episode(outcome.episode_id or 0)
     assert episode is not None
     assert episode["message"] == "m: authentication failed (HTTP 401: Incorrect API key provided: [redacted])"
@@ -109,7 +110,7 @@ async def test_a_token_budget_stops_the_episode(wire: WireServer, store: Store) 
         models_config=config(wire, "openai-compat"),
     )
     assert outcome.status == "budget_exceeded"
-    assert len(store.turns(outcome.episode_id or 0)) == 8  # 150 tokens a day: day 4 crosses 500
+    assert len(stored_turns(store, outcome.episode_id or 0)) == 8  # 150 tokens a day: day 4 crosses 500
 
 
 def test_cli_plays_a_model_and_shows_tokens(
@@ -167,7 +168,7 @@ async def test_the_offline_model_plays_a_short_episode(store: Store) -> None:
         models_config=ModelsConfig(),
     )
     assert outcome.status == "finished"
-    turns = store.turns(outcome.episode_id or 0)
+    turns = stored_turns(store, outcome.episode_id or 0)
     model_turns = [t for t in turns if t["seat"] == "a"]
     assert len(model_turns) + sum(t["seat"] == "b" for t in turns) == len(turns)
     assert len(model_turns) == outcome.results["a"].metrics["days_played"]
@@ -246,7 +247,7 @@ async def test_a_seat_the_provider_keeps_refusing_ends_the_episode_without_score
     assert len(wire.posts()) == 3
     episode_id = outcome.episode_id or 0
     assert [s["score"] for s in store.seats(episode_id)] == [None, None]
-    assert [t["error"] for t in store.turns(episode_id) if t["seat"] == "a"] == ["provider_error"] * 3
+    assert [t["error"] for t in stored_turns(store, episode_id) if t["seat"] == "a"] == ["provider_error"] * 3
     assert CANARY_KEY.encode() not in Path(store.path).read_bytes()
 
 
@@ -272,7 +273,7 @@ async def test_the_same_episode_seed_sends_the_same_seeds(wire: WireServer, tmp_
             store,
             models_config=config(wire, "openai-compat", temperature=0.8),
         )
-        turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+        turns = [t for t in stored_turns(store, outcome.episode_id or 0) if t["seat"] == "a"]
         sent = [post.body for post in wire.posts()]
         assert [t["sampling"] for t in turns] == [
             {"seed": body["seed"], "temperature": 0.8, "max_tokens": 256} for body in sent

@@ -18,6 +18,7 @@ from players.models.local_player import LocalPlayer, memory_note
 from players.models.local_runtime import missing_requirement
 from players.models.memory import TranscriptMemory
 from players.models.schema import action_schema, capped_schema
+from tests.support.episodes import stored_turns
 from tests.support.modelkit import make_request
 
 GEMMA_MISSING = missing_requirement("gemma3-270m")
@@ -134,7 +135,7 @@ async def test_gemma_with_memory_plays_past_where_its_context_overflowed(tmp_pat
         match = MatchConfig("lemonade", {"a": "g", "b": "baseline:weather"}, seed=5, options={"days": 5})
         outcome = await play_match(match, store, models_config=config)
         assert outcome.status == "finished", outcome.message
-        turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+        turns = [t for t in stored_turns(store, outcome.episode_id or 0) if t["seat"] == "a"]
         assert len(turns) == 5
         errors = [a.get("error") for t in turns for a in t["attempts"]]
         assert "provider_error" not in errors, errors

@@ -10,17 +10,18 @@ from typing import Any
 import orjson
 import pytest
 
-from arena.contract.records import Event, TurnsRecorded
+from arena.contract.records import Event, Observer, TurnsRecorded
 from arena.engine.export import export_episode
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from arena.store.turn_rows import dumps_bytes, state_digest, turn_digest
 from games.lemonade import LemonadeState
+from tests.support.episodes import stored_turns
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
 
 
-class Seen:
+class Seen(Observer):
     """Observer keeping what the runner itself saw for every turn."""
 
     def __init__(self) -> None:
@@ -45,7 +46,7 @@ async def test_rows_leave_out_observation_and_state_and_reading_rebuilds_them(st
     assert all(row["observation"] is None and row["state"] is None for row in raw)
     assert all(isinstance(row["digest"], int) for row in raw)
     assert all(row["reason_in_action"] == 1 and "reason" not in row["action"] for row in raw)
-    turns = store.turns(episode_id)
+    turns = stored_turns(store, episode_id)
     for (index, observation, state), turn in zip(seen.turns, turns, strict=True):
         assert turn["idx"] == index
         assert turn["observation"] == json_round_trip(observation)
@@ -61,7 +62,7 @@ async def test_bargain_and_paperclip_rebuild_too(store: Store) -> None:
     ):
         seen = Seen()
         outcome = await play_match(MatchConfig(game, seats, seed=5, options=options), store, [seen])
-        turns = store.turns(outcome.episode_id or 0)
+        turns = stored_turns(store, outcome.episode_id or 0)
         assert [t["observation"] for t in turns] == [json_round_trip(o) for _, o, _ in seen.turns]
         assert [t["state"] for t in turns] == [json_round_trip(s) for _, _, s in seen.turns]
 
@@ -77,7 +78,7 @@ async def test_a_rebuild_that_does_not_match_its_digest_is_not_trusted(db_path: 
             (episode_id,),
         )
     store = Store(db_path)
-    turns = store.turns(episode_id)
+    turns = stored_turns(store, episode_id)
     store.close()
     assert all(t["observation"] is None for t in turns)
     assert "does not match its digest" in turns[0]["rebuild_error"]
@@ -107,7 +108,7 @@ async def test_a_thirty_day_baseline_episode_takes_under_25_kb(tmp_path: Path) -
 async def test_rows_hold_a_digest_of_the_state_alone(store: Store) -> None:
     outcome = await play_match(MatchConfig("lemonade", SEATS, seed=4, options={"days": 2}), store)
     raw = store.raw_turns(outcome.episode_id or 0)
-    turns = store.turns(outcome.episode_id or 0)
+    turns = stored_turns(store, outcome.episode_id or 0)
     for row, turn in zip(raw, turns, strict=True):
         assert row["digest"] == state_digest(dumps_bytes(turn["state"]))
         assert row["digest"] != turn_digest(dumps_bytes(turn["observation"]), dumps_bytes(turn["state"]))
@@ -121,7 +122,7 @@ def test_rows_with_the_older_digest_of_observation_and_state_are_still_checked(t
             "UPDATE turns SET action = json_set(action, '$.produce', 1) WHERE episode_id = 1 AND idx = 0"
         )
     store = Store(db)
-    turns = store.turns(1)
+    turns = stored_turns(store, 1)
     store.close()
     assert "does not match its digest" in turns[0]["rebuild_error"]
 
@@ -143,6 +144,6 @@ async def test_a_turn_state_the_game_changes_afterwards_is_stored_as_it_was(
     monkeypatch.setattr(LemonadeState, "turn_state", live_state)
     seen = Seen()
     outcome = await play_match(MatchConfig("lemonade", SEATS, seed=6, options={"days": 5}), store, [seen])
-    turns = store.turns(outcome.episode_id or 0)
+    turns = stored_turns(store, outcome.episode_id or 0)
     assert all("rebuild_error" not in turn for turn in turns)
     assert [turn["state"]["days_seen"] for turn in turns][:4] == [[1], [1], [1, 2], [1, 2]]

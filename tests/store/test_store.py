@@ -11,7 +11,7 @@ from arena.contract.playerconfig import config_hash
 from arena.engine.export import export_episode
 from arena.store.database import Store
 from arena.store.migrations import MIGRATIONS
-from tests.support.episodes import running_episode
+from tests.support.episodes import running_episode, stored_turns
 
 
 def test_a_new_database_is_at_the_latest_schema_in_wal_mode(db_path: Path) -> None:
@@ -106,7 +106,7 @@ def test_a_schema_5_database_migrates_and_exports_its_turns_with_no_cache_writes
         )
         assert exported == document
     assert [seat["cache_write_tokens"] for seat in store.seats(1)] == [0, 0]
-    model_turns = [t for t in store.turns(1) if t["input_tokens"]]
+    model_turns = [t for t in stored_turns(store, 1) if t["input_tokens"]]
     assert [(t["cached_tokens"], t["cache_write_tokens"]) for t in model_turns] == [(0, 0), (1024, 0)]
     store.close()
 

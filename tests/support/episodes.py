@@ -1,8 +1,11 @@
-"""Minimal stored episodes and turn rows for storage tests."""
+"""Minimal stored episodes and turn rows for storage tests, and reading an episode's turns."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from arena.engine.recorder import TURN_COLUMNS
+from arena.plugins.games import installed_game
 from arena.store.database import Store
 
 
@@ -33,3 +36,9 @@ def turn_rows(episode_id: int, step: int) -> list[list[object]]:
         row.update(cost_usd=0.0)
         rows.append([row[column] for column in TURN_COLUMNS])
     return rows
+
+
+def stored_turns(store: Store, episode_id: int) -> list[dict[str, Any]]:
+    """An episode's turns, rebuilt with its game looked up once, as the front ends do."""
+    episode = store.episode(episode_id)
+    return store.turns(episode_id, installed_game(episode["game"]) if episode is not None else None)

@@ -12,30 +12,27 @@ from arena.contract.game import GameState
 from arena.plugins.games import get_game
 from arena.store.database import Store
 from arena.store.turn_rows import dumps
+from games.bargain import DEFINITION as BARGAIN
 from games.bargain import BargainState
+from games.lemonade import DEFINITION as LEMONADE
 from games.lemonade import LemonadeState
+from games.paperclip import DEFINITION as PAPERCLIP
 from games.paperclip import PaperclipState
 
 
 def new_bargain(seed: int, **options: Any) -> BargainState:
-    """A bargain state as the registry makes it."""
-    state = get_game("bargain").create(seed, options)
-    assert isinstance(state, BargainState)
-    return state
+    """A bargain state made by its (registered) definition."""
+    return BARGAIN.create(seed, options)
 
 
 def new_lemonade(seed: int, **options: Any) -> LemonadeState:
-    """A lemonade state as the registry makes it."""
-    state = get_game("lemonade").create(seed, options)
-    assert isinstance(state, LemonadeState)
-    return state
+    """A lemonade state made by its (registered) definition."""
+    return LEMONADE.create(seed, options)
 
 
 def new_paperclip(seed: int, **options: Any) -> PaperclipState:
-    """A paperclip state as the registry makes it."""
-    state = get_game("paperclip").create(seed, options)
-    assert isinstance(state, PaperclipState)
-    return state
+    """A paperclip state made by its (registered) definition."""
+    return PAPERCLIP.create(seed, options)
 
 
 def prompt_of(state: GameState, seat: str) -> str:
@@ -50,14 +47,15 @@ def rules_of(state: GameState, seat: str) -> str:
 
 def observed(state: GameState, seat: str) -> dict[str, Any]:
     """``seat``'s observation as stored (JSON data)."""
-    return state.observation(seat).model_dump(mode="json")
+    dumped: dict[str, Any] = state.observation(seat).model_dump(mode="json")
+    return dumped
 
 
 def render_text(state: GameState, viewer: str | None, width: int = 140) -> str:
     """The game's view for ``viewer`` as plain text."""
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, color_system=None)
-    console.print(state.definition.render(state, viewer))
+    console.print(state.definition.view.render(state, viewer))
     return buffer.getvalue()
 
 
@@ -65,8 +63,9 @@ def replay_stored(store: Store, episode_id: int, name: str) -> int:
     """Rebuild the episode from its stored actions; assert every stored row; return turns seen."""
     episode = store.episode(episode_id)
     assert episode is not None and episode["status"] == "finished"
-    game = get_game(name).create(episode["seed"], episode["config"])
-    turns = store.turns(episode_id)
+    definition = get_game(name)
+    game = definition.create(episode["seed"], episode["config"])
+    turns = store.turns(episode_id, definition)
     assert turns, "the episode stored no turns"
     by_step: dict[int, list[dict[str, Any]]] = {}
     for turn in turns:

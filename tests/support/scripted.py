@@ -6,12 +6,12 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from arena.contract.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.player import Decision, DecisionRequest, Player
 
 Script = Callable[[DecisionRequest], Decision]
 
 
-class ScriptedPlayer(BasePlayer):
+class ScriptedPlayer(Player):
     """Answers each request with the next decision from ``answers`` (the last repeats)."""
 
     def __init__(
@@ -31,7 +31,7 @@ class ScriptedPlayer(BasePlayer):
         return answer(request) if callable(answer) else answer
 
 
-class CrashingPlayer(BasePlayer):
+class CrashingPlayer(Player):
     """Raises from decide: a player bug the runner must survive."""
 
     spec = "test:crash"

@@ -1,6 +1,6 @@
 """The home screen: pick a game, give every seat a player, set seed and options, start.
 
-Every game drops in through its :class:`~arena.plugins.games.GameSpec`: description, rules per
+Every game drops in through its :class:`~arena.contract.game.GameDefinition`: description, rules per
 seat, seats (which a game option may change) and options. The seat lists offer the
 game's baselines, the human seat and every model the models file names, with the reason
 an unavailable one cannot play. Ctrl+r takes the set-up to the tournament screen: its
@@ -32,7 +32,8 @@ from arena.app.safe import safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.widgets.home_parts import SessionList, option_label, players_summary, recent_view
 from arena.app.widgets.setup_fields import option_fields, rules_view, seat_rows
-from arena.plugins.games import GameSpec, UnknownGameError, game_names, get_game
+from arena.contract.game import GameDefinition
+from arena.plugins.games import UnknownGameError, game_names, get_game
 from arena.plugins.players import SpecError
 
 
@@ -50,7 +51,7 @@ class HomeScreen(ArenaScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.spec: GameSpec | None = None
+        self.spec: GameDefinition | None = None
         self.draft: MatchDraft | None = None
         self.choices: list[SeatOption] = []
         self._seat_order: tuple[str, ...] = ()
