@@ -172,7 +172,7 @@ def test_a_lock_held_past_the_busy_timeout_fails_in_one_line_and_the_writes_are_
 PLAYS_THEN_DIES = """
 import asyncio, os, signal, sys
 sys.path.insert(0, {root!r})
-from arena.contract.records import TurnsRecorded
+from arena.contract.records import CallbackObserver, TurnsRecorded
 from arena.engine.match import MatchConfig, play_match
 from arena.store import database
 from arena.store.database import Store
@@ -185,7 +185,7 @@ def die(event):
 
 store = Store({db!r})
 seats = {{"a": "baseline:weather", "b": "baseline:cost-plus"}}
-asyncio.run(play_match(MatchConfig("lemonade", seats, seed=3), store, [die]))
+asyncio.run(play_match(MatchConfig("lemonade", seats, seed=3), store, [CallbackObserver(die)]))
 os.kill(os.getpid(), signal.SIGKILL)  # the moment the episode ended
 """
 
