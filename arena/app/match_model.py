@@ -66,6 +66,8 @@ class ReasonLine:
     flags: str
     usage: TurnUsage
     latency: float
+    timed: bool = True
+    """Whether the latency means something: not for a scripted baseline, whose time is the machine's load."""
 
 
 @dataclass(slots=True)
@@ -206,6 +208,7 @@ class MatchModel(Observer):
                     flags,
                     usage,
                     turn.latency,
+                    timed=self.stats[turn.seat].kind != "baseline" if turn.seat in self.stats else True,
                 )
             )
             stats = self.stats[turn.seat]

@@ -209,7 +209,15 @@ class MatchScreen(ArenaScreen):
             table.move_cursor(row=table.row_count - 1, animate=False)
             # The table sizes new rows lazily, so the move's own scroll can stop where the last
             # row was before they were laid out (under load it often did): scroll again after.
-            self.call_after_refresh(table.scroll_end, animate=False)
+            self.call_after_refresh(self._history_to_end, table)
+
+    @staticmethod
+    def _history_to_end(table: DataTable[Text]) -> None:
+        table.scroll_end(animate=False, immediate=True)
+        # A scroll bar that appeared after the view last moved keeps the position it was made
+        # with (seen under load: the view at the last row, the thumb at the top); sync it.
+        if table.show_vertical_scrollbar and table.vertical_scrollbar.position != table.scroll_y:
+            table.vertical_scrollbar.position = table.scroll_y
 
     def _sync_messages(self) -> None:
         model = self.match.model

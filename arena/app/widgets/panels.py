@@ -31,7 +31,7 @@ def reason_entry(line: ReasonLine) -> Text:
     if usage.total_tokens or usage.cost_usd:
         cost = f"  [{usage.tokens_text()}, ${usage.cost_usd:.4f}, {line.latency:.2f}s]"
         text.append_text(safe_text(cost, "dim"))
-    elif line.latency >= MIN_SHOWN_LATENCY:
+    elif line.timed and line.latency >= MIN_SHOWN_LATENCY:
         text.append_text(safe_text(f"  [{line.latency:.2f}s]", "dim"))
     return text
 
