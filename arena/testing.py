@@ -10,8 +10,10 @@ It plays seeded random legal episodes and checks: the contract holds at every st
 same seed and actions give the same episode with the global ``random`` disturbed; the
 JSON round trip and ``clone`` give equal, independent states; replaying the actions
 stored by a real recorded episode (a temporary SQLite file) rebuilds every stored
-observation and state; and no seat's secret (``GameState.with_sentinel``) shows in any
-other seat's observation, prompt or view. Failures raise :class:`GameCheckError`.
+observation and state; no seat's secret (``GameState.with_sentinel``) shows in any
+other seat's observation, prompt or view; and every baseline plays a recorded episode
+under its own name with legal decisions only. The definition is used as given: the game
+need not be installed. Failures raise :class:`GameCheckError`.
 :func:`record_playthrough` and :func:`check_playthrough` keep a golden playthrough.
 """
 
@@ -28,12 +30,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arena.definition import GameDefinition
-from arena.game import GameState
-from arena.player import BasePlayer, Decision, DecisionRequest
-from arena.recorder import Recorder
-from arena.runner import EpisodeRunner
-from arena.store import Store
+from arena.contract.game import GameDefinition, GameState
+from arena.contract.player import Decision, DecisionRequest, Player
+from arena.engine.recorder import Recorder
+from arena.engine.runner import EpisodeRunner
+from arena.store.database import Store
 
 SENTINEL = 739_184_265
 """Written over a seat's secrets; must never reach another seat."""
@@ -62,11 +63,13 @@ def observed(state: GameState, seat: str) -> Any:
 
 
 def view_text(state: GameState, viewer: str | None) -> str:
-    """The definition's view of ``state`` for ``viewer`` as plain text (Rich renders it)."""
+    """The game's view of ``state`` for ``viewer`` as plain text (Rich renders it, text as it is)."""
     from rich.console import Console  # the checker renders like a front end does
+    from rich.text import Text
 
+    drawn = state.definition.view.render(state, viewer)
     buffer = io.StringIO()
-    Console(file=buffer, width=160, color_system=None).print(state.definition.render(state, viewer))
+    Console(file=buffer, width=160, color_system=None).print(Text(drawn) if isinstance(drawn, str) else drawn)
     return buffer.getvalue()
 
 
@@ -96,12 +99,13 @@ def check_step(state: GameState, actions: dict[str, BaseModel]) -> None:
 
 def check_after(state: GameState, actions: dict[str, BaseModel]) -> None:
     """The per-step contract after ``actions`` were applied."""
+    view = state.definition.view
     for seat, action in actions.items():
         as_json(state.turn_state(seat))
-        _require(bool(state.describe_action(seat, action)), "describe_action must say something")
-    _require(set(state.rewards()) <= set(state.seats), "rewards are per seat")
-    as_json(state.score_series())
-    done, total = state.progress()
+        _require(bool(view.describe_action(state, seat, action)), "describe_action must say something")
+    _require(set(view.score_series(state)) <= set(state.seats), "score series are per seat")
+    as_json(view.score_series(state))
+    done, total = view.progress(state)
     _require(done >= 0 and (total == 0 or done <= total), f"progress {done}/{total} is out of range")
 
 
@@ -189,7 +193,7 @@ def check_determinism(definition: GameDefinition, seed: int, options: dict[str, 
     _require(replay.returns() == first.returns(), "replaying the actions gave other scores")
 
 
-class _SamplePlayer(BasePlayer):
+class _SamplePlayer(Player):
     """Plays the state's ``sample_action`` (any legal action)."""
 
     def __init__(self, seat: str, seed: int, state: GameState) -> None:
@@ -219,12 +223,51 @@ def check_stored_replay(definition: GameDefinition, seed: int, options: dict[str
             store.close()
 
 
+def check_baselines(definition: GameDefinition, seed: int, options: dict[str, Any]) -> None:
+    """Every baseline has a name, plays as ``baseline:NAME`` and makes only legal decisions.
+
+    Each plays every seat of one recorded episode (a temporary SQLite file), built the way
+    ``--seat SEAT=baseline:NAME`` builds it; the stored player must be its spec.
+    """
+    from arena.engine.lineup import build_player
+
+    for name, info in definition.baselines.items():
+        _require(bool(name), f"a baseline of {definition.name} has no name: set `name` on its class")
+        spec = f"baseline:{name}"
+        made = info.factory(random.Random(seed))
+        _require(
+            made.spec == spec,
+            f"baseline {name!r} plays as player {made.spec!r}, not {spec!r}: its episodes would be stored"
+            f" under that name (a Baseline subclass takes its spec from its `name`)",
+        )
+        _require(made.kind == "baseline", f"baseline {name!r} has kind {made.kind!r}, not 'baseline'")
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(Path(folder) / "baselines.db")
+        try:
+            for name in definition.baselines:
+                spec = f"baseline:{name}"
+                state = definition.create(seed, options)
+                players = {seat: build_player(spec, definition, seed=seed, seat=seat) for seat in state.seats}
+                resolved = definition.resolve_options(options)
+                runner = EpisodeRunner(state, players, [], options=resolved, sink=Recorder(store))
+                outcome = asyncio.run(runner.run())
+                _require(outcome.status == "finished", f"{spec} did not finish an episode: {outcome.message}")
+                assert outcome.episode_id is not None
+                stored = {row["player"] for row in store.seats(outcome.episode_id)}
+                _require(stored == {spec}, f"{spec}'s episode is stored as player(s) {sorted(stored)}")
+                for seat, result in outcome.results.items():
+                    invalid = result.metrics["invalid_replies"]
+                    _require(invalid == 0, f"{spec} made {invalid} illegal decision(s) as seat {seat!r}")
+        finally:
+            store.close()
+
+
 def _replay_rows(definition: GameDefinition, store: Store, episode_id: int) -> int:
     episode = store.episode(episode_id)
     _require(episode is not None and episode["status"] == "finished", "the recorded episode did not finish")
     assert episode is not None
     state = definition.create(episode["seed"], episode["config"])
-    turns = store.turns(episode_id)
+    turns = store.turns(episode_id, definition)
     _require(bool(turns), "the episode stored no turns")
     by_step: dict[int, list[dict[str, Any]]] = {}
     for turn in turns:
@@ -262,10 +305,10 @@ def check_game(
     seats = definition.seats_for(given)
     _require(1 <= len(seats) == len(set(seats)), "seats must be one or more distinct names")
     for seed in seeds:
-        state, _ = play(definition, seed, given, random.Random(seed))
-        _require(state.seats == seats, "the state's seats differ from definition.seats(options)")
+        play(definition, seed, given, random.Random(seed))
     check_determinism(definition, seeds[0], given)
     _require(check_stored_replay(definition, seeds[-1], given) > 0, "no turns were stored")
+    check_baselines(definition, seeds[0], given)
 
 
 def record_playthrough(

@@ -46,9 +46,9 @@ from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import TextScreen
 from arena.app.screens.replay import ReplayScreen
 from arena.app.screens.tournament import TournamentScreen
-from arena.match import MatchConfig, play_match
-from arena.player import BasePlayer, Decision, DecisionRequest
-from arena.store import Store
+from arena.contract.player import Decision, DecisionRequest, Player
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
 
@@ -212,7 +212,7 @@ def slow_server(delay: float) -> Iterator[str]:
         server.shutdown()
 
 
-class SleepyStand(BasePlayer):
+class SleepyStand(Player):
     """A stand-in for a model seat: waits ``delay`` seconds, then makes a legal decision."""
 
     kind = "model"

@@ -10,7 +10,7 @@ the database of the listing (what every later start opens).
 ``arena episodes`` reads a temporary database holding a few short lemonade episodes.
 The commands run through the ``arena`` console script beside this interpreter (the one
 ``pip install`` made), so what is timed is what a user types; without that script they
-run as ``python -c "from arena.cli import run; run()"``.
+run as ``python -c "from arena.cli.main import run; run()"``.
 
 The commands run as a user's do, with Python's bytecode cache (``__pycache__``, written by
 one untimed run of each first): ``PYTHONDONTWRITEBYTECODE`` is dropped from their
@@ -34,8 +34,8 @@ from pathlib import Path
 
 from app_latency import LAUNCH_CHILD
 
-from arena.match import MatchConfig, play_match
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 
 
 def arena_command() -> list[str]:
@@ -43,7 +43,7 @@ def arena_command() -> list[str]:
     script = Path(sys.executable).with_name("arena")
     if script.exists():
         return [sys.executable, str(script)]
-    return [sys.executable, "-c", "from arena.cli import run; run()"]
+    return [sys.executable, "-c", "from arena.cli.main import run; run()"]
 
 
 def timed(command: list[str], env: dict[str, str], *, until: str | None = None) -> float:

@@ -8,8 +8,8 @@ it less than wall time), interleaved over ``--rounds`` rounds, best round kept:
 
 * ``game``: the game state and the two baselines alone (observation, decision, apply);
 * ``runner``: ``play_match`` without a store (runner, records, no rows);
-* ``recorded``: ``play_match`` into a real SQLite file, as ``arena play`` does. A background
-  writer's own CPU time is not counted here; the wall time per episode is printed too.
+* ``recorded``: ``play_match`` into a real SQLite file, as ``arena play`` does (SQLite runs in
+  this process, so its CPU time is counted); the wall time per episode is printed too.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.lineup import build_player
-from arena.match import MatchConfig, play_match
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.store import Store
+from arena.engine.lineup import build_player
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.store.database import Store
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
 
@@ -46,7 +46,7 @@ async def game_only(episodes: int, _folder: Path) -> None:
             for seat in game.pending():
                 request = decision_request(game, seat, step, "", game.observation(seat))
                 actions[seat] = (await players[seat].decide(request)).action
-            game.apply(actions)  # type: ignore[arg-type]
+            game.apply(actions)
             step += 1
         game.result()
 

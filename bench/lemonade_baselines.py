@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.registry import get_game
+from arena.plugins.games import get_game
 from games.lemonade.baselines import BASELINES
 from games.lemonade.observation import LemonadeObservation
 
@@ -49,7 +49,7 @@ def main() -> None:
     print(f"{'baseline':<12} {'market':<10} {'mornings':>8} {'CPU us/decision':>16}")
     for market in STREETS:
         observations = mornings(market, args.seeds)
-        for name, (kind, _) in BASELINES.items():
+        for name, kind in BASELINES.items():
             stand = kind(random.Random(0))
             best = float("inf")
             for _ in range(args.rounds):

@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.match import MatchConfig, play_match
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 
 
 def rss_mib() -> float:

@@ -39,9 +39,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match import MatchConfig, prepare_runner
-from arena.player import Decision, DecisionRequest, Player
-from arena.specs import parse_player_spec
+from arena.contract.player import Decision, DecisionRequest, Player
+from arena.engine.match import MatchConfig, prepare_runner
+from arena.plugins.players import parse_player_spec
 from players.models import ModelsConfig, ModelSettings, build_model_player, local_runtime
 from players.models.local_player import DEFAULT_TEMPERATURE, LocalPlayer
 from players.models.schema import action_schema, grammar_schema
@@ -51,7 +51,7 @@ SERVER_VENV = ROOT / ".venv-llama-server"
 SAMPLERS = ["top_k", "top_p", "min_p", "temperature"]
 
 
-class PromptRecorder:
+class PromptRecorder(Player):
     """Plays a seat with a baseline and keeps every request it was asked (prompt rendered)."""
 
     kind = "baseline"
@@ -78,8 +78,8 @@ class PromptRecorder:
 
 async def record_prompts(days: int, seed: int) -> list[DecisionRequest]:
     """Every decision request of a ``days``-day lemonade episode of two baselines, in order."""
-    from arena.lineup import build_player
-    from arena.registry import get_game
+    from arena.engine.lineup import build_player
+    from arena.plugins.games import get_game
 
     spec = get_game("lemonade")
     log: list[DecisionRequest] = []

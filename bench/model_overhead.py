@@ -27,11 +27,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match import MatchConfig, play_match
-from arena.records import Event, StepStarted, TurnsRecorded
-from arena.store import Store
+from arena.contract.records import Event, Observer, StepStarted, TurnsRecorded
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
+from games.lemonade import DEFINITION as LEMONADE
 from players.models import load_models_config
-from tests.wire_server import Behaviour, WireServer, reply
+from tests.support.wire_server import Behaviour, WireServer, reply
 
 DECISION = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady"}
 
@@ -59,7 +60,7 @@ def models_file(folder: Path, url: str, concurrency: int) -> Path:
     return path
 
 
-class StepClock:
+class StepClock(Observer):
     """Observer timing each step from StepStarted to TurnsRecorded."""
 
     def __init__(self) -> None:
@@ -91,7 +92,7 @@ async def sequential(store: Store, config: Any, delay: float) -> None:
         models_config=config,
     )
     wall = time.perf_counter() - started
-    turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+    turns = [t for t in store.turns(outcome.episode_id or 0, LEMONADE) if t["seat"] == "a"]
     assert all(not t["fallback"] for t in turns), "the bench server's replies should all be legal"
     latencies = [t["latency"] for t in turns]
     print(

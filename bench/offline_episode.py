@@ -21,8 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match import MatchConfig, play_match
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
+from games.lemonade import DEFINITION as LEMONADE
 from players.models import ModelsConfig
 from players.models.local_runtime import missing_requirement
 
@@ -35,7 +36,7 @@ async def bench(days: int, seed: int, db: Path) -> None:
         MatchConfig("lemonade", seats, seed=seed, options={"days": days}), store, models_config=ModelsConfig()
     )
     elapsed = time.perf_counter() - started
-    turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+    turns = [t for t in store.turns(outcome.episode_id or 0, LEMONADE) if t["seat"] == "a"]
     store.close()
     latencies = [float(t["latency"]) for t in turns]
     prompt = sum(int(t["input_tokens"]) for t in turns)

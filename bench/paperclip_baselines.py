@@ -15,8 +15,8 @@ import asyncio
 import random
 import time
 
-from arena.registry import get_game
-from arena.runner import decision_request
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
 from games.paperclip import PaperclipState
 from games.paperclip.baselines import OraclePlayer, RandomPlayer, SloppyPlayer
 from games.paperclip.generator import generate_set

@@ -3,7 +3,7 @@
 Usage: python bench/prompt_cache_share.py [--days 30] [--price 1.0]
 
 One model seat (against ``baseline:weather``) plays through the real SDKs against the
-wire-level test server with its prompt cache on (``tests/wire_cache.py``: OpenAI caches
+wire-level test server with its prompt cache on (``tests/support/wire_cache.py``: OpenAI caches
 the longest repeated prefix of 1,024+ tokens in 128-token steps under one
 ``prompt_cache_key``; Anthropic reads and writes at ``cache_control`` breakpoints of
 1,024+ tokens; tokens are ``ceil(chars / 4)``). For each wire format, with and without
@@ -25,10 +25,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match import MatchConfig, play_match
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
+from games.lemonade import DEFINITION as LEMONADE
 from players.models import ModelsConfig, ModelSettings
-from tests.wire_server import Behaviour, WireServer, reply
+from tests.support.wire_server import Behaviour, WireServer, reply
 
 DECISION = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady at the base price"}
 KEY_ENV = "ARENA_BENCH_KEY"
@@ -73,7 +74,7 @@ async def one_episode(
                 store,
                 models_config=ModelsConfig(models={"m": settings}),
             )
-            turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+            turns = [t for t in store.turns(outcome.episode_id or 0, LEMONADE) if t["seat"] == "a"]
         finally:
             store.close()
         usage = outcome.usage["a"]

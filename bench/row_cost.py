@@ -9,8 +9,7 @@ days, two stands), measured with ``time.process_time``, interleaved, best round 
 * ``rows``: ``play_match`` with the real recorder writing into a store that keeps nothing, so
   the figure is the runner plus every row the recorder builds (digests included) and no SQLite.
 
-``rows`` minus ``runner`` is what recording adds on the main thread once the writes happen
-elsewhere (a background writer).
+``rows`` minus ``runner`` is what building the rows adds, before SQLite stores them.
 """
 
 from __future__ import annotations
@@ -24,8 +23,8 @@ from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match import MatchConfig, play_match
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
 
@@ -42,7 +41,7 @@ class DiscardingStore:
         self.episodes += 1
         return self.episodes
 
-    def add_turns(self, columns: tuple[str, ...], rows: list[list[Any]]) -> None:
+    def add_turns(self, columns: tuple[str, ...], rows: list[list[Any]], *, group: bool = False) -> None:
         """Count the rows, drop them."""
         self.rows += len(rows)
 

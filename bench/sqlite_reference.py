@@ -1,23 +1,24 @@
-"""Arena's recorded episodes/s against plain sqlite3 writing the same rows with the same commits.
+"""Arena's recorded episodes/s against plain sqlite3 writing the same rows, a commit per step.
 
 Usage: python bench/sqlite_reference.py [--episodes 2000]
 
 The reference takes the rows Arena itself wrote for one weather-vs-cost-plus lemonade
 episode (episode, seats, player configurations, 60 compact turn rows, final update) and
 writes them ``--episodes`` times with plain ``sqlite3``, the same schema and pragmas (WAL,
-synchronous=NORMAL) and the same commit policy as the recorder: one commit to create the
-episode, one per step (two turn rows), one to finish it. Then Arena plays and records the
-same number of episodes (``bench/lemonade_throughput.py``'s loop) in the same run, and the
-ratio is printed. With ``--rounds R`` the two alternate R times (each on a fresh file) and
-the best of each side is compared, which keeps a busy machine's noise from favouring either.
-Arena's CPU time is printed per process: the playing process and its writer process.
+synchronous=NORMAL), one commit to create the episode, one per step (two turn rows), one to
+finish it: what committing every step as it happens costs SQLite alone. (Arena commits a
+model's or a person's step at once, but groups a scripted episode's steps: see
+``arena/store/database.py``.) Then Arena plays and records the same number of episodes
+(``bench/lemonade_throughput.py``'s loop) in the same run, and the ratio is printed. With
+``--rounds R`` the two alternate R times (each on a fresh file) and the best of each side
+is compared, which keeps a busy machine's noise from favouring either. Arena's CPU time per
+episode is printed too (it records in the playing process).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sqlite3
 import sys
 import tempfile
@@ -27,8 +28,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match import MatchConfig, play_match
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
 
@@ -91,28 +92,17 @@ def reference(db: Path, schema: list[str], rows: dict[str, list[tuple[Any, ...]]
     return episodes / elapsed
 
 
-def process_cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a running process (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-async def arena(db: Path, episodes: int) -> tuple[float, float, float]:
-    """Episodes/s, and CPU ms per episode of the playing process and of its writer process."""
+async def arena(db: Path, episodes: int) -> tuple[float, float]:
+    """Episodes/s, and CPU ms per episode of this process."""
     store = Store(db)
     started, cpu = time.perf_counter(), time.process_time()
-    writer_cpu = 0.0
     for index in range(1, episodes + 1):
         outcome = await play_match(MatchConfig("lemonade", SEATS, seed=index), store)
         assert outcome.status == "finished"
-        if index == 1 and store.writer_pid is not None:
-            writer_cpu = -process_cpu_seconds(store.writer_pid)
     store.flush()
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-    if store.writer_pid is not None:
-        writer_cpu += process_cpu_seconds(store.writer_pid)
     store.close()
-    return episodes / elapsed, cpu / episodes * 1000, writer_cpu / max(1, episodes - 1) * 1000
+    return episodes / elapsed, cpu / episodes * 1000
 
 
 def main() -> None:
@@ -120,19 +110,20 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
-    plain, ours, cpu, writer_cpu = 0.0, 0.0, 0.0, 0.0
+    plain, ours, cpu = 0.0, 0.0, 0.0
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         schema, rows = sample(folder)
         for number in range(args.rounds):
             plain = max(plain, reference(folder / f"reference{number}.db", schema, rows, args.episodes))
-            rate, main_cpu, child_cpu = asyncio.run(arena(folder / f"arena{number}.db", args.episodes))
+            rate, spent = asyncio.run(arena(folder / f"arena{number}.db", args.episodes))
             if rate > ours:
-                ours, cpu, writer_cpu = rate, main_cpu, child_cpu
+                ours, cpu = rate, spent
     best = f", best of {args.rounds} rounds" if args.rounds > 1 else ""
-    print(f"plain sqlite3, same rows and commits: {args.episodes} episodes: {plain:.0f} episodes/s{best}")
+    label = f"plain sqlite3, same rows, a commit per step: {args.episodes} episodes"
+    print(f"{label}: {plain:.0f} episodes/s{best}")
     print(f"arena: {args.episodes} recorded episodes: {ours:.0f} episodes/s{best}")
-    print(f"arena CPU per episode: playing process {cpu:.2f} ms, writer process {writer_cpu:.2f} ms")
+    print(f"arena CPU per episode: {cpu:.2f} ms")
     print(f"ratio arena / reference: {ours / plain:.2f}")
 
 

@@ -21,9 +21,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.match import MatchConfig, play_match
-from arena.recorder import TURN_COLUMNS
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.recorder import TURN_COLUMNS
+from arena.store.database import Store
 
 SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
 YIELD_EVERY_STEPS = 15
@@ -72,7 +72,7 @@ async def record(
         for rows in steps:
             for row in rows:
                 row[0] = episode_id
-            store.add_turns(TURN_COLUMNS, rows)
+            store.add_turns(TURN_COLUMNS, rows, group=True)  # as the recorder does for baselines
             step_count += 1
             if step_count % YIELD_EVERY_STEPS == 0:
                 await asyncio.sleep(0)

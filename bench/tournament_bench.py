@@ -30,7 +30,7 @@ from model_overhead import served  # the bench's model server, one copy
 from sqlite_reference import SEATS
 from sqlite_reference import arena as recorded_loop  # the plain recorded loop, one copy
 
-from arena.store import Store
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import TournamentProgress, run_tournament
 from players.models import load_models_config

@@ -1,6 +1,6 @@
 """The console form's checks as a person types: which fields apply, today's limits, early rule checks.
 
-Pure functions over a :class:`~arena.player.DecisionRequest` and the values entered so far,
+Pure functions over a :class:`~arena.contract.player.DecisionRequest` and the values entered so far,
 so :mod:`players.console_human` can check each field as it is entered instead of after the
 whole form. Fields not yet entered are filled with neutral stand-ins (their default, else
 their minimum or first choice) only to ask the game's own check what it allows now.
@@ -12,8 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from arena.forms import FieldSpec
-from arena.player import DecisionRequest
+from arena.contract.player import DecisionRequest
+from arena.contract.validation_errors import first_problem
+from arena.engine.forms import FieldSpec
 
 
 def stand_in(spec: FieldSpec) -> Any:
@@ -35,7 +36,7 @@ def build(request: DecisionRequest, fields: list[FieldSpec], values: dict[str, A
     try:
         return request.action_model.model_validate(data)
     except ValidationError as exc:
-        return str(exc.errors()[0]["msg"])
+        return first_problem(exc).message
 
 
 def problem_with(request: DecisionRequest, fields: list[FieldSpec], values: dict[str, Any]) -> str | None:

@@ -4,7 +4,7 @@ The people playing at one console share a :class:`ConsoleDesk`: one form at a ti
 two seats deciding at once never read each other's lines), the seat's board drawn just
 before its form, and the knowledge that a prompt is waiting for its line, so whatever is
 printed next after ^C starts on a new line. End of input (Ctrl-D) or a closed output at a
-prompt is the person leaving: :class:`~arena.player.UserLeft`, and the episode ends
+prompt is the person leaving: :class:`~arena.contract.player.UserLeft`, and the episode ends
 ``aborted``.
 
 Each form is read on a daemon thread: a blocking ``input()`` cannot be cancelled, and
@@ -21,8 +21,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from arena.forms import FieldSpec, form_fields, parse_field
-from arena.player import BasePlayer, Decision, DecisionRequest, UserLeft
+from arena.contract.player import Decision, DecisionRequest, Player, UserLeft
+from arena.engine.forms import FieldSpec, form_fields, parse_field
 from players.console_form import build, early_problem, limit_now, problem_with
 
 Reader = Callable[[str], str]
@@ -82,7 +82,7 @@ class ConsoleDesk:
                 pass
 
 
-class ConsoleHuman(BasePlayer):
+class ConsoleHuman(Player):
     """Asks for each field on stdin; a wrong entry is explained and asked again."""
 
     kind = "human"

@@ -1,16 +1,18 @@
-"""The model player kinds: ``openai:``, ``anthropic:``, ``openai-compat:``, ``local:`` and
-plain names from the models file. Registered through ``arena.players``; the SDKs are
-imported only when a player is built.
+"""The model player kinds: one per installed provider plugin (``openai:``, ``anthropic:``,
+``openai-compat:``, ``local:`` and any third party's) and plain names from the models file.
+
+Registered through ``arena.players``: :func:`provider_kinds` is one entry that stands for every
+provider in ``arena.providers`` (:mod:`players.providers`). The SDKs are imported only when a
+player is built.
 """
 
 from __future__ import annotations
 
-import os
 from typing import ClassVar
 
-from arena.player import Player
-from arena.player_kinds import BuildContext, PlayerKind, PromptTemplates
-from arena.specs import PlayerSpec, SpecError
+from arena.contract.player import Player
+from arena.plugins.players import BuildContext, PlayerKind, PlayerSpec, PromptTemplates, SpecError
+from players.providers import BUILTIN_PRICE_SOURCE, Provider, providers
 
 
 class _ModelKind(PlayerKind):
@@ -33,69 +35,44 @@ class _ModelKind(PlayerKind):
         texts = {"system": SYSTEM_TEMPLATE, "re-ask": FEEDBACK_TEMPLATE}
         return PromptTemplates(texts, templates_sha256(), "system_prompt_version")
 
-    def builtin_price_source(self) -> dict[str, str]:
+    def builtin_price_source(self) -> dict[str, str] | None:
         """The source and date of the built-in cached-input and cache-write price ratios."""
-        from players.models.config import BUILTIN_PRICE_SOURCE
-
         return dict(BUILTIN_PRICE_SOURCE)
 
 
-class _KeyedKind(_ModelKind):
-    """A hosted provider whose key comes from one environment variable."""
+class ProviderKind(_ModelKind):
+    """The kind of a provider's specs (``NAME:MODEL``); :func:`provider_kinds` makes one per provider."""
 
-    key_variable: ClassVar[str]
-
-    def status_lines(self) -> list[str]:
-        if os.environ.get(self.key_variable):
-            return [f"{self.forms[0]}\tavailable: {self.key_variable} is set"]
-        return [f"{self.forms[0]}\tunavailable: {self.key_variable} is not set"]
-
-
-class OpenAIKind(_KeyedKind):
-    """OpenAI's API (Responses or Chat Completions)."""
-
-    name: ClassVar[str] = "openai"
-    forms: ClassVar[tuple[str, ...]] = ("openai:MODEL",)
-    listing_order: ClassVar[int] = 10
-    key_variable: ClassVar[str] = "OPENAI_API_KEY"
-
-
-class AnthropicKind(_KeyedKind):
-    """Anthropic's Messages API."""
-
-    name: ClassVar[str] = "anthropic"
-    forms: ClassVar[tuple[str, ...]] = ("anthropic:MODEL",)
-    listing_order: ClassVar[int] = 11
-    key_variable: ClassVar[str] = "ANTHROPIC_API_KEY"
-
-
-class OpenAICompatKind(_ModelKind):
-    """Any OpenAI-compatible server (vLLM, Ollama, llama.cpp server) at a base URL."""
-
-    name: ClassVar[str] = "openai-compat"
-    forms: ClassVar[tuple[str, ...]] = ("openai-compat:MODEL@BASE_URL",)
-    listing_order: ClassVar[int] = 12
-
-    def status_lines(self) -> list[str]:
-        return [f"{self.forms[0]}\tany OpenAI-compatible server (checked when the match starts)"]
+    provider: ClassVar[Provider]
 
     def parse(self, rest: str, text: str) -> PlayerSpec:
-        model, sep, base_url = rest.partition("@")
-        if not sep or not model or not base_url:
-            raise SpecError(
-                f"{text!r}: openai-compat needs MODEL@BASE_URL, e.g. openai-compat:qwen2.5@http://127.0.0.1:8000/v1"
-            )
-        if not base_url.startswith(("http://", "https://")):
-            raise SpecError(f"{text!r}: base URL must start with http:// or https://")
-        return PlayerSpec(self.name, model, base_url)
+        """The provider's spec shape (``MODEL``, or ``MODEL@BASE_URL`` for a server without a default)."""
+        return self.provider.parse_spec(rest, text)
+
+    def status_lines(self) -> list[str]:
+        """The provider's lines for ``arena models`` (whether its key is set)."""
+        return self.provider.status_lines()
+
+    def builtin_price_source(self) -> dict[str, str] | None:
+        """Where the provider's own prices and ratios come from."""
+        source = self.provider.price_source
+        return dict(source) if source is not None else None
 
 
-class LocalKind(_ModelKind):
-    """An offline model running in-process."""
-
-    name: ClassVar[str] = "local"
-    forms: ClassVar[tuple[str, ...]] = ("local:NAME",)
-    listing_order: ClassVar[int] = 13
+def provider_kinds() -> list[PlayerKind]:
+    """One player kind per installed provider, named and ordered as the provider is."""
+    kinds: list[PlayerKind] = []
+    for provider in providers().values():
+        attributes = {
+            "__doc__": type(provider).__doc__,
+            "name": provider.name,
+            "forms": (provider.spec_form,),
+            "listing_order": provider.listing_order,
+            "provider": provider,
+        }
+        kind_class: type[ProviderKind] = type(f"{type(provider).__name__}Kind", (ProviderKind,), attributes)
+        kinds.append(kind_class())
+    return kinds
 
 
 class NamedKind(_ModelKind):
@@ -107,8 +84,4 @@ class NamedKind(_ModelKind):
     listing_order: ClassVar[int] = 90
 
 
-OPENAI = OpenAIKind()
-ANTHROPIC = AnthropicKind()
-OPENAI_COMPAT = OpenAICompatKind()
-LOCAL = LocalKind()
 NAMED = NamedKind()

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
+
+# As arena.tournament does, before anything imports numpy: one BLAS thread per process,
+# so two test workers on two cores do not oversubscribe them.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from arena.store import Store
+from arena.store.database import Store
 
 
 @pytest.fixture

@@ -53,7 +53,7 @@ def run_app(db_path: Path, *, replay: int | None = None, open_replay: bool = Fal
     ``open_replay`` opens the replay screen directly: episode ``replay`` if given, else
     the list of saved episodes. A database that cannot be opened is one line on stderr.
     """
-    from arena.store import StoreError
+    from arena.store.database import StoreError
 
     try:
         app = create_app(db_path, replay=replay, open_replay=open_replay, freeze_gc=True)

@@ -1,7 +1,7 @@
 """The human's action form as a plain object: fields, entries, checks and messages.
 
-Built from the game's action schema with :func:`arena.forms.form_fields`. Each entry is
-checked as it is typed (:func:`arena.forms.parse_field`); on submit the whole action goes
+Built from the game's action schema with :func:`arena.engine.forms.form_fields`. Each entry is
+checked as it is typed (:func:`arena.engine.forms.parse_field`); on submit the whole action goes
 through the pydantic model and then the game's own rule check (``request.check``).
 Every problem becomes a message next to the field it concerns, or under the form, and
 the entries stay as typed so the person can correct them.
@@ -15,8 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from arena.forms import FieldSpec, form_fields, parse_field
-from arena.player import DecisionRequest
+from arena.contract.player import DecisionRequest
+from arena.contract.validation_errors import problems
+from arena.engine.forms import FieldSpec, form_fields, parse_field
 
 JSON_FIELD = "action"
 REASON_FIELDS = ("reason",)
@@ -138,14 +139,13 @@ class ActionForm:
     def _schema_errors(self, exc: ValidationError) -> FormOutcome:
         errors: dict[str, str] = {}
         general: list[str] = []
-        for item in exc.errors()[:6]:
-            loc = [str(part) for part in item["loc"]]
+        for problem in problems(exc, 6):
+            loc = problem.loc
             name = loc[0] if loc and self.field(loc[0]) is not None and not self.raw_json else None
-            message = item["msg"]
             if name is None:
-                general.append(f"{'.'.join(loc) or 'action'}: {message}")
+                general.append(f"{problem.where or 'action'}: {problem.message}")
             else:
-                errors.setdefault(name, f"{name}: {message}")
+                errors.setdefault(name, f"{name}: {problem.message}")
         error = "; ".join(general) if general else "please correct the marked fields"
         if self.raw_json and general:
             errors[JSON_FIELD] = error

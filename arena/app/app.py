@@ -28,12 +28,12 @@ from arena.app.live import LiveMatch, MatchManager, PlayerFactory
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.modals import ConfirmScreen, TextScreen, help_body
 from arena.app.tournament_job import TournamentJob, TournamentManager
-from arena.store import Store, StoreError
+from arena.store.database import Store, StoreError
 
 if TYPE_CHECKING:
     from arena.app.table_process import TableProcess
     from arena.app.tournament_model import TournamentDraft
-    from arena.match import MatchConfig
+    from arena.engine.match import MatchConfig
     from arena.tournament.config import TournamentConfig
 
 USER_INPUT = (
@@ -389,7 +389,7 @@ class ArenaApp(App[int]):
             await self._tables.close()
         try:
             self.store.close()
-        except StoreError as exc:  # a write the writer process could not commit
+        except StoreError as exc:  # a held write the database refused
             self.close_error = str(exc)
 
 
@@ -418,7 +418,7 @@ def create_app(
     """Build the app over the database at ``db_path`` (tests and benchmarks pass options).
 
     The app owns the store it opens here and closes it when it shuts down. Raises
-    :class:`arena.store.StoreError` if the database cannot be opened.
+    :class:`arena.store.database.StoreError` if the database cannot be opened.
     """
     store = Store(db_path)
     return ArenaApp(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from arena.records import EpisodeStatus
-from arena.store import Store
+from arena.contract.records import EpisodeStatus
+from arena.store.database import Store
 
 STATUSES: tuple[str, ...] = (
     EpisodeStatus.FINISHED,

@@ -12,11 +12,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.lineup import baseline_choices
-from arena.match import MatchConfig
-from arena.registry import GameOption, GameSpec
-from arena.specs import SpecError, parse_player_spec
-from arena.user_input import parse_seed
+from arena.contract.game import GameDefinition
+from arena.contract.options import GameOption
+from arena.engine.lineup import baseline_choices
+from arena.engine.match import MatchConfig
+from arena.engine.user_input import parse_seed
+from arena.plugins.players import SpecError, parse_player_spec
 
 SEED_FIELD = "seed"
 
@@ -63,7 +64,7 @@ async def load_model_catalog() -> ModelCatalog:
     return ModelCatalog(config=config, entries=entries, loaded=True)
 
 
-def seat_options(spec: GameSpec, catalog: ModelCatalog, extra: Iterable[str] = ()) -> list[SeatOption]:
+def seat_options(spec: GameDefinition, catalog: ModelCatalog, extra: Iterable[str] = ()) -> list[SeatOption]:
     """Every player for ``spec``'s seats: baselines, human, models (available or not), extras."""
     options = [
         SeatOption(c.spec, c.description, "human" if c.spec == "human" else "baseline")
@@ -136,7 +137,7 @@ def option_title(option: GameOption) -> str:
     return option.name
 
 
-def rules_by_seat(spec: GameSpec, given: dict[str, Any] | None = None) -> list[tuple[list[str], str]]:
+def rules_by_seat(spec: GameDefinition, given: dict[str, Any] | None = None) -> list[tuple[list[str], str]]:
     """The rules each seat is told with the ``given`` options (the defaults where they are bad).
 
     Grouped by identical text; the game's description if even the defaults do not validate.
@@ -173,7 +174,7 @@ def reflow(text: str) -> str:
 class MatchDraft:
     """The match being set up: texts as typed, checked into a :class:`MatchConfig`."""
 
-    spec: GameSpec
+    spec: GameDefinition
     seed: str = "0"
     options: dict[str, str] = field(default_factory=dict)
     seats: dict[str, str] = field(default_factory=dict)

@@ -1,4 +1,4 @@
-"""The human at the keyboard as a :class:`~arena.player.Player`.
+"""The human at the keyboard as a :class:`~arena.contract.player.Player`.
 
 ``HumanPlayer.decide`` opens a :class:`HumanTurn` on the match's :class:`HumanDesk` and
 awaits its future; the app's form resolves the future once the entry passes every check.
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
-from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.player import Decision, DecisionRequest, Player
 
 DeskListener = Callable[["HumanTurn"], None]
 
@@ -79,7 +79,7 @@ class HumanDesk:
         self.pending.clear()
 
 
-class HumanPlayer(BasePlayer):
+class HumanPlayer(Player):
     """A seat played through the app's form; ``decide`` waits for the person."""
 
     kind = "human"

@@ -1,7 +1,7 @@
 """The person at the keyboard before the tournament: episodes on the app's loop give way to input.
 
 A tournament of scripted players plays on the app's own event loop and never waits on
-anything, so it yields every couple of milliseconds (:data:`arena.runner.YIELD_EVERY`).
+anything, so it yields every couple of milliseconds (:data:`arena.engine.runner.YIELD_EVERY`).
 Answering one key takes Textual dozens of turns of the loop (the key reaches the app, the
 screen, a binding, an action, a layout, a refresh), and with four episodes in play each
 of those turns first waited for every episode's next slice: a key took a quarter of a

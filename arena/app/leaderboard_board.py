@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.store import Store
+from arena.store.database import Store
 from arena.tournament.leaderboard import leaderboard
 from arena.tournament.wording import interval_text, rating_text
 

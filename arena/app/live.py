@@ -1,6 +1,6 @@
 """Matches running inside the app: each one an asyncio task owned by the app, not a screen.
 
-:class:`MatchManager` builds the runner through :func:`arena.match.prepare_runner` (its
+:class:`MatchManager` builds the runner through :func:`arena.engine.match.prepare_runner` (its
 recorder opens the episode, so every turn lands in the database), gives human seats a
 :class:`~arena.app.human.HumanPlayer`, and keeps the tasks. Leaving a screen never
 touches a task; cancelling one makes the runner record the episode as aborted.
@@ -15,12 +15,12 @@ from typing import Any
 
 from arena.app.human import HumanDesk, HumanPlayer, HumanTurn
 from arena.app.match_model import MatchModel
-from arena.match import MatchConfig, prepare_runner
-from arena.player import Player, PlayerSetupError
-from arena.records import EpisodeEnded, EpisodeStatus, Event
-from arena.run_control import RunControl
-from arena.runner import EpisodeOutcome, EpisodeRunner
-from arena.store import Store
+from arena.contract.player import Player, PlayerSetupError
+from arena.contract.records import CallbackObserver, EpisodeEnded, EpisodeStatus, Event
+from arena.engine.match import MatchConfig, prepare_runner
+from arena.engine.run_control import RunControl
+from arena.engine.runner import EpisodeOutcome, EpisodeRunner
+from arena.store.database import Store
 
 SPEEDS: tuple[float, ...] = (0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0)
 """Pause before each step, in seconds, from fastest to slowest."""
@@ -182,7 +182,7 @@ class MatchManager:
             source=runner.game,
         )
         match = LiveMatch(len(self.matches) + 1, config, runner, model, control, desk)
-        runner.observers.append(match.on_event)
+        runner.observers.append(CallbackObserver(match.on_event))
         self.matches.append(match)
         match.start()
         return match

@@ -5,7 +5,7 @@ reasons and usage, the deciding seats and the final results; ``revision`` grows 
 every change so the screen redraws only when something happened.
 
 While a person plays, the screen must not show what their seat may not know: the rule
-is :mod:`arena.audience`, shared with the console. The other seats' reasons, actions and
+is :mod:`arena.engine.audience`, shared with the console. The other seats' reasons, actions and
 scores stay hidden (``visible_seats``) until the episode is over (with several people at
 one screen, every seat's), and the board is the game's own rendering for the human's seat.
 
@@ -21,13 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.audience import MESSAGE_FIELD, Audience, has_message_field, move_without_message
-from arena.game import Game, SeatResult
-from arena.records import (
+from arena.contract.game import GameState, SeatResult
+from arena.contract.records import (
     EpisodeEnded,
     EpisodeStarted,
     EpisodeStatus,
     Event,
+    Observer,
     SeatInfo,
     StepStarted,
     TurnRecord,
@@ -35,6 +35,7 @@ from arena.records import (
     TurnUsage,
     tokens_text,
 )
+from arena.engine.audience import MESSAGE_FIELD, Audience, has_message_field, move_without_message
 
 HIDDEN_VIEW = "hidden"
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -66,8 +67,7 @@ class ReasonLine:
     usage: TurnUsage
     latency: float
     timed: bool = True
-    """The latency is the player's own (a model's reply, a person's thinking time); a scripted
-    baseline answers at once, so its latency only says how busy the machine was."""
+    """Whether the latency means something: not for a scripted baseline, whose time is the machine's load."""
 
 
 @dataclass(slots=True)
@@ -129,7 +129,7 @@ def turn_flags(turn: TurnRecord) -> str:
 
 
 @dataclass
-class MatchModel:
+class MatchModel(Observer):
     """Everything the match screen shows, kept up to date by :meth:`__call__`."""
 
     game_name: str
@@ -139,9 +139,9 @@ class MatchModel:
     status: str = "starting"
     message: str = ""
     episode_id: int | None = None
-    source: Game | None = None
+    source: GameState | None = None
     """The runner's state (the app owns the runner); shown as :attr:`game` once the episode started."""
-    game: Game | None = None
+    game: GameState | None = None
     history: list[HistoryRow] = field(default_factory=list)
     reasons: dict[str, list[ReasonLine]] = field(default_factory=dict)
     stats: dict[str, SeatStats] = field(default_factory=dict)
@@ -200,7 +200,6 @@ class MatchModel:
                 HistoryRow(turn.index, turn.step, turn.seat, turn.action_text, turn.reason, flags)
             )
             usage = turn.usage
-            stats = self.stats[turn.seat]
             self.reasons.setdefault(turn.seat, []).append(
                 ReasonLine(
                     turn.step,
@@ -209,9 +208,10 @@ class MatchModel:
                     flags,
                     usage,
                     turn.latency,
-                    timed=stats.kind != "baseline",
+                    timed=self.stats[turn.seat].kind != "baseline" if turn.seat in self.stats else True,
                 )
             )
+            stats = self.stats[turn.seat]
             stats.decisions += 1
             stats.input_tokens += usage.input_tokens
             stats.output_tokens += usage.output_tokens
@@ -223,7 +223,7 @@ class MatchModel:
             stats.fallbacks += int(turn.fallback)
             stats.reasked += int(bool(turn.error) and not turn.fallback)
 
-    def _chat(self, game: Game, turns: tuple[TurnRecord, ...]) -> None:
+    def _chat(self, game: GameState, turns: tuple[TurnRecord, ...]) -> None:
         for turn in turns:
             said = turn.action.get(MESSAGE_FIELD)
             move = move_without_message(game, turn.seat, turn.action, turn.action_text)
@@ -284,12 +284,16 @@ class MatchModel:
         if self.game is None:
             return {}
         visible = set(self.visible_seats())
-        return {seat: list(values) for seat, values in self.game.score_series().items() if seat in visible}
+        return {
+            seat: list(values)
+            for seat, values in self.game.definition.view.score_series(self.game).items()
+            if seat in visible
+        }
 
     def progress(self) -> tuple[int, int]:
         """(steps done, steps expected) from the game, else from the events."""
         if self.game is not None:
-            done, total = self.game.progress()
+            done, total = self.game.definition.view.progress(self.game)
             if total:
                 return done, total
         return self.steps_done, 0

@@ -1,8 +1,8 @@
 """Stepping through a saved episode: a plain object the replay screen reads.
 
 The state after step ``k`` is rebuilt, not stored: the game is created again from the
-episode's seed and options (``get_game(name).create(seed, config)``) and the stored
-actions are applied step by step. Deep copies of the game are kept every
+episode's seed and options (``definition.create(seed, config)``, with the definition its
+caller found) and the stored actions are applied step by step. Deep copies of the game are kept every
 ``snapshot_every`` steps, so reaching any step costs at most one copy and that many
 ``apply`` calls. If the game cannot be rebuilt (unknown game, changed rules) the replay
 still shows every stored turn and the stored state.
@@ -19,12 +19,13 @@ from rich.console import Group, RenderableType
 from rich.pretty import Pretty
 from rich.text import Text
 
-from arena.game import Game
-from arena.recorder import stored_turn
-from arena.records import tokens_text
-from arena.registry import UnknownGameError, get_game
-from arena.store import Store
-from arena.turn_rows import dumps
+from arena.contract.game import GameDefinition, GameState
+from arena.contract.records import tokens_text
+from arena.display.board import board
+from arena.engine.recorder import stored_turn
+from arena.plugins.games import installed_game
+from arena.store.database import Store
+from arena.store.turn_rows import dumps
 
 SNAPSHOT_EVERY = 50
 
@@ -61,7 +62,9 @@ class ReplayTurn:
 
     @classmethod
     def from_row(cls, row: dict[str, Any], players: dict[str, str]) -> ReplayTurn:
-        """Build from a ``turns`` row as :meth:`arena.store.Store.turns` returns it, read by record field."""
+        """Build from a ``turns`` row as :meth:`arena.store.database.Store.turns` returns it.
+
+        Read by record field."""
         turn = stored_turn(row)
         usage = turn["usage"]
         return cls(
@@ -115,10 +118,13 @@ class ReplayModel:
         episode: dict[str, Any],
         seats: list[dict[str, Any]],
         turns: list[dict[str, Any]],
+        definition: GameDefinition | None,
         *,
         snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         self.episode = episode
+        self.definition = definition
+        """The episode's game as the caller found it (``None``: not installed here)."""
         self.seat_rows = seats
         self.players = {row["seat"]: row["player"] for row in seats}
         self.seats = [row["seat"] for row in seats]
@@ -134,8 +140,8 @@ class ReplayModel:
         self.view: str | None = None
         self.rebuild_error: str | None = None
         self.diverged_at: int | None = None
-        self._snapshots: dict[int, Game] = {}
-        self._work: tuple[int, Game] | None = None
+        self._snapshots: dict[int, GameState] = {}
+        self._work: tuple[int, GameState] | None = None
         self._rebuilt_upto = 0
         self._init_game()
 
@@ -145,17 +151,23 @@ class ReplayModel:
         episode = store.episode(episode_id)
         if episode is None:
             raise ReplayError(f"no episode {episode_id} in {store.path}")
-        return cls(episode, store.seats(episode_id), store.turns(episode_id), **kwargs)
+        definition = installed_game(episode["game"])  # looked up once: the turns and the replay use it
+        return cls(
+            episode, store.seats(episode_id), store.turns(episode_id, definition), definition, **kwargs
+        )
 
     def _init_game(self) -> None:
         seed, config = int(self.episode["seed"]), dict(self.episode.get("config") or {})
+        spec = self.definition
+        if spec is None:
+            self.rebuild_error = f"cannot rebuild the game: {self.episode['game']} is not installed"
+            return
         try:
-            spec = get_game(self.episode["game"])
             try:
                 game = spec.create(seed, config)
             except ValueError:  # recorded options outside today's limits: use them as played
                 game = spec.new_state(seed, spec.Options.model_construct(**config))
-        except Exception as exc:  # unknown game, removed option: keep the stored turns readable
+        except Exception as exc:  # a removed option, changed rules: keep the stored turns readable
             self.rebuild_error = f"cannot rebuild the game: {type(exc).__name__}: {exc}"
             return
         if list(game.seats) != self.seats and set(self.seats) - set(game.seats):
@@ -230,13 +242,11 @@ class ReplayModel:
         return seats, rows
 
     def _episode_metrics(self) -> frozenset[str]:
-        try:
-            return get_game(self.episode["game"]).episode_metrics
-        except UnknownGameError:  # a game no longer installed: every metric per seat
-            return frozenset()
+        # A game no longer installed: every metric per seat.
+        return self.definition.episode_metrics if self.definition is not None else frozenset()
 
     # -- rebuilding ---------------------------------------------------------------------
-    def game(self) -> Game | None:
+    def game(self) -> GameState | None:
         """The rebuilt game after the current step, or ``None`` if it cannot be rebuilt there."""
         if self._work is None:
             return None
@@ -255,7 +265,7 @@ class ReplayModel:
         self._work = (at, game)
         return game
 
-    def _apply(self, game: Game, index: int) -> bool:
+    def _apply(self, game: GameState, index: int) -> bool:
         if self.rebuild_error is not None and index >= self._rebuilt_upto:
             return False
         turns = self.steps[index]
@@ -281,8 +291,7 @@ class ReplayModel:
         """The state after the current step for the current view (untrusted parts included)."""
         game = self.game()
         if game is not None:
-            rendered: RenderableType = game.definition.render(game, self.view)
-            return rendered
+            return board(game, self.view)
         states: list[RenderableType] = [Text(self.rebuild_error or "no state", style="bold red")]
         for turn in self.current_turns():
             states.append(Text(f"stored state of seat {turn.seat}:", style="bold"))

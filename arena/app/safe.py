@@ -2,7 +2,7 @@
 
 Textual reads plain strings as markup, so nothing untrusted may reach a widget as a
 ``str``. Everything shown goes through :func:`safe_text`, which neutralises control
-characters with :func:`arena.sanitize.plain_text` and wraps the result in a Rich
+characters with :func:`arena.display.sanitize.plain_text` and wraps the result in a Rich
 ``Text`` (never parsed as markup). :class:`SafeRenderable` is the same defence for a
 game's own rendering, which may quote free text from players.
 """
@@ -17,7 +17,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from arena.sanitize import plain_text
+from arena.display.sanitize import plain_text
 
 
 def safe_text(

@@ -38,7 +38,7 @@ from rich.text import Text
 from arena.app.leaderboard_board import load_leaderboard
 from arena.app.safe import prerender
 from arena.app.tournament_board import Board, load_board
-from arena.cli_tournament import render_leaderboard, render_table
+from arena.display.tables import render_leaderboard, render_table
 
 HEADER = struct.Struct(">Q")
 """Every message is its length (8 bytes, big-endian) and then that many bytes of pickle."""

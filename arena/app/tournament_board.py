@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.store import Store
+from arena.store.database import Store
 from arena.tournament.standings import tournament_table
 from arena.tournament.wording import interval_text, rating_text
 

@@ -15,8 +15,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from arena.runner import YieldPoint, next_loop_turn
-from arena.store import Store
+from arena.engine.runner import YieldPoint, next_loop_turn
+from arena.store.database import Store
 from arena.tournament.config import TournamentConfig, TournamentConfigError
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, load_config
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.app.home_model import SEED_FIELD, MatchDraft, ModelCatalog, SeatOption, seat_options
-from arena.registry import GameSpec
-from arena.specs import SpecError, parse_player_spec
+from arena.contract.game import GameDefinition
+from arena.plugins.players import SpecError, parse_player_spec
 from arena.tournament.config import DEFAULT_CONCURRENCY, MAX_CONCURRENCY, TournamentConfig, build_config
 from arena.tournament.schedule import lineups
 
@@ -31,7 +31,7 @@ def player_key(index: int) -> str:
     return f"player:{index}"
 
 
-def player_problem(text: str, spec: GameSpec, catalog: ModelCatalog) -> str:
+def player_problem(text: str, spec: GameDefinition, catalog: ModelCatalog) -> str:
     """Why ``text`` cannot play a tournament of ``spec`` (``""`` when it can, as far as known).
 
     Keys and servers are only probed when the tournament starts; here a spec is checked
@@ -66,7 +66,7 @@ def player_problem(text: str, spec: GameSpec, catalog: ModelCatalog) -> str:
     return ""
 
 
-def player_choices(spec: GameSpec, catalog: ModelCatalog) -> list[SeatOption]:
+def player_choices(spec: GameDefinition, catalog: ModelCatalog) -> list[SeatOption]:
     """The players to pick from: the game's baselines and the models file's models (no human)."""
     return [choice for choice in seat_options(spec, catalog) if choice.kind != "human"]
 
@@ -75,7 +75,7 @@ def player_choices(spec: GameSpec, catalog: ModelCatalog) -> list[SeatOption]:
 class TournamentDraft:
     """The tournament being set up, as typed."""
 
-    spec: GameSpec
+    spec: GameDefinition
     players: list[str] = field(default_factory=list)
     seeds: str = str(DEFAULT_SEEDS)
     concurrency: str = str(DEFAULT_CONCURRENCY)

@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from arena.contract.validation_errors import first_problem
+
 DEFAULT_CONCURRENCY = 4
 MAX_CONCURRENCY = 256
 
@@ -90,12 +92,11 @@ def load_config_file(path: str | Path, **overrides: Any) -> TournamentConfig:
 
 
 def _first_error(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    where = ".".join(str(part) for part in error["loc"]) or "tournament"
-    message = str(error["msg"]).removeprefix("Value error, ")
-    if error["type"] == "extra_forbidden":
+    problem = first_problem(exc)
+    where = problem.where or "tournament"
+    if problem.type == "extra_forbidden":
         known = ", ".join(TournamentConfig.model_fields)
         return f"unknown field {where!r} (fields: {known})"
-    if error["type"] == "missing":
+    if problem.type == "missing":
         return f"{where} is required"
-    return f"{where}: {message}"
+    return f"{where}: {problem.message}"

@@ -15,11 +15,10 @@ from typing import Any
 
 import orjson
 
-from arena.definition import GameDefinition
-from arena.game import template_texts
-from arena.player_kinds import player_kinds
-from arena.specs import SpecError, parse_player_spec
-from arena.store import Store
+from arena.contract.game import GameDefinition
+from arena.contract.templates import template_texts
+from arena.plugins.players import SpecError, parse_player_spec, player_kinds
+from arena.store.database import Store
 from arena.tournament.provenance import sha256_text
 
 COUNTED = (
@@ -249,7 +248,7 @@ def prompt_templates(
                 "owner": f"game {definition.name}",
                 "version": definition.prompt_version,
                 "sha256": None,
-                "rule": "the game does not name its template through arena.game.template_version:"
+                "rule": "the game does not name its template through arena.contract.game.template_version:"
                 " see the rules and example prompts",
             }
         )

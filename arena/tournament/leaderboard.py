@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 import orjson
 
-from arena.playerconfig import config_hash
-from arena.store import Store
+from arena.contract.playerconfig import config_hash
+from arena.store.database import Store
 from arena.tournament.confidence import order_confidence
 from arena.tournament.config import TournamentConfigError
 from arena.tournament.intervals import ROUGH_BELOW

@@ -26,13 +26,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from arena.tournament.intervals import tail_share
 from arena.tournament.records import EpisodeRecord, player_order
+
+if TYPE_CHECKING:
+    from arena.contract.game import GameDefinition
 
 SCORE = "score"
 POOLED = None
@@ -72,13 +75,9 @@ class MetricRoles:
     by_seat: bool = True
 
     @classmethod
-    def of(cls, game: Any) -> MetricRoles:
+    def of(cls, game: GameDefinition) -> MetricRoles:
         """The roles a game definition declares (``episode_metrics``, ``dealt_metrics``, ``seats_differ``)."""
-        return cls(
-            frozenset(getattr(game, "episode_metrics", frozenset())),
-            frozenset(getattr(game, "dealt_metrics", frozenset())),
-            bool(getattr(game, "seats_differ", True)),
-        )
+        return cls(frozenset(game.episode_metrics), frozenset(game.dealt_metrics), game.seats_differ)
 
     def own(self, name: str) -> bool:
         """Whether ``name`` is something a seat earned or did (its own metric)."""

@@ -14,16 +14,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
 from arena import __version__
-from arena.definition import GameDefinition
-from arena.lineup import build_player
-from arena.player_kinds import player_kinds
-from arena.registry import get_game
-from arena.runner import REASK_ERRORS
-from arena.specs import SpecError, parse_player_spec
-from arena.store import Store, StoreError
+from arena.contract.game import GameDefinition
+from arena.engine.lineup import build_player
+from arena.engine.runner import REASK_ERRORS
+from arena.plugins.games import get_game
+from arena.plugins.players import SpecError, parse_player_spec, player_kinds
+from arena.store.database import Store, StoreError
 from arena.tournament import provenance, reprobe
 from arena.tournament.disclosure import (
     decision_seconds,
@@ -114,7 +111,7 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
         "harness": {
             "seats": info["seats"],
             "first_to_move": sample.pending(),
-            "episode_length": sample.progress()[1] or None,
+            "episode_length": spec.view.progress(sample)[1] or None,
             "max_steps": _max_steps(spec, config.seed, config.seeds, info["options"]),
             "timeout": None,
             "timeout_note": TIMEOUT_NOTE,
@@ -151,7 +148,7 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
 
 def _max_steps(spec: GameDefinition, master: int, seeds: int, options: dict[str, Any]) -> int | None:
     """The most steps an episode of this tournament can take: the longest over its deal seeds."""
-    lengths = [spec.create(deal_seed(master, i), options).progress()[1] for i in range(seeds)]
+    lengths = [spec.view.progress(spec.create(deal_seed(master, i), options))[1] for i in range(seeds)]
     return max(lengths, default=0) or None
 
 
@@ -227,9 +224,9 @@ def _inference_all(row: dict[str, Any], players: tuple[str, ...], game: str, sea
 def _inference(text: str, game: str, seat: str) -> dict[str, Any]:
     player = build_player(text, get_game(game), seed=0, seat=seat)
     info: dict[str, Any] = {"spec": player.spec or text, "kind": player.kind}
-    settings = getattr(player, "settings", None)
-    if isinstance(settings, BaseModel):
-        info["settings"] = _keyless(settings.model_dump(mode="json"))
+    settings = player.disclosed_settings()
+    if settings is not None:
+        info["settings"] = _keyless(settings)
     return info
 
 

@@ -48,7 +48,7 @@ from typing import Annotated, Any, Literal, Self
 from jsonschema import Draft202012Validator, FormatChecker
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, StringConstraints, model_validator
 
-from arena.player import ErrorClass
+from arena.contract.player import ErrorClass
 
 REPROBE_VERSION = "0.1"
 SCHEMA_NAME = "reprobe.schema.json"

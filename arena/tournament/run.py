@@ -28,16 +28,16 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from arena.lineup import build_player
-from arena.match import MatchConfig, prepare_runner
-from arena.player import Player
-from arena.playerconfig import config_hash, seat_configuration
-from arena.records import EpisodeStatus, Event, Observer, TurnsRecorded
-from arena.registry import get_game
-from arena.run_control import Budget
-from arena.runner import YieldPoint, next_loop_turn
-from arena.specs import SpecError, parse_player_spec
-from arena.store import Store
+from arena.contract.player import Player
+from arena.contract.playerconfig import config_hash, seat_configuration
+from arena.contract.records import EpisodeStatus, Event, Observer, TurnsRecorded
+from arena.engine.lineup import build_player
+from arena.engine.match import MatchConfig, prepare_runner
+from arena.engine.run_control import Budget
+from arena.engine.runner import YieldPoint, next_loop_turn
+from arena.plugins.games import get_game
+from arena.plugins.players import SpecError, parse_player_spec
+from arena.store.database import Store
 from arena.tournament.config import TournamentConfig, TournamentConfigError
 from arena.tournament.schedule import Slot, schedule
 
@@ -246,7 +246,7 @@ class TournamentRun:
     async def run(self) -> TournamentProgress:
         """Prepare the players, play every missing slot and record how the run ended.
 
-        Raises :class:`arena.player.PlayerSetupError` before any episode if a player cannot
+        Raises :class:`arena.contract.player.PlayerSetupError` before any episode if a player cannot
         play. Ctrl-C or cancellation leaves the tournament ``aborted`` (resumable).
         """
         self.store.set_tournament_status(self.tournament_id, "running")
@@ -350,10 +350,9 @@ class TournamentRun:
             yield_point=self.yield_point,
         )
         for seat, player in runner.players.items():
-            share = getattr(player, "share_transport", None)
             prepared = self._prepared.get(slot.seating[seat])
-            if callable(share) and prepared is not None:
-                share(prepared)
+            if prepared is not None:
+                player.share_transport(prepared)
         self.progress.running += 1
         self._notify()
         try:
@@ -382,7 +381,7 @@ class TournamentRun:
         self._notify()
 
 
-class _SpendMeter:
+class _SpendMeter(Observer):
     """Observer keeping the tournament's live spend."""
 
     wants_steps = False

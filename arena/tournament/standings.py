@@ -17,9 +17,9 @@ from typing import Any
 
 import orjson
 
-from arena.records import EpisodeStatus
-from arena.registry import get_game
-from arena.store import Store
+from arena.contract.records import EpisodeStatus
+from arena.plugins.games import get_game
+from arena.store.database import Store
 from arena.tournament.config import TournamentConfig
 from arena.tournament.metrics import MetricRoles, deal_facts
 from arena.tournament.records import EpisodeRecord

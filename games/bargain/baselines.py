@@ -10,13 +10,12 @@ number towards the other side: a seller asks ``cost + margin``, a buyer bids
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
-from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.baseline import Baseline
 from games.bargain.observation import BargainObservation
 from games.bargain.rules import PRICE_MAX, PRICE_MIN, SELLER, BargainAction
 
@@ -93,22 +92,13 @@ def accept(message: str, reason: str) -> BargainAction:
     return BargainAction(action="accept", message=message, reason=reason)
 
 
-class _BargainBaseline(BasePlayer):
-    """Shared plumbing: observation in, :class:`BargainAction` out."""
+class BargainBaseline(Baseline[BargainObservation, BargainAction]):
+    """A scripted bargainer: it plans its move from the :class:`View` of its observation."""
 
-    instant = True  # answers without awaiting: the runner asks it inline
+    def choose(self, observation: BargainObservation) -> BargainAction:
+        return self.plan(View.of(observation))
 
-    name = ""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.spec = f"baseline:{self.name}"
-
-    async def decide(self, request: DecisionRequest) -> Decision:
-        action = self.choose(View.of(request.observation))
-        return Decision(action=action, reason=action.reason)
-
-    def choose(self, view: View) -> BargainAction:
+    def plan(self, view: View) -> BargainAction:
         """The action for this turn."""
         raise NotImplementedError
 
@@ -121,7 +111,7 @@ class _BargainBaseline(BasePlayer):
         return view.last_chance or view.gain(standing) >= view.gain(planned)
 
 
-class HonestBargainer(_BargainBaseline):
+class HonestBargainer(BargainBaseline):
     """Opens at a fair split of its own range (20 from its number), concedes in even steps to
     2 from its number, accepts any offer at least as good as its own next one, says only true
     things and never its number."""
@@ -129,7 +119,7 @@ class HonestBargainer(_BargainBaseline):
     name = "honest"
     OPEN, FLOOR = 20, 2
 
-    def choose(self, view: View) -> BargainAction:
+    def plan(self, view: View) -> BargainAction:
         planned = view.at(self.OPEN + (self.FLOOR - self.OPEN) * view.progress())
         standing = view.standing
         if self.acceptable(view, standing, planned):
@@ -142,7 +132,7 @@ class HonestBargainer(_BargainBaseline):
         return offer(planned, f"{verb} {planned}.", f"steady concession, step {len(view.mine) + 1}")
 
 
-class BluffingBargainer(_BargainBaseline):
+class BluffingBargainer(BargainBaseline):
     """Anchors 38 from its number, claims a false limit and a better outside offer, concedes
     slowly, calls a "final offer" deadline it then breaks, keeps 6 from its number and never
     accepts a loss."""
@@ -150,7 +140,7 @@ class BluffingBargainer(_BargainBaseline):
     name = "bluffing"
     OPEN, FLOOR, CURVE = 38, 6, 2.0
 
-    def choose(self, view: View) -> BargainAction:
+    def plan(self, view: View) -> BargainAction:
         planned = view.at(self.OPEN + (self.FLOOR - self.OPEN) * view.progress(self.CURVE))
         standing = view.standing
         if self.acceptable(view, standing, planned):
@@ -172,14 +162,14 @@ class BluffingBargainer(_BargainBaseline):
         return offer(planned, message, f"hard anchor, slow concession; true limit {view.secret}")
 
 
-class PushoverBargainer(_BargainBaseline):
+class PushoverBargainer(BargainBaseline):
     """Opens 8 from its number and tells the other side its number, concedes fast to 1 from
     it and accepts any offer it does not lose on at once."""
 
     name = "pushover"
     OPEN, FLOOR = 8, 1
 
-    def choose(self, view: View) -> BargainAction:
+    def plan(self, view: View) -> BargainAction:
         standing = view.standing
         if standing is not None and view.gain(standing) >= 0:
             return accept("Deal, thank you!", f"{standing} does not lose me money")
@@ -192,7 +182,7 @@ class PushoverBargainer(_BargainBaseline):
         return offer(planned, message, "a quick deal matters more than the price")
 
 
-class TitForTatBargainer(_BargainBaseline):
+class TitForTatBargainer(BargainBaseline):
     """Opens at 20 from its number, then concedes exactly as much as the other side conceded
     last (2 before it has seen a concession), never past 1 from its number; accepts offers at
     least as good as its own next one."""
@@ -200,7 +190,7 @@ class TitForTatBargainer(_BargainBaseline):
     name = "tit-for-tat"
     OPEN, FLOOR, FIRST_STEP = 20, 1, 2
 
-    def choose(self, view: View) -> BargainAction:
+    def plan(self, view: View) -> BargainAction:
         if not view.mine:
             planned = view.at(self.OPEN)
         else:
@@ -219,13 +209,13 @@ class TitForTatBargainer(_BargainBaseline):
         return offer(planned, message, "mirroring the other side's last concession")
 
 
-class RandomBargainer(_BargainBaseline):
+class RandomBargainer(BargainBaseline):
     """Offers a random price between its own number and 40 past it, accepts a standing offer it
     does not lose on one time in three (a control, not a strategy)."""
 
     name = "random"
 
-    def choose(self, view: View) -> BargainAction:
+    def plan(self, view: View) -> BargainAction:
         standing = view.standing
         if standing is not None and view.gain(standing) >= 0 and self.rng.random() < 1 / 3:
             return accept("", "random accept")
@@ -233,9 +223,10 @@ class RandomBargainer(_BargainBaseline):
         return offer(price, "", f"random offer {price}")
 
 
-BASELINES: dict[str, tuple[type[_BargainBaseline], str]] = {
-    cls.name: (cls, " ".join((cls.__doc__ or "").split()))
+BASELINES: dict[str, type[BargainBaseline]] = {
+    cls.name: cls
     for cls in (HonestBargainer, BluffingBargainer, PushoverBargainer, TitForTatBargainer, RandomBargainer)
 }
+"""The scripted bargainers by name (the definition lists them with ``baseline_table``)."""
 
 __all__ = ["BASELINES", "View"]

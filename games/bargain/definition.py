@@ -2,27 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import BaseModel
-
-from arena.definition import BaselineInfo, GameDefinition
-from arena.game import GameState, template_version
+from arena.contract.game import GameDefinition
+from arena.contract.templates import template_version
 from games.bargain import prompt as prompt_text
 from games.bargain.observation import BargainObservation
 from games.bargain.options import BargainOptions
 from games.bargain.rules import SEATS
+from games.bargain.view import BargainView
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
-
+    from arena.contract.baseline import BaselineInfo
     from games.bargain.game import BargainState
 
-# The state, the baselines and the view load when a game is played or shown, not when it is
+# The state, the baselines and the Rich board load when a game is played or shown, not when it is
 # listed: ``arena games`` reads only the facts and options declared here.
 
 
-class BargainDefinition(GameDefinition):
+class BargainDefinition(GameDefinition[BargainOptions, BargainObservation, "BargainState"]):
     """Hidden-valuation bargaining (seed 003)."""
 
     name: ClassVar[str] = "bargain"
@@ -34,7 +33,8 @@ class BargainDefinition(GameDefinition):
         "no deal by the round limit gives both nothing."
     )
     prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
-    Options: ClassVar[type[BaseModel]] = BargainOptions
+    Options = BargainOptions
+    view = BargainView()
     listing_order: ClassVar[int] = 10
     episode_metrics: ClassVar[frozenset[str]] = frozenset(
         {
@@ -72,40 +72,26 @@ class BargainDefinition(GameDefinition):
         "fallbacks",
     )
 
-    def seats(self, options: BaseModel) -> tuple[str, ...]:
+    def seats(self, options: BargainOptions) -> tuple[str, ...]:
         return SEATS
 
-    def new_state(self, seed: int, options: BaseModel) -> BargainState:
+    def state_class(self) -> type[BargainState]:
         from games.bargain.game import BargainState
 
-        assert isinstance(options, BargainOptions)
-        return BargainState(self, seed, options)
-
-    def state_from_json(self, data: dict[str, Any]) -> BargainState:
-        from games.bargain.game import BargainState
-
-        return BargainState.from_json(self, data)
+        return BargainState
 
     @property
-    def baselines(self) -> dict[str, BaselineInfo]:
+    def baselines(self) -> Mapping[str, BaselineInfo]:
+        from arena.contract.baseline import baseline_table
         from games.bargain.baselines import BASELINES
 
-        return {name: BaselineInfo(name, description, cls) for name, (cls, description) in BASELINES.items()}
+        return baseline_table(*BASELINES.values())
 
-    def rules(self, options: BaseModel, seat: str) -> str:
-        assert isinstance(options, BargainOptions)
+    def rules(self, options: BargainOptions, seat: str) -> str:
         return prompt_text.rules_text(seat, options.rounds)
 
-    def prompt(self, observation: BaseModel, rules: str) -> str:
-        assert isinstance(observation, BargainObservation)
+    def prompt(self, observation: BargainObservation, rules: str) -> str:
         return prompt_text.render(observation, rules)
-
-    def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
-        from games.bargain.game import BargainState
-        from games.bargain.render import render_bargain
-
-        assert isinstance(state, BargainState)
-        return render_bargain(state, viewer)
 
 
 DEFINITION = BargainDefinition()

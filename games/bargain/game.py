@@ -11,11 +11,9 @@ messages for leaks and bluffs; it lives in the full state only, never in an obse
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
-from pydantic import BaseModel
-
-from arena.game import GameState, SeatResult
+from arena.contract.game import GameDefinition, GameState, SeatResult
 from games.bargain.honesty import Ledger
 from games.bargain.observation import BargainObservation, PublicMove
 from games.bargain.options import BargainOptions
@@ -35,9 +33,6 @@ from games.bargain.rules import (
 )
 from games.bargain.world import COST_MAX, COST_MIN, MARGIN_MAX, Deal, draw_deal
 
-if TYPE_CHECKING:
-    from arena.definition import GameDefinition
-
 SAMPLE_MESSAGES = (
     "",
     "Let's make a deal.",
@@ -49,10 +44,8 @@ SAMPLE_MESSAGES = (
 )
 
 
-class BargainState(GameState):
+class BargainState(GameState[BargainOptions, BargainObservation, BargainAction]):
     """Seeded one-item bargaining between a ``seller`` and a ``buyer``."""
-
-    options: BargainOptions
 
     def __init__(self, definition: GameDefinition, seed: int, options: BargainOptions) -> None:
         super().__init__(definition, seed, options)
@@ -64,10 +57,6 @@ class BargainState(GameState):
         self.ledger = Ledger()
 
     # -- contract -------------------------------------------------------------------
-    @property
-    def seats(self) -> tuple[str, ...]:
-        return SEATS
-
     def pending(self) -> list[str]:
         seat = self.to_move
         return [seat] if seat is not None else []
@@ -91,22 +80,13 @@ class BargainState(GameState):
             }
         )
 
-    def action_model(self, seat: str) -> type[BaseModel]:
+    def action_model(self, seat: str) -> type[BargainAction]:
         return BargainAction
 
-    def validate(self, seat: str, action: BaseModel) -> str | None:
-        return check_action(_as_action(action), seat=seat, to_move=self.to_move, standing=self.standing)
+    def validate(self, seat: str, action: BargainAction) -> str | None:
+        return check_action(action, seat=seat, to_move=self.to_move, standing=self.standing)
 
-    def caution(self, seat: str, action: BaseModel) -> str | None:
-        """Accepting a price on the wrong side of the seat's own number loses money: say how much."""
-        move = _as_action(action)
-        standing = self.standing_for(seat)
-        if move.action != "accept" or standing is None:
-            return None
-        loss = self.secret(seat) - standing if seat == SELLER else standing - self.secret(seat)
-        return f"accepting {standing} loses you {loss}" if loss > 0 else None
-
-    def fallback(self, seat: str) -> BaseModel:
+    def fallback(self, seat: str) -> BargainAction:
         """Never accept; offer the seat's previous price again (or open 20 away from its number).
 
         The price is moved onto the safe side of the seat's own number (a seller never
@@ -122,7 +102,7 @@ class BargainState(GameState):
             reason="fallback: repeat the previous offer (or open 20 from my number), never at a loss",
         )
 
-    def sample_action(self, seat: str, rng: random.Random) -> BaseModel:
+    def sample_action(self, seat: str, rng: random.Random) -> BargainAction:
         if self.standing_for(seat) is not None and rng.random() < 0.3:
             return BargainAction(action="accept", reason="random legal action")
         if rng.random() < 0.2:
@@ -133,11 +113,11 @@ class BargainState(GameState):
         message = rng.choice(SAMPLE_MESSAGES).format(n=number)
         return BargainAction(action="offer", price=price, message=message, reason="random legal action")
 
-    def apply(self, actions: dict[str, BaseModel]) -> None:
+    def apply(self, actions: dict[str, BargainAction]) -> None:
         seat = self.to_move
         if seat is None or set(actions) != {seat}:
             raise ValueError(f"expected one action for {seat}, got {sorted(actions)}")
-        action = _as_action(actions[seat])
+        action = actions[seat]
         problem = check_action(action, seat=seat, to_move=seat, standing=self.standing)
         if problem:
             raise ValueError(problem)
@@ -165,12 +145,6 @@ class BargainState(GameState):
 
     def over(self) -> bool:
         return self.status != "open"
-
-    def rewards(self) -> dict[str, float]:
-        """Both gains on the step that closes a deal, zero otherwise."""
-        if self.status == "deal" and self.moves and self.moves[-1].action == "accept":
-            return {seat: float(gain(seat, self.deal, self.price)) for seat in SEATS}
-        return dict.fromkeys(SEATS, 0.0)
 
     def result(self) -> dict[str, SeatResult]:
         outcome = outcome_metrics(self.deal, self.price)
@@ -245,39 +219,6 @@ class BargainState(GameState):
             "bluffs": bluffs,
         }
 
-    def describe_action(self, seat: str, action: BaseModel) -> str:
-        act = _as_action(action)
-        if act.action == "accept":
-            price = self.price if self.status == "deal" else self.standing_for(seat)
-            text = f"accept {price}" if price is not None else "accept"
-        else:
-            text = f"offer {act.price}"
-        if act.message:
-            short = act.message if len(act.message) <= 60 else act.message[:59] + "…"
-            text += f' "{short}"'
-        return text
-
-    def progress(self) -> tuple[int, int]:
-        return (len(self.moves), self.rounds)
-
-    def score_series(self) -> dict[str, list[float]]:
-        """Each side's offers in order (asks coming down, bids going up)."""
-        return {
-            seat: [float(m.price) for m in self.moves if m.seat == seat and m.action == "offer"]
-            for seat in SEATS
-        }
-
-    def step_outcome(self, seat: str) -> str | None:
-        """The offer standing after ``seat``'s move, or the deal it made."""
-        if self.price is not None:
-            return f"deal at {self.price}"
-        standing = self.standing
-        return f"standing offer: {standing.seat} at {standing.price}" if standing is not None else None
-
-    def score_series_title(self) -> str:
-        """The chart shows the offers, not a score."""
-        return "offers (asks and bids)"
-
     # -- helpers --------------------------------------------------------------------
     @property
     def to_move(self) -> str | None:
@@ -303,12 +244,6 @@ class BargainState(GameState):
     def secret(self, seat: str) -> int:
         """``seat``'s own private number (cost for the seller, value for the buyer)."""
         return self.deal.cost if seat == SELLER else self.deal.value
-
-
-def _as_action(action: BaseModel) -> BargainAction:
-    if isinstance(action, BargainAction):
-        return action
-    return BargainAction.model_validate(action.model_dump())
 
 
 __all__ = ["BUYER", "SELLER", "BargainAction", "BargainOptions", "BargainState"]

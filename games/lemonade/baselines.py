@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import functools
-import random
 from dataclasses import dataclass
 
-from arena.player import BasePlayer, Decision, DecisionRequest
-from arena.unvalidated import unvalidated
+from arena.contract.baseline import Baseline
+from arena.contract.unvalidated import unvalidated
 from games.lemonade.observation import Forecast, LemonadeObservation, SharedLemonadeObservation
 from games.lemonade.rules import (
     MAX_PRICE,
@@ -42,25 +41,8 @@ def expected_demand(today: Forecast, price: float, promotion: str = "none") -> i
     return max(0, int(base * effect.demand_boost))
 
 
-class _LemonadeBaseline(BasePlayer):
-    """Shared plumbing: turn an observation into a :class:`LemonadeDecision`."""
-
-    instant = True  # answers without awaiting: the runner asks it inline
-
-    name = ""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.spec = f"baseline:{self.name}"
-
-    async def decide(self, request: DecisionRequest) -> Decision:
-        observation = request.observation
-        if not isinstance(observation, LemonadeObservation):
-            data = observation.model_dump()
-            kind = SharedLemonadeObservation if "rivals_yesterday" in data else LemonadeObservation
-            observation = kind.model_validate(data)
-        decision = self.choose(observation)
-        return Decision(decision, decision.reason)  # action, reason: by position, a little cheaper
+class LemonadeBaseline(Baseline[LemonadeObservation, LemonadeDecision]):
+    """A scripted stand: one decision each morning from its observation."""
 
     @staticmethod
     def forecast(observation: LemonadeObservation) -> Forecast:
@@ -68,12 +50,8 @@ class _LemonadeBaseline(BasePlayer):
         assert observation.today is not None, "a stand is asked only while the season runs"
         return observation.today
 
-    def choose(self, observation: LemonadeObservation) -> LemonadeDecision:
-        """The decision for this morning."""
-        raise NotImplementedError
 
-
-class CostPlusStand(_LemonadeBaseline):
+class CostPlusStand(LemonadeBaseline):
     """Prices at twice today's ingredient cost and always makes 60 cups (or what it can pay)."""
 
     name = "cost-plus"
@@ -100,7 +78,7 @@ def _cost_plus_terms(unit_cost: float) -> tuple[float, str]:
     return price, reason
 
 
-class WeatherStand(_LemonadeBaseline):
+class WeatherStand(LemonadeBaseline):
     """Sets a price per weather and makes as many cups as the formula expects to sell."""
 
     name = "weather"
@@ -188,7 +166,7 @@ def expected_share(observation: LemonadeObservation, price: float, promotion: st
     return Street.of(observation).share(price_factor(price * PROMOTIONS[promotion].seen_price_share))
 
 
-class ProfitMaxStand(_LemonadeBaseline):
+class ProfitMaxStand(LemonadeBaseline):
     """Searches price and promotion for the best expected profit under the public demand formula.
 
     On a shared street it expects its share of the customers given the rivals' prices of
@@ -226,7 +204,7 @@ class ProfitMaxStand(_LemonadeBaseline):
         )
 
 
-class RandomStand(_LemonadeBaseline):
+class RandomStand(LemonadeBaseline):
     """Picks a random legal price, production and promotion."""
 
     name = "random"
@@ -244,7 +222,7 @@ class RandomStand(_LemonadeBaseline):
         )
 
 
-BASELINES: dict[str, tuple[type[_LemonadeBaseline], str]] = {
-    cls.name: (cls, (cls.__doc__ or "").strip())
-    for cls in (CostPlusStand, WeatherStand, ProfitMaxStand, RandomStand)
+BASELINES: dict[str, type[LemonadeBaseline]] = {
+    cls.name: cls for cls in (CostPlusStand, WeatherStand, ProfitMaxStand, RandomStand)
 }
+"""The scripted stands by name (the definition lists them with ``baseline_table``)."""

@@ -2,27 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import BaseModel
-
-from arena.definition import BaselineInfo, GameDefinition
-from arena.game import GameState, template_version
+from arena.contract.game import GameDefinition
+from arena.contract.templates import template_version
 from games.lemonade import prompt as prompt_text
 from games.lemonade.observation import LemonadeObservation
 from games.lemonade.options import LemonadeOptions, stand_seats
+from games.lemonade.view import LemonadeView
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
-
+    from arena.contract.baseline import BaselineInfo
     from games.lemonade.game import LemonadeState
 
-# The state, the baselines and the view load when a game is played or shown, not when it is
+# The state, the baselines and the Rich board load when a game is played or shown, not when it is
 # listed: ``arena games`` reads only the facts and options declared here.
 
 
-class LemonadeDefinition(GameDefinition):
+class LemonadeDefinition(GameDefinition[LemonadeOptions, LemonadeObservation, "LemonadeState"]):
     """The 30-day lemonade stand (seed 000)."""
 
     name: ClassVar[str] = "lemonade"
@@ -34,7 +33,8 @@ class LemonadeDefinition(GameDefinition):
         "most cash at the end wins."
     )
     prompt_version: ClassVar[str] = template_version(prompt_text.TEMPLATE, prompt_text.RULES)
-    Options: ClassVar[type[BaseModel]] = LemonadeOptions
+    Options = LemonadeOptions
+    view = LemonadeView()
     listing_order: ClassVar[int] = 0
     outcome_rule: ClassVar[str] = (
         "A win is the most cash at the end among the stands of one episode (a bankrupt stand keeps"
@@ -55,47 +55,26 @@ class LemonadeDefinition(GameDefinition):
         "false_claims",
     )
 
-    def seats(self, options: BaseModel) -> tuple[str, ...]:
-        assert isinstance(options, LemonadeOptions)
+    def seats(self, options: LemonadeOptions) -> tuple[str, ...]:
         return stand_seats(options.stands)
 
-    def new_state(self, seed: int, options: BaseModel) -> LemonadeState:
+    def state_class(self) -> type[LemonadeState]:
         from games.lemonade.game import LemonadeState
 
-        assert isinstance(options, LemonadeOptions)
-        return LemonadeState(self, seed, options)
-
-    def state_from_json(self, data: dict[str, Any]) -> LemonadeState:
-        from games.lemonade.game import LemonadeState
-
-        return LemonadeState.from_json(self, data)
-
-    @property
-    def baselines(self) -> dict[str, BaselineInfo]:
-        return dict(self._baseline_infos)
+        return LemonadeState
 
     @cached_property
-    def _baseline_infos(self) -> dict[str, BaselineInfo]:
+    def baselines(self) -> Mapping[str, BaselineInfo]:  # built once: every episode's baselines read it
+        from arena.contract.baseline import baseline_table
         from games.lemonade.baselines import BASELINES
 
-        return {name: BaselineInfo(name, text, cls) for name, (cls, text) in BASELINES.items()}
+        return baseline_table(*BASELINES.values())
 
-    def rules(self, options: BaseModel, seat: str) -> str:
-        assert isinstance(options, LemonadeOptions)
+    def rules(self, options: LemonadeOptions, seat: str) -> str:
         return prompt_text.rules_text(options.days, options.market)
 
-    def prompt(self, observation: BaseModel, rules: str) -> str:
-        assert isinstance(observation, LemonadeObservation)
+    def prompt(self, observation: LemonadeObservation, rules: str) -> str:
         return prompt_text.render(observation, rules)
-
-    def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
-        from games.lemonade.game import LemonadeState
-        from games.lemonade.render import render_stands
-
-        assert isinstance(state, LemonadeState)
-        if viewer is None:
-            return render_stands(state, state.seats, audit=True)
-        return render_stands(state, (viewer,))
 
 
 DEFINITION = LemonadeDefinition()

@@ -7,17 +7,14 @@ results. In the ``shared`` market the stands sell to one crowd and split it on p
 
 from __future__ import annotations
 
-import functools
 import operator
 import random
 from dataclasses import dataclass, field
 from statistics import mean
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
-from pydantic import BaseModel
-
-from arena.game import GameState, SeatResult
-from arena.unvalidated import unvalidated
+from arena.contract.game import GameDefinition, GameState, SeatResult
+from arena.contract.unvalidated import unvalidated
 from games.lemonade.observation import (
     DayRecord,
     Forecast,
@@ -26,7 +23,7 @@ from games.lemonade.observation import (
     SharedLemonadeObservation,
     field_names,
 )
-from games.lemonade.options import LemonadeOptions, stand_seats
+from games.lemonade.options import LemonadeOptions
 from games.lemonade.reason_audit import ReasonAudit
 from games.lemonade.reason_claims import claims_in
 from games.lemonade.rules import (
@@ -39,13 +36,10 @@ from games.lemonade.rules import (
     LemonadeDecision,
     affordable,
     check_decision,
-    settled,
+    settle,
     shared_traffic_shares,
 )
 from games.lemonade.world import WorldDay, generate_world
-
-if TYPE_CHECKING:
-    from arena.definition import GameDefinition
 
 HISTORY_DAYS = 7
 FALLBACK_FIRST_DAY_CUPS = 20
@@ -75,10 +69,9 @@ class Stand:
         self.typed.append(DayRecord(**record))
 
 
-class LemonadeState(GameState):
+class LemonadeState(GameState[LemonadeOptions, LemonadeObservation, LemonadeDecision]):
     """Seeded lemonade stand for any number of stands (default two)."""
 
-    options: LemonadeOptions
     today: WorldDay
     """The world of the current day (the last day once the game is over)."""
     _forecast: Forecast | None
@@ -92,18 +85,13 @@ class LemonadeState(GameState):
         super().__init__(definition, seed, options)
         self.days = options.days
         self.market = options.market
-        self._seats = stand_seats(options.stands)
         self.world: list[WorldDay] = generate_world(seed, options.days)
-        self.stands = {seat: Stand() for seat in self._seats}
-        self.audit = ReasonAudit(self._seats)
+        self.stands = {seat: Stand() for seat in self.seats}
+        self.audit = ReasonAudit(self.seats)
         self.day = 1
         self._start_day()
 
     # -- contract -------------------------------------------------------------------
-    @property
-    def seats(self) -> tuple[str, ...]:
-        return self._seats
-
     def pending(self) -> list[str]:
         return self._pending.copy()
 
@@ -140,14 +128,13 @@ class LemonadeState(GameState):
         }
         return unvalidated(SharedLemonadeObservation, facts, _SHARED_OBSERVATION_FIELDS)
 
-    def action_model(self, seat: str) -> type[BaseModel]:
+    def action_model(self, seat: str) -> type[LemonadeDecision]:
         return LemonadeDecision
 
-    def validate(self, seat: str, action: BaseModel) -> str | None:
-        assert isinstance(action, LemonadeDecision)
+    def validate(self, seat: str, action: LemonadeDecision) -> str | None:
         return check_decision(action, self.stands[seat].cash, self.today.unit_cost)
 
-    def fallback(self, seat: str) -> BaseModel:
+    def fallback(self, seat: str) -> LemonadeDecision:
         stand = self.stands[seat]
         recent = [record["produce"] for record in stand.records[-3:]]
         wanted = round(mean(recent)) if recent else FALLBACK_FIRST_DAY_CUPS
@@ -159,7 +146,7 @@ class LemonadeState(GameState):
             reason="fallback: base price, average production of the last three days, no promotion",
         )
 
-    def sample_action(self, seat: str, rng: random.Random) -> BaseModel:
+    def sample_action(self, seat: str, rng: random.Random) -> LemonadeDecision:
         cash = self.stands[seat].cash
         promotion = rng.choice([p for p, e in PROMOTIONS.items() if e.fixed_cost <= cash])
         limit = affordable(cash, self.today.unit_cost, promotion)
@@ -170,25 +157,23 @@ class LemonadeState(GameState):
             reason="random legal decision",
         )
 
-    def apply(self, actions: dict[str, BaseModel]) -> None:
+    def apply(self, actions: dict[str, LemonadeDecision]) -> None:
         world = self.today
         shares: dict[str, float] = {}
         if self.market == "shared" and len(actions) > 1:
-            decisions = {seat: _as_decision(action) for seat, action in actions.items()}
             shares = shared_traffic_shares(
-                {seat: d.price for seat, d in decisions.items()},
-                {seat: d.promotion for seat, d in decisions.items()},
+                {seat: d.price for seat, d in actions.items()},
+                {seat: d.promotion for seat, d in actions.items()},
             )
         forecast = self._public
-        for seat, action in actions.items():
-            decision = action if type(action) is LemonadeDecision else _as_decision(action)
+        for seat, decision in actions.items():
             stand = self.stands[seat]
             reason = decision.reason
             if reason:
                 claims = claims_in(reason)  # cached: scripted stands repeat their reasons
                 if claims:  # checked against the stand's days so far, before today is settled
                     self.audit.add(seat, self.day, claims, stand.records, stand.cash, world.weather)
-            demand, sold, waste, revenue, cost, promotion_cost, cash = settled(
+            demand, sold, waste, revenue, cost, promotion_cost, cash = settle(
                 world, decision, stand.cash, shares.get(seat, 1.0)
             )
             stand.cash = cash
@@ -241,7 +226,6 @@ class LemonadeState(GameState):
         state = cls.__new__(cls)
         GameState.__init__(state, definition, data["seed"], options)
         state.days, state.market, state.day = options.days, options.market, data["day"]
-        state._seats = stand_seats(options.stands)
         state.world = [WorldDay(**day) for day in data["world"]]
         state.stands = {
             seat: Stand(cash=float(s["cash"]), bankrupt_day=s["bankrupt_day"])
@@ -250,7 +234,7 @@ class LemonadeState(GameState):
         for seat, s in data["stands"].items():
             for record in s["records"]:
                 state.stands[seat].add(dict(record))
-        state.audit = ReasonAudit.from_json(state._seats, data.get("reason_audit"))
+        state.audit = ReasonAudit.from_json(state.seats, data.get("reason_audit"))
         state._set_today()
         state._set_pending()
         return state
@@ -270,43 +254,6 @@ class LemonadeState(GameState):
         state = dict(stand.records[-1]) if stand.records else {"day": 0, "cash": stand.cash}
         state["bankrupt"] = stand.bankrupt_day is not None
         return state
-
-    def describe_action(self, seat: str, action: BaseModel) -> str:
-        decision = action if type(action) is LemonadeDecision else _as_decision(action)
-        return _action_text(decision.price, decision.produce, decision.promotion)
-
-    def progress(self) -> tuple[int, int]:
-        return (min(self.day - 1, self.days), self.days)
-
-    def score_series(self) -> dict[str, list[float]]:
-        return {
-            seat: [STARTING_CASH, *(record["cash"] for record in stand.records)]
-            for seat, stand in self.stands.items()
-        }
-
-    def step_outcome(self, seat: str) -> str | None:
-        """``sold 27/27 (demand 62), cash 98.60`` for the stand's last day.
-
-        When that day's reason stated figures, what the reason audit made of them follows:
-        ``; reason: 1 of 2 figures false (sold yesterday (day 3): said 90, was 70)``. Only
-        parsed numbers and the audit's own words, never the reason's text.
-        """
-        records = self.stands[seat].records
-        if not records:
-            return None
-        day = records[-1]
-        text = f"sold {day['sold']}/{day['produce']} (demand {day['demand']}), cash {day['cash']:.2f}"
-        findings = self.audit.seats[seat].findings_of(day["day"])
-        if findings:
-            wrong = [f for f in findings if not f.ok]
-            text += f"; reason: {len(wrong)} of {len(findings)} stated figures false"
-            if wrong:
-                text += " (" + "; ".join(f.summary() for f in wrong) + ")"
-        return text
-
-    def score_series_title(self) -> str:
-        """The chart shows each stand's cash by day."""
-        return "cash by day"
 
     # -- helpers --------------------------------------------------------------------
     def _start_day(self) -> None:
@@ -335,18 +282,6 @@ class LemonadeState(GameState):
 def vars_of(day: WorldDay) -> dict[str, Any]:
     """A world day as a plain dict (noise included, for full snapshots)."""
     return {**day.public(), "noise": day.noise}
-
-
-@functools.lru_cache(maxsize=4096, typed=True)
-def _action_text(price: float, produce: int, promotion: str) -> str:
-    """``describe_action``'s text, kept for the decisions that recur (a stand's usual prices and cups)."""
-    return f"price {price:.2f}, make {produce}, promo {promotion}"
-
-
-def _as_decision(action: BaseModel) -> LemonadeDecision:
-    if isinstance(action, LemonadeDecision):
-        return action
-    return LemonadeDecision.model_validate(action.model_dump())
 
 
 def _metrics(stand: Stand) -> dict[str, Any]:

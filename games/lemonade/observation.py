@@ -19,7 +19,7 @@ model class goes through its metaclass's ``__getattr__`` hook, several times slo
 class _Snapshot(BaseModel):
     """Base of the observation's models: frozen, and cheap to build from the game's own values.
 
-    The game builds them with ``arena.unvalidated.unvalidated(cls, values, field_names(cls))``
+    The game builds them with ``arena.contract.unvalidated.unvalidated(cls, values, field_names(cls))``
     from values it computed itself (every field, in field order, each already of its type), never
     from a player's input: a day's play builds several, and validating them again would cost more
     than the rest of the day. ``tests/games/test_lemonade_trusted.py`` checks they equal validated

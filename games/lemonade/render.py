@@ -8,9 +8,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from arena.sanitize import plain_text
+from arena.display.sanitize import plain_text
 from games.lemonade.observation import RivalDay, SharedLemonadeObservation
 from games.lemonade.reason_audit import Finding
+from games.lemonade.view import cash_by_day
 
 if TYPE_CHECKING:
     from games.lemonade.game import LemonadeState
@@ -85,7 +86,7 @@ def render_stands(game: LemonadeState, seats: tuple[str, ...], *, audit: bool = 
         observation = game.observation(seats[0])
         assert isinstance(observation, SharedLemonadeObservation)
         parts.append(_rivals_line(observation.rivals_yesterday))
-    series = game.score_series()
+    series = cash_by_day(game)
     for seat in seats:
         stand = game.stands[seat]
         status = " bankrupt" if stand.bankrupt_day is not None else ""

@@ -88,8 +88,9 @@ class DayOutcome(NamedTuple):
     cash: float
 
 
-# The rules below run for every stand every day: they clamp with comparisons rather than
-# min()/max(), which cost several times more per call (same values, ties included).
+# The rules below run for every stand every day, in the game and in the tests alike: they
+# clamp with comparisons rather than min()/max(), which cost several times more per call
+# (same values, ties included).
 
 
 def price_factor(price: float) -> float:
@@ -108,53 +109,49 @@ def demand(world: WorldDay, price: float, promotion: str, traffic_share: float =
 
 
 def production_cost(produce: int, unit_cost: float) -> float:
-    """What making ``produce`` cups costs in the morning."""
-    return round(produce * unit_cost, 2)
+    """What making ``produce`` cups costs in the morning: ``round(produce * unit_cost, 2)``.
+
+    Written as ``round(x * 100) / 100``, about 100 ns less, which is the same for a whole-cent
+    ``unit_cost`` (every one the world draws) and up to :data:`MAX_PRODUCE` cups, as the note
+    on cash below argues (a test checks every such pair).
+    """
+    return round(produce * unit_cost * 100) / 100
 
 
 def settle(
     world: WorldDay, decision: LemonadeDecision, cash: float, traffic_share: float = 1.0
 ) -> DayOutcome:
-    """Settle one stand's day: sold = min(demand, produce); unsold cups are waste."""
-    return DayOutcome(*settled(world, decision, cash, traffic_share))
-
-
-# Money in ``settled``: ``round(x * 100) / 100`` stands for ``round(x, 2)`` (about 100 ns less)
-# where x is within 1e-6 of a whole number n of cents and under 1e9. Why that is exact:
-# ``round(x, 2)`` is the double nearest to x rounded to two decimals, which is n cents as x is
-# that close to it; ``x * 100`` lies within 1e-3 of the integer n, so ``round(x * 100)`` is n and
-# ``n / 100``, one correctly rounded division, is that same double. Only a zero differs:
-# ``round(x, 2)`` keeps the sign of a tiny negative x (-0.0), so a zero goes through round().
-# The game's amounts are that close: cup costs are whole cents (1.20, 1.50, 1.80) times at most
-# 1000 cups, off by under 1e-12; starting cash, promotion costs, revenue (``round(..., 2)``) and
-# so every later cash are whole-cent doubles under 1e7, and a day's cash is a sum of four of
-# them, off by a few units in the last place (under 1e-8).
-
-
-def settled(
-    world: WorldDay, decision: LemonadeDecision, cash: float, traffic_share: float = 1.0
-) -> tuple[int, int, int, float, float, float, float]:
-    """:func:`settle`'s values as a plain tuple, for the game's every-day use (no named tuple to build).
+    """Settle one stand's day: sold = min(demand, produce); unsold cups are waste.
 
     ``cash`` is a whole number of cents, as every cash the game holds is.
     """
     price, produce, promotion = decision.price, decision.produce, decision.promotion
     effect = PROMOTIONS[promotion]
-    # demand(world, price, promotion, traffic_share) with price_factor written out: the same
-    # expressions in the same order, without two calls per stand and day.
-    factor = 1.0 - (price * effect.seen_price_share - BASE_PRICE) * PRICE_SENSITIVITY
-    base = world.traffic * traffic_share * WEATHER_FACTOR[world.weather] * (factor if factor > 0.1 else 0.1)
-    wanted = int(base * effect.demand_boost) + world.noise
-    if wanted < 0:
-        wanted = 0
+    wanted = demand(world, price, promotion, traffic_share)
     sold = wanted if wanted < produce else produce
-    revenue = round(sold * price * effect.revenue_share, 2)  # any price: round() itself
-    cost = round(produce * world.unit_cost * 100) / 100  # production_cost; never negative
+    revenue = round(sold * price * effect.revenue_share, 2)
+    cost = production_cost(produce, world.unit_cost)
     promotion_cost = effect.fixed_cost
     cash = cash + revenue - cost - promotion_cost
+    # round(cash, 2), for about 100 ns less (see the note below); a zero keeps round's sign.
     whole = round(cash * 100)
     cash = whole / 100 if whole else round(cash, 2)
-    return wanted, sold, produce - sold, revenue, cost, promotion_cost, cash
+    # DayOutcome(...) without its Python-level __new__.
+    return _new_tuple(DayOutcome, (wanted, sold, produce - sold, revenue, cost, promotion_cost, cash))
+
+
+_new_tuple = tuple.__new__
+
+# Cost and cash: ``round(x * 100) / 100`` stands for ``round(x, 2)`` where x is within 1e-6
+# of a whole number n of cents and under 1e9. Why that is exact: ``round(x, 2)`` is the double
+# nearest to x rounded to two decimals, which is n cents as x is that close to it; ``x * 100``
+# lies within 1e-3 of the integer n, so ``round(x * 100)`` is n and ``n / 100``, one correctly
+# rounded division, is that same double. Only a zero differs: ``round(x, 2)`` keeps the sign of
+# a tiny negative x (-0.0), so a cash of zero goes through round() (a cost is never negative).
+# The game's amounts are that close: cup costs are whole cents (1.20, 1.50, 1.80) times at most
+# 1000 cups, off by under 1e-12; starting cash, promotion costs, revenue (``round(..., 2)``) and
+# so every later cash are whole-cent doubles under 1e7, and a day's cash is a sum of four of
+# them, off by a few units in the last place (under 1e-8).
 
 
 def affordable(cash: float, unit_cost: float, promotion: str = "none") -> int:

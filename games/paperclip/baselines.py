@@ -9,26 +9,20 @@ of a box it drops that box's other colours, and it loses count on partial moves.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from arena.player import BasePlayer, Decision, DecisionRequest
+from pydantic import BaseModel
+
+from arena.contract.baseline import Baseline
+from arena.contract.player import DecisionRequest
 from games.paperclip.observation import PaperclipObservation
 from games.paperclip.world import COLOURS, Operation, State, apply_lenient, copy_state, parse_text, total
 
 SLOPPY_RATE = 0.35
 
 
-class _PaperclipBaseline(BasePlayer):
-    """Shared plumbing: read the puzzle, track the boxes step by step, fill the answer."""
-
-    instant = True  # answers without awaiting: the runner asks it inline
-
-    name = ""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.spec = f"baseline:{self.name}"
+class PaperclipBaseline(Baseline[PaperclipObservation, BaseModel]):
+    """A scripted racer: read the puzzle, track the boxes step by step, fill the answer."""
 
     def step(self, state: State, op: Operation) -> State:
         """The boxes this player believes follow ``op``."""
@@ -42,7 +36,8 @@ class _PaperclipBaseline(BasePlayer):
         colour = text.rsplit(" are ", 1)[1].rstrip("?")
         return total(state, box), state.get(box, {}).get(colour, 0)
 
-    async def decide(self, request: DecisionRequest) -> Decision:
+    def act(self, request: DecisionRequest) -> BaseModel:
+        """The answer, built with the moment's answer model (steps and question depend on it)."""
         observation = request.observation
         if not isinstance(observation, PaperclipObservation):
             observation = PaperclipObservation.model_validate(observation.model_dump())
@@ -61,17 +56,16 @@ class _PaperclipBaseline(BasePlayer):
         if observation.question is not None:
             values["total"], values["colour_count"] = self.question(state, observation)
         reason = f"{self.name}: tracked {len(ops)} operation(s) from the text"
-        action = request.action_model.model_validate({**values, "reason": reason})
-        return Decision(action=action, reason=reason)
+        return request.action_model.model_validate({**values, "reason": reason})
 
 
-class OraclePlayer(_PaperclipBaseline):
+class OraclePlayer(PaperclipBaseline):
     """Carries out every operation exactly: always right."""
 
     name = "oracle"
 
 
-class SloppyPlayer(_PaperclipBaseline):
+class SloppyPlayer(PaperclipBaseline):
     """Makes the seed's typical mistakes at a set rate (paint, focus loss, partial counts)."""
 
     name = "sloppy"
@@ -96,7 +90,7 @@ class SloppyPlayer(_PaperclipBaseline):
         return {box: {c: n for c, n in colours.items() if n} for box, colours in after.items()}
 
 
-class RandomPlayer(_PaperclipBaseline):
+class RandomPlayer(PaperclipBaseline):
     """Reports random boxes and random final numbers (well formed, almost always wrong)."""
 
     name = "random"
@@ -111,6 +105,7 @@ class RandomPlayer(_PaperclipBaseline):
         return self.rng.randint(0, 20), self.rng.randint(0, 10)
 
 
-BASELINES: dict[str, tuple[type[_PaperclipBaseline], str]] = {
-    cls.name: (cls, (cls.__doc__ or "").strip()) for cls in (OraclePlayer, SloppyPlayer, RandomPlayer)
+BASELINES: dict[str, type[PaperclipBaseline]] = {
+    cls.name: cls for cls in (OraclePlayer, SloppyPlayer, RandomPlayer)
 }
+"""The scripted racers by name (the definition lists them with ``baseline_table``)."""

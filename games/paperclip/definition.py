@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import BaseModel
-
-from arena.definition import BaselineInfo, GameDefinition
-from arena.game import GameState, template_version
+from arena.contract.game import GameDefinition
+from arena.contract.templates import template_version
 from games.paperclip import prompt as prompt_text
 from games.paperclip.observation import PaperclipObservation
 from games.paperclip.options import SEAT_NAMES, PaperclipOptions
+from games.paperclip.view import PaperclipView
 
 if TYPE_CHECKING:
-    from rich.console import RenderableType
-
+    from arena.contract.baseline import BaselineInfo
     from games.paperclip.game import PaperclipState
 
-# The state, the baselines and the view load when a game is played or shown, not when it is
+# The state, the baselines and the Rich board load when a game is played or shown, not when it is
 # listed: ``arena games`` reads only the facts and options declared here.
 
 
-class PaperclipDefinition(GameDefinition):
+class PaperclipDefinition(GameDefinition[PaperclipOptions, PaperclipObservation, "PaperclipState"]):
     """The paperclip state-tracking benchmark (seed 002)."""
 
     name: ClassVar[str] = "paperclip"
@@ -35,7 +34,8 @@ class PaperclipDefinition(GameDefinition):
     prompt_version: ClassVar[str] = template_version(
         prompt_text.RULES, prompt_text.BATCH, prompt_text.STEPWISE, *prompt_text.MODE_TEXT.values()
     )
-    Options: ClassVar[type[BaseModel]] = PaperclipOptions
+    Options = PaperclipOptions
+    view = PaperclipView()
     listing_order: ClassVar[int] = 20
     episode_metrics: ClassVar[frozenset[str]] = frozenset({"puzzles"})
     seats_differ: ClassVar[bool] = False  # every seat races the same puzzles
@@ -57,41 +57,26 @@ class PaperclipDefinition(GameDefinition):
         "unparsable_rate",
     )
 
-    def seats(self, options: BaseModel) -> tuple[str, ...]:
-        assert isinstance(options, PaperclipOptions)
+    def seats(self, options: PaperclipOptions) -> tuple[str, ...]:
         return SEAT_NAMES[: options.seats]
 
-    def new_state(self, seed: int, options: BaseModel) -> PaperclipState:
+    def state_class(self) -> type[PaperclipState]:
         from games.paperclip.game import PaperclipState
 
-        assert isinstance(options, PaperclipOptions)
-        return PaperclipState(self, seed, options)
-
-    def state_from_json(self, data: dict[str, Any]) -> PaperclipState:
-        from games.paperclip.game import PaperclipState
-
-        return PaperclipState.from_json(self, data)
+        return PaperclipState
 
     @property
-    def baselines(self) -> dict[str, BaselineInfo]:
+    def baselines(self) -> Mapping[str, BaselineInfo]:
+        from arena.contract.baseline import baseline_table
         from games.paperclip.baselines import BASELINES
 
-        return {name: BaselineInfo(name, description, cls) for name, (cls, description) in BASELINES.items()}
+        return baseline_table(*BASELINES.values())
 
-    def rules(self, options: BaseModel, seat: str) -> str:
-        assert isinstance(options, PaperclipOptions)
+    def rules(self, options: PaperclipOptions, seat: str) -> str:
         return prompt_text.rules_text(options.mode, options.reporting)
 
-    def prompt(self, observation: BaseModel, rules: str) -> str:
-        assert isinstance(observation, PaperclipObservation)
+    def prompt(self, observation: PaperclipObservation, rules: str) -> str:
         return prompt_text.render(observation, rules)
-
-    def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
-        from games.paperclip.game import PaperclipState
-        from games.paperclip.render import render_paperclip
-
-        assert isinstance(state, PaperclipState)
-        return render_paperclip(state, viewer)
 
 
 DEFINITION = PaperclipDefinition()

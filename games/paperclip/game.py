@@ -9,56 +9,43 @@ The rules, generator, answers and grader live in modules that do not know this c
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from pydantic import BaseModel
 
-from arena.game import GameState, SeatResult
-from games.paperclip.answers import (
-    batch_model,
-    finals_of,
-    format_report,
-    is_abstention,
-    reports_of,
-    step_model,
-)
+from arena.contract.game import GameDefinition, GameState, SeatResult
+from games.paperclip.answers import batch_model, finals_of, is_abstention, reports_of, step_model
 from games.paperclip.generator import Puzzle, generate_set
 from games.paperclip.grading import Grade, grade_puzzle, scope, seat_metrics
 from games.paperclip.observation import PaperclipObservation
-from games.paperclip.options import SEAT_NAMES, PaperclipOptions
+from games.paperclip.options import PaperclipOptions
 from games.paperclip.world import State
 
-if TYPE_CHECKING:
-    from arena.definition import GameDefinition
 
+class PaperclipState(GameState[PaperclipOptions, PaperclipObservation, BaseModel]):
+    """Seeded paperclip state-tracking puzzles for one to four racing seats.
 
-class PaperclipState(GameState):
-    """Seeded paperclip state-tracking puzzles for one to four racing seats."""
-
-    options: PaperclipOptions
+    Answer models depend on the moment (how many steps, whether the question comes), so actions
+    are typed as any model and read through :meth:`as_answer`.
+    """
 
     def __init__(self, definition: GameDefinition, seed: int, options: PaperclipOptions) -> None:
         super().__init__(definition, seed, options)
         self.mode = options.mode
         self.reporting = options.reporting
-        self._seats = SEAT_NAMES[: options.seats]
         self.puzzles: list[Puzzle] = generate_set(
             seed, options.puzzles, options.tier, options.dimensions, options.distractors
         )
         self.index = 0
         self.step = 1
-        self.partial: dict[str, list[State | None]] = {seat: [] for seat in self._seats}
-        self.grades: dict[str, list[Grade]] = {seat: [] for seat in self._seats}
-        self.last: dict[str, dict[str, Any]] = {seat: {} for seat in self._seats}
+        self.partial: dict[str, list[State | None]] = {seat: [] for seat in self.seats}
+        self.grades: dict[str, list[Grade]] = {seat: [] for seat in self.seats}
+        self.last: dict[str, dict[str, Any]] = {seat: {} for seat in self.seats}
         self.log: list[dict[str, dict[str, Any]]] = []
 
     # -- contract -------------------------------------------------------------------
-    @property
-    def seats(self) -> tuple[str, ...]:
-        return self._seats
-
     def pending(self) -> list[str]:
-        return [] if self.over() else list(self._seats)
+        return [] if self.over() else list(self.seats)
 
     @property
     def puzzle(self) -> Puzzle:
@@ -100,7 +87,7 @@ class PaperclipState(GameState):
         return step_model(self.step == self.puzzle.steps)
 
     def validate(self, seat: str, action: BaseModel) -> str | None:
-        action = self._as_action(seat, action)
+        action = self.as_answer(seat, action)
         if is_abstention(action):
             return None
         names = [f"step_{k}" for k in range(1, self.puzzle.steps + 1)] if self.mode == "batch" else ["boxes"]
@@ -146,7 +133,7 @@ class PaperclipState(GameState):
         last_step = self.mode == "batch" or self.step == puzzle.steps
         self.log.append({seat: action.model_dump(mode="json") for seat, action in actions.items()})
         for seat, raw in actions.items():
-            action = self._as_action(seat, raw)
+            action = self.as_answer(seat, raw)
             problem = self.validate(seat, action)
             if problem:
                 raise ValueError(problem)
@@ -196,12 +183,6 @@ class PaperclipState(GameState):
             "answers": [dict(step) for step in self.log],
         }
 
-    def snapshot(self) -> dict[str, Any]:
-        """The full state as exported (without the answer log, which the turns hold)."""
-        data = self.to_json()
-        del data["answers"]
-        return data
-
     @classmethod
     def from_json(cls, definition: GameDefinition, data: dict[str, Any]) -> Self:
         # Puzzles and grades are pure functions of the seed, the options and the answers.
@@ -213,49 +194,12 @@ class PaperclipState(GameState):
     def turn_state(self, seat: str) -> dict[str, Any]:
         return dict(self.last[seat])
 
-    def describe_action(self, seat: str, action: BaseModel) -> str:
-        action = self._as_action(seat, action)
-        if is_abstention(action):
-            return "no answer"
-        total, colour = finals_of(action)
-        final = f"final {total} / {colour}" if total is not None else ""
-        if self.mode == "batch":
-            return f"{len(reports_of(action))} steps reported, {final}"
-        report = reports_of(action)[0]
-        text = format_report(report) if report is not None else "no report"
-        return f"{text}{'; ' + final if final else ''}"
-
-    def progress(self) -> tuple[int, int]:
-        if self.mode == "batch":
-            return (self.index, len(self.puzzles))
-        done = sum(p.steps for p in self.puzzles[: self.index]) + (self.step - 1)
-        return (done, sum(p.steps for p in self.puzzles))
-
-    def score_series(self) -> dict[str, list[float]]:
-        """Each seat's running mean grade after every puzzle."""
-        series = {}
-        for seat, grades in self.grades.items():
-            scores = [g.score for g in grades]
-            series[seat] = [round(sum(scores[: i + 1]) / (i + 1), 4) for i in range(len(scores))]
-        return series
-
-    def score_series_title(self) -> str:
-        """The chart shows each seat's running mean grade."""
-        return "mean grade so far"
-
-    def export_extra(self) -> dict[str, Any]:
-        """Per puzzle: the puzzle with its truth, and every seat's reports and grade."""
-        puzzles = []
-        for i, puzzle in enumerate(self.puzzles):
-            seats = {seat: grades[i].export() for seat, grades in self.grades.items() if i < len(grades)}
-            puzzles.append({**puzzle.export(), "seats": seats})
-        return {"puzzles": puzzles}
-
     # -- helpers --------------------------------------------------------------------
     def _score(self, seat: str) -> float:
         grades = self.grades[seat]
         return round(sum(g.score for g in grades) / len(grades), 4) if grades else 0.0
 
-    def _as_action(self, seat: str, action: BaseModel) -> BaseModel:
+    def as_answer(self, seat: str, action: BaseModel) -> BaseModel:
+        """``action`` as an instance of the answer model ``seat`` has now."""
         model = self.action_model(seat)
         return action if isinstance(action, model) else model.model_validate(action.model_dump())

@@ -16,7 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from arena.sanitize import plain_text
+from arena.display.sanitize import plain_text
 from games.paperclip.answers import normalise
 from games.paperclip.generator import Puzzle
 from games.paperclip.grading import Grade, scope

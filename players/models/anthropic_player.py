@@ -21,12 +21,11 @@ from typing import Any
 
 import anthropic
 
-from arena.player import DecisionRequest, ErrorClass, Usage
+from arena.contract.player import DecisionRequest, Usage
 
-from .base import ChatMessage, Completion, ModelPlayer, http_headers, sdk_message, shared_ssl_context
+from .base import ChatMessage, Completion, ModelPlayer, shared_ssl_context
 from .calls import served_by
 from .config import ModelSettings
-from .retry import ProviderFailure, failure_from_status
 from .schema import closed_schema, schema_name
 
 KEY_PROBE_TIMEOUT = 3.0
@@ -121,9 +120,6 @@ class AnthropicPlayer(ModelPlayer):
             "price_cache_write_per_mtok": self.settings.cache_write_price,
         }
 
-    def _classify(self, exc: Exception) -> ProviderFailure | None:
-        return classify_anthropic_error(exc)
-
 
 def _content(message: ChatMessage) -> str | list[dict[str, Any]]:
     """A message's content, split into text blocks where a cache breakpoint goes.
@@ -157,16 +153,3 @@ def _usage(raw: Any) -> Usage:
     details = raw.output_tokens_details
     usage.reasoning_tokens = (details.thinking_tokens or 0) if details is not None else 0
     return usage
-
-
-def classify_anthropic_error(exc: Exception) -> ProviderFailure | None:
-    """Map an ``anthropic`` SDK exception to a :class:`ProviderFailure`."""
-    if isinstance(exc, anthropic.APITimeoutError):
-        return ProviderFailure(ErrorClass.TIMEOUT, "the request timed out")
-    if isinstance(exc, anthropic.APIConnectionError):
-        return ProviderFailure(ErrorClass.PROVIDER_ERROR, f"connection failed: {exc}", retryable=True)
-    if isinstance(exc, anthropic.APIStatusError):
-        return failure_from_status(exc.status_code, http_headers(exc), sdk_message(exc))
-    if isinstance(exc, anthropic.APIError):
-        return ProviderFailure(ErrorClass.PROVIDER_ERROR, f"unexpected reply: {sdk_message(exc)}")
-    return None

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from .config import DEFAULT_LOCAL_MODEL, ModelsConfig, ModelSettings
+from players.providers import providers
+
+from .config import ModelsConfig, ModelSettings
 from .factory import player_for
 
 CHECK_DEADLINE = 5.0
@@ -21,15 +23,18 @@ class ModelAvailability:
 
 
 async def describe_available(config: ModelsConfig) -> list[ModelAvailability]:
-    """Every named model of ``config`` plus ``local:gemma3-270m``, checked concurrently.
+    """Every named model of ``config`` plus each provider's default models (``local:gemma3-270m``),
+    checked concurrently.
 
     OpenAI and Anthropic entries are checked for their key only (no network call);
     OpenAI-compatible servers get a short ``GET /models`` probe; local models are
     checked for their packages or file without loading anything.
     """
     entries: list[tuple[str, ModelSettings]] = list(config.models.items())
-    builtin = f"local:{DEFAULT_LOCAL_MODEL}"
-    entries.append((builtin, ModelSettings(provider="local", model=DEFAULT_LOCAL_MODEL)))
+    for name, plugin in providers().items():
+        entries += [
+            (f"{name}:{model}", ModelSettings(provider=name, model=model)) for model in plugin.default_models
+        ]
     return list(await asyncio.gather(*(_check(spec, settings) for spec, settings in entries)))
 
 

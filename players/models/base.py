@@ -1,7 +1,8 @@
 """The common body of every model player: conversation, deadline, retries, parsing.
 
 A provider subclass only implements :meth:`ModelPlayer._complete` (one call, returning a
-:class:`Completion`) and :meth:`ModelPlayer._classify` (SDK exception -> failure).
+:class:`Completion`); its provider plugin classifies the SDK's exceptions
+(:meth:`players.providers.Provider.classify`).
 Everything else - the system message, the re-ask conversation, the per-turn deadline,
 the per-model concurrency cap, retries, usage and cost, error classes and key
 scrubbing - lives here once.
@@ -16,8 +17,15 @@ import random
 import time
 from typing import Any
 
-from arena.player import Decision, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError
-from arena.playerconfig import public_url
+from arena.contract.player import (
+    Decision,
+    DecisionRequest,
+    ErrorClass,
+    FatalPlayerError,
+    Player,
+    PlayerSetupError,
+)
+from arena.contract.playerconfig import public_url
 
 from .calls import ClosableClient, Completion, concurrency_gate
 from .config import ModelSettings
@@ -42,11 +50,15 @@ __all__ = [
 MAX_DETAIL = 600
 
 
-class ModelPlayer:
+class ModelPlayer(Player):
     """Base of all model players. Subclasses implement ``_complete`` and ``_classify``."""
 
     kind: str = "model"
     provider: str = ""
+    estimates_output_cap = True
+    """False: the reply cap is the configured one, never estimated from the schema (grammar decoding)."""
+    string_cap: int | None = DEFAULT_STRING_CAP
+    """The cap on free-text fields this player records in its configuration (``None``: none)."""
     _client: ClosableClient | None = None
     _owns_client = True
     """False once :meth:`share_transport` borrowed another player's client."""
@@ -110,21 +122,31 @@ class ModelPlayer:
             await self._client.close()
         self._client = None
 
-    def share_transport(self, prepared: object) -> bool:
+    def client(self) -> ClosableClient | None:
+        """The SDK client, made on first use; ``None`` for a player that calls no SDK client (offline)."""
+        return None
+
+    def share_transport(self, prepared: Player) -> bool:
         """Use ``prepared``'s SDK client: same class and settings, already probed.
 
         A tournament prepares each model once and seats a fresh player per episode (its
         own seed and memory); sharing the client keeps the connection pool warm instead of
         building a client per episode. The client stays ``prepared``'s to close.
         """
-        client = getattr(prepared, "client", None)
-        if type(prepared) is not type(self) or not callable(client):
+        if type(prepared) is not type(self) or not isinstance(prepared, ModelPlayer):
             return False
-        if getattr(prepared, "settings", None) != self.settings:
+        if prepared.settings != self.settings:
             return False
-        self._client = client()
+        client = prepared.client()
+        if client is None:
+            return False
+        self._client = client
         self._owns_client = False
         return True
+
+    def disclosed_settings(self) -> dict[str, Any] | None:
+        """The model settings as a report discloses them (the report drops anything named like a key)."""
+        return self.settings.model_dump(mode="json")
 
     def configuration(self) -> dict[str, Any]:
         """The resolved configuration this seat plays with (stored per seat; never a key).
@@ -145,7 +167,7 @@ class ModelPlayer:
             "key_env": settings.key_env,
             "temperature": self.temperature,
             "max_output_tokens": self.output_cap_setting,
-            "string_max_length": None if settings.provider == "local" else DEFAULT_STRING_CAP,
+            "string_max_length": self.string_cap,
             "memory": settings.memory,
             "memory_budget_tokens": settings.memory_budget if self.memory else None,
             **configured,
@@ -183,7 +205,7 @@ class ModelPlayer:
     def output_cap_setting(self) -> int | str:
         """The output cap as configured: a number, or the rule it is estimated by."""
         settings = self.settings
-        if settings.max_output_tokens is not None or settings.provider == "local":
+        if settings.max_output_tokens is not None or not self.estimates_output_cap:
             return settings.output_tokens
         extra = settings.reasoning_allowance
         rule = f"{OUTPUT_CAP_RULE} (at most {settings.output_tokens})"
@@ -196,7 +218,7 @@ class ModelPlayer:
         provider default) plus the reasoning allowance of OpenAI reasoning models.
         """
         settings = self.settings
-        if settings.max_output_tokens is not None or settings.provider == "local":
+        if settings.max_output_tokens is not None or not self.estimates_output_cap:
             return settings.output_tokens
         estimate = output_estimate(request.action_model)
         return min(estimate, settings.output_tokens) + settings.reasoning_allowance
@@ -231,8 +253,8 @@ class ModelPlayer:
         raise NotImplementedError
 
     def _classify(self, exc: Exception) -> ProviderFailure | None:
-        """Turn an SDK exception into a failure; ``None`` for unknown exceptions."""
-        return None
+        """Turn an SDK exception into a failure (the provider plugin's classification); ``None``: unknown."""
+        return self.settings.provider_plugin.classify(exc)
 
     # -- the decision -------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from arena.player import Usage
+from arena.contract.player import Usage
 
 Finish = Literal["stop", "truncated", "refusal"]
 

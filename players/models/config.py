@@ -11,6 +11,9 @@ A models file is TOML with one ``[models.NAME]`` table per model::
 Lookup order: an explicit path, else ``$ARENA_MODELS``, else ``./arena-models.toml``,
 else ``~/.config/arena/models.toml``. A missing default file means an empty config;
 a missing explicit file is an error. Errors are one line: ``file:key: problem``.
+
+``provider`` names an installed provider plugin (:mod:`players.providers`); what a setting
+left unset means (key variable, reply cap, timeout, prices) is that provider's default.
 """
 
 from __future__ import annotations
@@ -25,51 +28,17 @@ from urllib.parse import parse_qsl, urlencode
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from arena.specs import PlayerSpec, SpecError
+from arena.contract.validation_errors import first_problem, one_line
+from arena.plugins.players import PlayerSpec, SpecError
+from players.providers import Provider, UnknownProviderError, provider_named, providers
 
-Provider = Literal["openai", "anthropic", "openai-compat", "local"]
-
-DEFAULT_KEY_ENV: dict[str, str | None] = {
-    "openai": "OPENAI_API_KEY",
-    "anthropic": "ANTHROPIC_API_KEY",
-    "openai-compat": None,
-    "local": None,
-}
-DEFAULT_MAX_OUTPUT_TOKENS: dict[str, int] = {
-    "openai": 4096,
-    "anthropic": 2048,
-    "openai-compat": 1024,
-    "local": 256,
-}
-REASONING_ALLOWANCE = 4096
-"""Output tokens added to the schema estimate for OpenAI reasoning models (thinking is output)."""
-REASONING_FAMILIES = ("gpt-5", "o1", "o3", "o4")
-DEFAULT_CACHED_INPUT_RATIO: dict[str, float] = {
-    "openai": 0.1,
-    "anthropic": 0.1,
-    "openai-compat": 0.1,
-    "local": 0.0,
-}
-"""Price of a cached input token as a share of the input price (OpenAI gpt-4.1/gpt-5 families
-and Anthropic cache reads: 0.1x; older OpenAI families are 0.25-0.5x: set the price)."""
-ANTHROPIC_CACHE_WRITE_RATIO = 1.25
-"""Price of an Anthropic cache write (5-minute cache) as a share of the input price."""
-BUILTIN_PRICE_SOURCE: dict[str, str] = {
-    "source": "https://openai.com/api/pricing/ (cached input 0.1x for gpt-4.1 and gpt-5);"
-    " https://www.anthropic.com/pricing (cache reads 0.1x, 5-minute cache writes 1.25x input)",
-    "date": "2026-11-30",
-}
-"""Where the built-in ratios above come from, and the date they were set in Arena: they price
-cached and cache-write tokens whose price the models file leaves unset."""
 DEFAULT_MEMORY_BUDGET_TOKENS = 8000
 MIN_PROMPT_TOKENS = 256
 """The least room an offline model's context must leave for the prompt after the reply cap."""
-DEFAULT_N_CTX = 4096
-"""Context size of an offline model when the models file sets no ``n_ctx``."""
 SPEC_OPTIONS = ("memory", "memory_budget_tokens")
 """Settings a direct spec may carry after ``?``, e.g. ``openai:gpt-4.1-mini?memory=transcript``."""
-DEFAULT_TIMEOUT: dict[str, float] = {"openai": 60.0, "anthropic": 60.0, "openai-compat": 60.0, "local": 120.0}
-DEFAULT_LOCAL_MODEL = "gemma3-270m"
+PROVIDER_ONLY_SETTINGS: tuple[tuple[str, ...], ...] = (("api",), ("anthropic_mode",), ("n_ctx", "n_threads"))
+"""Settings that apply to the providers whose ``settings_keys`` hold them, by group."""
 EXAMPLE_MODELS_FILE = Path(__file__).with_name("example-models.toml")
 
 
@@ -100,7 +69,8 @@ class ModelSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    provider: Provider
+    provider: str
+    """An installed provider's name (:func:`players.providers.providers`)."""
     model: str = Field(min_length=1)
     base_url: str | None = None
     api_key_env: str | None = None
@@ -123,6 +93,31 @@ class ModelSettings(BaseModel):
     check_model_listed: bool = True
     max_consecutive_errors: int | None = Field(default=None, ge=1)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _provider_prices(cls, data: Any) -> Any:
+        """A model its provider prices and the file does not: the provider's prices and their source."""
+        if not isinstance(data, dict) or {"price_input_per_mtok", "price_output_per_mtok"} & set(data):
+            return data
+        name = data.get("provider")
+        plugin = providers().get(name) if isinstance(name, str) else None  # unknown: the field says so
+        prices = plugin.prices.get(str(data.get("model"))) if plugin is not None else None
+        if plugin is None or prices is None:
+            return data
+        filled = {**data, "price_input_per_mtok": prices[0], "price_output_per_mtok": prices[1]}
+        if plugin.price_source is not None and "price_source" not in data:
+            filled["price_source"] = plugin.price_source
+        return filled
+
+    @field_validator("provider")
+    @classmethod
+    def _check_provider(cls, value: str) -> str:
+        try:
+            provider_named(value)
+        except UnknownProviderError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
     @field_validator("base_url")
     @classmethod
     def _check_url(cls, value: str | None) -> str | None:
@@ -132,14 +127,14 @@ class ModelSettings(BaseModel):
 
     @model_validator(mode="after")
     def _check_provider_options(self) -> ModelSettings:
-        if self.provider == "openai-compat" and not self.base_url:
-            raise ValueError("openai-compat needs base_url, e.g. http://127.0.0.1:8000/v1")
-        if self.api is not None and self.provider != "openai":
-            raise ValueError("'api' applies to provider openai only")
-        if self.anthropic_mode is not None and self.provider != "anthropic":
-            raise ValueError("'anthropic_mode' applies to provider anthropic only")
-        if (self.n_ctx is not None or self.n_threads is not None) and self.provider != "local":
-            raise ValueError("'n_ctx' and 'n_threads' apply to provider local only")
+        plugin = self.provider_plugin
+        problem = plugin.settings_problem(self)
+        if problem:
+            raise ValueError(problem)
+        for keys in PROVIDER_ONLY_SETTINGS:
+            given = {key for key in keys if getattr(self, key) is not None}
+            if given and not given <= plugin.settings_keys:
+                raise ValueError(_provider_only(keys))
         context = self.context_tokens
         if context is not None and context - self.output_tokens < MIN_PROMPT_TOKENS:
             raise ValueError(
@@ -150,19 +145,29 @@ class ModelSettings(BaseModel):
         return self
 
     @property
+    def provider_plugin(self) -> Provider:
+        """The installed provider these settings name (its defaults fill what is unset)."""
+        return provider_named(self.provider)
+
+    @property
     def key_env(self) -> str | None:
         """Environment variable holding the API key (``None``: no key needed)."""
-        return self.api_key_env or DEFAULT_KEY_ENV[self.provider]
+        return self.api_key_env or self.provider_plugin.key_env
+
+    @property
+    def endpoint(self) -> str | None:
+        """Where calls go: ``base_url``, else the provider's default (``None``: the SDK's own)."""
+        return self.base_url or self.provider_plugin.base_url
 
     @property
     def output_tokens(self) -> int:
         """Output token cap with the provider default filled in."""
-        return self.max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS[self.provider]
+        return self.max_output_tokens or self.provider_plugin.max_output_tokens
 
     @property
     def context_tokens(self) -> int | None:
         """The context size when it is known here (offline models), else ``None``."""
-        return (self.n_ctx or DEFAULT_N_CTX) if self.provider == "local" else None
+        return self.provider_plugin.context_tokens(self)
 
     @property
     def memory_budget(self) -> int:
@@ -179,29 +184,26 @@ class ModelSettings(BaseModel):
     @property
     def turn_timeout(self) -> float:
         """Per-decision deadline in seconds with the provider default filled in."""
-        return self.timeout or DEFAULT_TIMEOUT[self.provider]
+        return self.timeout or self.provider_plugin.timeout
 
     @property
     def reasoning_allowance(self) -> int:
         """Extra output tokens for models whose hidden reasoning counts as output (OpenAI gpt-5, o-series)."""
-        if self.provider == "openai" and self.model.startswith(REASONING_FAMILIES):
-            return REASONING_ALLOWANCE
-        return 0
+        return self.provider_plugin.reasoning_allowance(self)
 
     @property
     def cached_input_price(self) -> float:
         """Dollars per million cached input tokens: the models-file price, else the provider ratio."""
         if self.price_cached_input_per_mtok is not None:
             return self.price_cached_input_per_mtok
-        return self.price_input_per_mtok * DEFAULT_CACHED_INPUT_RATIO[self.provider]
+        return self.price_input_per_mtok * self.provider_plugin.cached_input_ratio
 
     @property
     def cache_write_price(self) -> float:
         """Dollars per million input tokens written to the cache (Anthropic 1.25x; others bill none)."""
         if self.price_cache_write_per_mtok is not None:
             return self.price_cache_write_per_mtok
-        ratio = ANTHROPIC_CACHE_WRITE_RATIO if self.provider == "anthropic" else 1.0
-        return self.price_input_per_mtok * ratio
+        return self.price_input_per_mtok * self.provider_plugin.cache_write_ratio
 
     def cost(
         self, input_tokens: int, output_tokens: int, *, cached_tokens: int = 0, cache_write_tokens: int = 0
@@ -244,8 +246,7 @@ class ModelsConfig:
         try:
             return text, ModelSettings.model_validate({**settings.model_dump(), **options})
         except ValidationError as exc:
-            field_name = ".".join(str(part) for part in exc.errors()[0]["loc"])
-            raise SpecError(f"{text!r}: {field_name}: {_first_message(exc)}") from None
+            raise SpecError(f"{text!r}: {one_line(exc, whole='settings')}") from None
 
     def _resolve(self, spec: PlayerSpec) -> tuple[str, ModelSettings]:
         if spec.kind == "named":
@@ -255,7 +256,7 @@ class ModelsConfig:
                 known = ", ".join(sorted(self.models)) or "none"
                 raise SpecError(f"unknown model {spec.name!r}{where}; defined models: {known}")
             return spec.text, settings
-        if spec.kind not in DEFAULT_KEY_ENV:
+        if spec.kind not in providers():
             raise SpecError(f"{spec.text!r} is not a model spec")
         base_url = spec.base_url.rstrip("/") if spec.base_url else None
         for settings in self.models.values():
@@ -264,26 +265,26 @@ class ModelsConfig:
         try:
             return spec.text, ModelSettings(provider=spec.kind, model=spec.name, base_url=base_url)
         except ValidationError as exc:
-            raise SpecError(f"{spec.text!r}: {_first_message(exc)}") from None
+            raise SpecError(f"{spec.text!r}: {first_problem(exc).message}") from None
 
 
 def _spec_options(spec: PlayerSpec) -> tuple[PlayerSpec, dict[str, str]]:
     """The spec without a trailing ``?key=value&...`` and those options (only :data:`SPEC_OPTIONS`)."""
-    compat = spec.kind == "openai-compat" and spec.base_url is not None
-    where = spec.base_url if compat and spec.base_url else spec.name
+    at_url = spec.base_url is not None  # MODEL@BASE_URL: options follow the URL
+    where = spec.base_url if at_url and spec.base_url else spec.name
     head, sep, query = where.partition("?")
     if not sep or spec.kind == "named":
         return spec, {}
     pairs = parse_qsl(query, keep_blank_values=True)
     unknown = [key for key, _ in pairs if key not in SPEC_OPTIONS]
-    if compat and unknown:
+    if at_url and unknown:
         return spec, {}  # a query the server's URL needs, not options of ours
     if unknown or not pairs:
         known = ", ".join(SPEC_OPTIONS)
         bad = unknown[0] if unknown else query
         raise SpecError(f"{spec.text!r}: unknown option {bad!r} after '?' (known: {known})")
     options = dict(pairs)
-    if compat:
+    if at_url:
         return PlayerSpec(spec.kind, spec.name, head), options
     return PlayerSpec(spec.kind, head, spec.base_url), options
 
@@ -337,14 +338,13 @@ def parse_models_config(data: dict[str, Any], *, source: Path | None = None) -> 
         if not isinstance(table, dict):
             raise ConfigError(f"{key}: must be a table")
         if "provider" not in table:
-            raise ConfigError(f"{key}.provider: missing (one of openai, anthropic, openai-compat, local)")
+            raise ConfigError(f"{key}.provider: missing (one of {', '.join(providers())})")
         try:
             models[name] = ModelSettings.model_validate(table)
         except ValidationError as exc:
-            error = exc.errors()[0]
-            field_path = ".".join(str(part) for part in error["loc"])
-            suffix = f".{field_path}" if field_path else ""
-            raise ConfigError(f"{key}{suffix}: {_clean(error['msg'])}") from None
+            problem = first_problem(exc)
+            suffix = f".{problem.where}" if problem.where else ""
+            raise ConfigError(f"{key}{suffix}: {problem.message}") from None
     return ModelsConfig(models=models, source=source)
 
 
@@ -353,12 +353,12 @@ def example_models_toml() -> str:
     return EXAMPLE_MODELS_FILE.read_text(encoding="utf-8")
 
 
-def _first_message(exc: ValidationError) -> str:
-    return _clean(exc.errors()[0]["msg"])
-
-
-def _clean(message: str) -> str:
-    for prefix in ("Value error, ", "Assertion failed, "):
-        if message.startswith(prefix):
-            return message[len(prefix) :]
-    return message
+def _provider_only(keys: tuple[str, ...]) -> str:
+    """``'api' applies to provider openai only``: the installed providers that take ``keys``."""
+    names = " and ".join(repr(key) for key in keys)
+    verb = "applies" if len(keys) == 1 else "apply"
+    takers = [name for name, plugin in providers().items() if set(keys) <= plugin.settings_keys]
+    if not takers:
+        return f"{names} {verb} to no installed provider"
+    noun = "provider" if len(takers) == 1 else "providers"
+    return f"{names} {verb} to {noun} {', '.join(takers)} only"

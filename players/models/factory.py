@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from arena.player import Player
-from arena.specs import PlayerSpec, SpecError
+from arena.contract.player import Player
+from arena.plugins.players import PlayerSpec, SpecError
 
 from .base import ModelPlayer
 from .config import ModelsConfig, ModelSettings, load_models_config
@@ -14,7 +14,7 @@ def build_model_player(spec: PlayerSpec, *, seed: int, config: ModelsConfig | No
     ``local:…`` or a name from the models file).
 
     ``config`` defaults to :func:`load_models_config` (the usual lookup order). Raises
-    :class:`arena.specs.SpecError` for unknown names and non-model specs. Nothing is
+    :class:`arena.plugins.players.SpecError` for unknown names and non-model specs. Nothing is
     checked or loaded here: call ``prepare()`` for that.
     """
     if not spec.is_model:
@@ -26,15 +26,5 @@ def build_model_player(spec: PlayerSpec, *, seed: int, config: ModelsConfig | No
 
 
 def player_for(spec_text: str, settings: ModelSettings, *, seed: int) -> ModelPlayer:
-    """Instantiate the provider's player class for ``settings``."""
-    if settings.provider in ("openai", "openai-compat"):
-        from .openai_player import OpenAIPlayer
-
-        return OpenAIPlayer(spec_text, settings, seed=seed)
-    if settings.provider == "anthropic":
-        from .anthropic_player import AnthropicPlayer
-
-        return AnthropicPlayer(spec_text, settings, seed=seed)
-    from .local_player import LocalPlayer
-
-    return LocalPlayer(spec_text, settings, seed=seed)
+    """The player ``settings``' provider plugin builds (its SDK is imported then)."""
+    return settings.provider_plugin.player(spec_text, settings, seed=seed)

@@ -15,7 +15,7 @@ import asyncio
 import threading
 from typing import Any
 
-from arena.player import DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
+from arena.contract.player import DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
 
 from . import local_runtime
 from .base import ChatMessage, Completion, ModelPlayer
@@ -44,6 +44,8 @@ class LocalPlayer(ModelPlayer):
     """A seat played by an in-process GGUF model (default ``local:gemma3-270m``)."""
 
     provider = "local"
+    estimates_output_cap = False  # grammar decoding: the reply is as long as the schema needs
+    string_cap = None
 
     def __init__(self, spec: str, settings: ModelSettings, *, seed: int) -> None:
         super().__init__(spec, settings, seed=seed)

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import DEFAULT_N_CTX
+from players.providers.local import DEFAULT_N_CTX
+
 from .local_decode import LocalReply, PrefixDecoder
 from .local_native import SAMPLER, NativeError, NativeModel
 from .native_compat import NativeCompatError, patched_library_dir

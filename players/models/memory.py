@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from arena.player import DecisionRequest
+from arena.contract.player import DecisionRequest
 
 
 @dataclass(slots=True)

@@ -20,12 +20,12 @@ from typing import Any
 
 import openai
 
-from arena.player import DecisionRequest, ErrorClass, PlayerSetupError, Usage
+from arena.contract.player import DecisionRequest, ErrorClass, PlayerSetupError, Usage
 
-from .base import ChatMessage, Completion, ModelPlayer, http_headers, sdk_message, shared_ssl_context
+from .base import ChatMessage, Completion, ModelPlayer, sdk_message, shared_ssl_context
 from .calls import served_by
 from .config import ModelSettings
-from .retry import ProviderFailure, failure_from_status
+from .retry import ProviderFailure
 from .schema import schema_name
 
 CHECK_TIMEOUT = 3.0
@@ -36,8 +36,10 @@ class OpenAIPlayer(ModelPlayer):
 
     provider = "openai"
 
-    def __init__(self, spec: str, settings: ModelSettings, *, seed: int) -> None:
+    def __init__(self, spec: str, settings: ModelSettings, *, seed: int, official: bool) -> None:
         super().__init__(spec, settings, seed=seed)
+        # OpenAI itself (Responses API, prompt_cache_key, key probe), not a compatible server.
+        self.official = official
         self._client: openai.AsyncOpenAI | None = None
 
     @property
@@ -52,14 +54,14 @@ class OpenAIPlayer(ModelPlayer):
     @property
     def use_responses(self) -> bool:
         """True when calls go to the Responses API (OpenAI only, the default)."""
-        return self.settings.provider == "openai" and (self.settings.api or "responses") == "responses"
+        return self.official and (self.settings.api or "responses") == "responses"
 
     def client(self) -> openai.AsyncOpenAI:
         """The SDK client (created on first use, SDK retries disabled)."""
         if self._client is None:
             kwargs: dict[str, Any] = {}
-            if self.settings.base_url:
-                kwargs["base_url"] = self.settings.base_url
+            if self.settings.endpoint:
+                kwargs["base_url"] = self.settings.endpoint
             self._client = openai.AsyncOpenAI(
                 api_key=self.require_key(),
                 max_retries=0,
@@ -81,13 +83,13 @@ class OpenAIPlayer(ModelPlayer):
     @property
     def prompt_cache(self) -> str | None:
         """OpenAI: the stable prefix leads and ``prompt_cache_key`` names the episode and seat."""
-        if self.settings.provider == "openai":
+        if self.official:
             return "stable prefix + prompt_cache_key per episode and seat"
         return "stable prefix"
 
     def _cache_key(self, request: DecisionRequest) -> dict[str, str]:
         """``prompt_cache_key`` (OpenAI only: compatible servers may reject unknown fields)."""
-        if self.settings.provider != "openai":
+        if not self.official:
             return {}
         digest = hashlib.sha256(f"{request.episode}\x00{request.game}\x00{request.seat}".encode()).hexdigest()
         return {"prompt_cache_key": f"arena-{digest[:32]}"}
@@ -98,7 +100,7 @@ class OpenAIPlayer(ModelPlayer):
         cap = sent.pop("max_tokens")
         if self.use_responses:
             sent["max_output_tokens"] = cap
-        elif self.settings.provider == "openai":
+        elif self.official:
             sent["max_completion_tokens"] = cap
         else:
             sent["max_tokens"] = cap
@@ -209,13 +211,10 @@ class OpenAIPlayer(ModelPlayer):
             completion.finish = "truncated"
         return completion
 
-    def _classify(self, exc: Exception) -> ProviderFailure | None:
-        return classify_openai_error(exc)
-
     async def prepare(self) -> None:
         """Check the key, then probe ``GET /models``: reachable, right URL, key taken, model listed."""
         self.require_key()
-        if self.settings.provider == "openai-compat" or self.settings.check_model_listed:
+        if not self.official or self.settings.check_model_listed:
             ok, reason = await self._probe()
             if not ok:
                 raise PlayerSetupError(f"{self.spec}: {reason}")
@@ -227,7 +226,7 @@ class OpenAIPlayer(ModelPlayer):
         return f"the provider rejected the key in {env} (HTTP 401/403)"
 
     async def _key_rejected(self) -> bool:
-        if self.settings.provider != "openai":
+        if not self.official:
             return False  # a compatible server's key is checked by the probe
         try:
             await self.client().with_options(timeout=CHECK_TIMEOUT).models.list()
@@ -240,7 +239,7 @@ class OpenAIPlayer(ModelPlayer):
     async def check(self) -> tuple[bool, str]:
         """Key present (OpenAI: no network call); a compatible server is also probed."""
         ok, reason = await super().check()
-        if not ok or self.settings.provider != "openai-compat":
+        if not ok or self.official:
             return ok, reason
         return await self._probe()
 
@@ -250,8 +249,8 @@ class OpenAIPlayer(ModelPlayer):
         For OpenAI itself only a refused key, a 404 or an unlisted id fail the probe;
         other failures are left for the first call to classify.
         """
-        compat = self.settings.provider == "openai-compat"
-        base = self.settings.base_url or "https://api.openai.com/v1"
+        compat = not self.official
+        base = self.settings.endpoint or "https://api.openai.com/v1"
         fine = (True, f"server up at {base}" if compat else "key set")
         # The player's own client (shared connection pool and TLS context), with a short timeout.
         probe = self.client().with_options(timeout=CHECK_TIMEOUT)
@@ -292,19 +291,6 @@ def _probe_status(exc: openai.APIStatusError, base: str, compat: bool) -> tuple[
         return False, f"GET {base}/models answered HTTP {status}: {sdk_message(exc)}"
     if compat:
         return True, f"server up at {base} (GET /models: HTTP {status})"
-    return None
-
-
-def classify_openai_error(exc: Exception) -> ProviderFailure | None:
-    """Map an ``openai`` SDK exception to a :class:`ProviderFailure`."""
-    if isinstance(exc, openai.APITimeoutError):
-        return ProviderFailure(ErrorClass.TIMEOUT, "the request timed out")
-    if isinstance(exc, openai.APIConnectionError):
-        return ProviderFailure(ErrorClass.PROVIDER_ERROR, f"connection failed: {exc}", retryable=True)
-    if isinstance(exc, openai.APIStatusError):
-        return failure_from_status(exc.status_code, http_headers(exc), sdk_message(exc))
-    if isinstance(exc, openai.APIResponseValidationError | openai.APIError):
-        return ProviderFailure(ErrorClass.PROVIDER_ERROR, f"unexpected reply: {sdk_message(exc)}")
     return None
 
 

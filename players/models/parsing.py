@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from arena.player import ErrorClass
+from arena.contract.player import ErrorClass
 
 from .schema import resolve_node
 

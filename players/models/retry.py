@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from arena.player import ErrorClass
+from arena.contract.player import ErrorClass
 
 T = TypeVar("T")
 

@@ -14,10 +14,10 @@ from arena.app import create_app
 from arena.app.app import ArenaApp
 from arena.app.screens.match import MatchScreen
 from arena.app.screens.replay import ReplayScreen
-from arena.match import MatchConfig, play_match
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 from games.bargain.world import Deal, draw_deal
-from tests.app.helpers import (
+from tests.support.app_driving import (
     bargain_form,
     burst,
     choose_seat,
@@ -27,6 +27,7 @@ from tests.app.helpers import (
     screen_text,
     wait_until,
 )
+from tests.support.episodes import stored_turns
 
 MARKUP_MESSAGE = "[bold]x[/] [@click=app.quit]"
 SENTINEL = 987_654
@@ -93,7 +94,7 @@ async def test_a_person_bargains_through_the_form_and_sees_only_their_number(app
         )
     store = Store(app_db)
     episode = store.list_episodes()[0]
-    turns = store.turns(episode["id"])
+    turns = stored_turns(store, episode["id"])
     store.close()
     assert episode["status"] == "finished"
     assert [t["action"]["action"] for t in turns if t["seat"] == "seller"] == ["offer", "offer", "accept"]
@@ -115,7 +116,7 @@ async def test_replay_shows_both_numbers_and_each_seats_view(app_db: Path) -> No
     outcome = await play_match(config, store)
     episode_id = outcome.episode_id
     assert episode_id is not None
-    state = store.turns(episode_id)[-1]["state"]
+    state = stored_turns(store, episode_id)[-1]["state"]
     store.close()
     cost, value = state["cost"], state["value"]
     app = create_app(app_db, replay=episode_id, load_models=False)
@@ -158,7 +159,7 @@ async def test_the_screen_never_shows_a_person_the_other_number_or_reasons(
         during = "\n".join(witness.seen)
         await wait_until(pilot, lambda: f"seller cost {SENTINEL}" in witness.look(), "the full view")
     store = Store(app_db)
-    turns = store.turns(store.list_episodes()[0]["id"])
+    turns = stored_turns(store, store.list_episodes()[0]["id"])
     store.close()
     assert str(SENTINEL) not in during
     seller_reasons = {t["reason"] for t in turns if t["seat"] == "seller" and t["reason"]}

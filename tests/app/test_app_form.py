@@ -10,8 +10,9 @@ from textual.widgets import Input, Static
 from arena.app import create_app
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.human_form import HumanForm
-from arena.store import Store
-from tests.app.helpers import bargain_form, burst, next_form, render_plain, screen_text, wait_until
+from arena.store.database import Store
+from tests.support.app_driving import bargain_form, burst, next_form, render_plain, screen_text, wait_until
+from tests.support.episodes import stored_turns
 
 
 def field(form: HumanForm, index: int) -> Any:
@@ -76,7 +77,7 @@ async def test_the_first_choice_is_preselected_and_shown_as_chosen(app_db: Path)
         await wait_until(pilot, lambda: match.model.over, "the accepted deal ends the match")
         await wait_until(pilot, lambda: not app.screen.query(HumanForm), "the form closes with the match")
     store = Store(app_db)
-    turns = store.turns(store.list_episodes()[0]["id"])
+    turns = stored_turns(store, store.list_episodes()[0]["id"])
     store.close()
     assert turns[0]["action"]["action"] == "offer" and turns[0]["action"]["price"] == 50
     assert turns[2]["action"]["action"] == "accept", "the arrow key chose accept before enter submitted"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Button, Input, RichLog, Select, Static
 
 from arena.app import create_app
@@ -14,12 +15,12 @@ from arena.app.screens.modals import ConfirmScreen, TextScreen
 from arena.app.widgets.choice_set import ChoiceSet
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import ScoreChart, SeatPane
-from arena.match import MatchConfig
-from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.player import Decision, DecisionRequest, Player
+from arena.engine.match import MatchConfig
 from games.bargain import BargainState
 from games.bargain.rules import PRICE_MAX, BargainAction
-from tests.app.helpers import bargain_form, render_plain, wait_until
-from tests.gamekit import new_lemonade
+from tests.support.app_driving import bargain_form, render_plain, wait_until
+from tests.support.gamekit import new_lemonade
 
 
 async def test_home_keys_work_while_a_text_field_has_focus(app_db: Path) -> None:
@@ -70,7 +71,7 @@ async def test_the_home_rules_follow_the_options_typed(app_db: Path) -> None:
         assert "30 days" not in render_plain(rules.content)
 
 
-class GreedySeller(BasePlayer):
+class GreedySeller(Player):
     """Always asks the highest price (more than any buyer's value)."""
 
     kind = "baseline"
@@ -119,7 +120,7 @@ async def test_the_chart_is_titled_for_what_it_plots(app_db: Path) -> None:
         await bargain_form(pilot, app)
         chart = app.screen.query_one(ScoreChart)
         await wait_until(pilot, lambda: chart.border_title == "offers (asks and bids)", "the offers title")
-        assert new_lemonade(0).score_series_title() == "cash by day"
+        assert new_lemonade(0).definition.view.score_series_title == "cash by day"
 
 
 async def test_seat_panes_wrap_their_reasons_again_when_the_terminal_narrows(app_db: Path) -> None:
@@ -186,14 +187,18 @@ async def test_a_seat_takes_a_typed_spec_not_in_the_list(app_db: Path) -> None:
         assert select.value == draft.seats["b"] == "openai-compat:tiny@http://127.0.0.1:9/v1"
 
 
-async def test_a_write_the_writer_could_not_save_is_reported_at_quit(app_db: Path) -> None:
-    from arena.recorder import TURN_COLUMNS
-    from tests.test_background_writer import turn_rows
+async def test_a_held_write_the_database_refuses_is_reported_at_quit(
+    app_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.engine.recorder import TURN_COLUMNS
+    from arena.store import database
+    from tests.support.episodes import turn_rows
 
+    monkeypatch.setattr(database, "GROUP_SECONDS", 3600.0)  # held until the store closes
     app = create_app(app_db, load_models=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        app.store.add_turns(TURN_COLUMNS, turn_rows(episode_id=999, step=0))  # no such episode
+        app.store.add_turns(TURN_COLUMNS, turn_rows(episode_id=999, step=0), group=True)  # no such episode
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert "FOREIGN KEY" in app.close_error

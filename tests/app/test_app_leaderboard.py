@@ -11,11 +11,11 @@ from arena.app import create_app
 from arena.app.screens.episodes import EpisodesScreen
 from arena.app.screens.leaderboard import LeaderboardScreen
 from arena.app.screens.tournament_lists import TournamentsScreen
-from arena.store import Store
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.leaderboard import leaderboard
 from arena.tournament.run import run_tournament
-from tests.app.helpers import render_plain, wait_until
+from tests.support.app_driving import render_plain, wait_until
 
 
 async def test_marked_tournaments_open_one_leaderboard_with_each_games_column(app_db: Path) -> None:

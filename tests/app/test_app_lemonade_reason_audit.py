@@ -8,12 +8,12 @@ from textual.widgets import Static
 
 from arena.app import create_app
 from arena.app.screens.replay import ReplayScreen
-from arena.match import MatchConfig, play_match
-from arena.player import Decision
-from arena.store import Store
+from arena.contract.player import Decision
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 from games.lemonade.rules import LemonadeDecision
-from tests.app.helpers import render_plain, wait_until
-from tests.scripted import ScriptedPlayer
+from tests.support.app_driving import render_plain, wait_until
+from tests.support.scripted import ScriptedPlayer
 
 REASON = "[bold red]Yesterday I sold 999 cups[/bold red]"
 

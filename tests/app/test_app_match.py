@@ -16,14 +16,15 @@ from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import ResultsTable, SeatPane
-from arena.player import BasePlayer, Decision, DecisionRequest
-from arena.store import Store
-from tests.app.helpers import next_form, render_plain, wait_until
+from arena.contract.player import Decision, DecisionRequest, Player
+from arena.store.database import Store
+from tests.support.app_driving import next_form, render_plain, wait_until
+from tests.support.episodes import stored_turns
 
 HOSTILE_REASON = "[@click=app.quit]x[/] \x1b[2J"
 
 
-class HostileStand(BasePlayer):
+class HostileStand(Player):
     """A scripted lemonade stand whose reason and reply try markup and escape sequences."""
 
     kind = "model"
@@ -148,7 +149,7 @@ async def test_a_person_plays_through_the_form(app_db: Path) -> None:
     store = Store(app_db)
     episode = store.list_episodes()[0]
     assert episode["status"] == "aborted"
-    turns = store.turns(episode["id"])
+    turns = stored_turns(store, episode["id"])
     mine = [t for t in turns if t["seat"] == "a"]
     assert [t["action"]["produce"] for t in mine] == [10, 10, 10]
     assert '"produce": "10"' in mine[0]["raw"]
@@ -178,7 +179,7 @@ async def test_hostile_reason_is_shown_literally(app_db: Path) -> None:
         await pilot.pause()
         assert app.is_running and app.return_code is None
     store = Store(app_db)
-    turn = store.turns(store.list_episodes()[0]["id"])[0]
+    turn = stored_turns(store, store.list_episodes()[0]["id"])[0]
     assert turn["reason"] == HOSTILE_REASON
     store.close()
 

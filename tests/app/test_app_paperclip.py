@@ -10,7 +10,7 @@ from arena.app import create_app
 from arena.app.widgets.human_form import HumanForm
 from games.paperclip.answers import format_report
 from games.paperclip.world import apply, parse_text
-from tests.app.helpers import burst, choose_seat, next_form, pick_game, screen_text, wait_until
+from tests.support.app_driving import burst, choose_seat, next_form, pick_game, screen_text, wait_until
 
 
 async def test_a_person_answers_a_puzzle_in_the_form_and_sees_it_graded(app_db: Path) -> None:

@@ -14,11 +14,11 @@ from arena.app.screens.episodes import EpisodesScreen
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.modals import JumpScreen, TextScreen
 from arena.app.screens.replay import ReplayScreen
-from arena.match import MatchConfig, play_match
-from arena.player import BasePlayer, Decision, DecisionRequest
-from arena.store import Store
+from arena.contract.player import Decision, DecisionRequest, Player
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 from games.lemonade.rules import LemonadeDecision
-from tests.app.helpers import record_episode, render_plain, wait_until
+from tests.support.app_driving import record_episode, render_plain, wait_until
 
 
 def shown(screen: ReplayScreen, widget_id: str) -> str:
@@ -152,7 +152,7 @@ async def test_steps_are_labelled_by_what_they_show_and_the_last_shows_the_resul
         assert "bankrupt" in results
 
 
-class PromptReader(BasePlayer):
+class PromptReader(Player):
     """Reads its prompt (so the turn stores it) and makes no cups."""
 
     seen: ClassVar[list[str]] = []

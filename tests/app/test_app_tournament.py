@@ -21,10 +21,10 @@ from arena.app.screens.tournament import TournamentScreen
 from arena.app.screens.tournament_lists import PlayerEpisodesScreen, TournamentsScreen
 from arena.app.screens.tournament_setup import TournamentSetupScreen
 from arena.app.tournament_board import FULL_RESAMPLES
-from arena.store import Store
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
-from tests.app.helpers import choose_seat, pick_game, render_plain, screen_text, wait_until
+from tests.support.app_driving import choose_seat, pick_game, render_plain, screen_text, wait_until
 
 
 async def set_field(pilot: Any, app: ArenaApp, selector: str, value: str) -> None:
@@ -49,7 +49,7 @@ async def open_setup(pilot: Any, app: ArenaApp, seller: str, buyer: str, seeds: 
     await pick_game(pilot, app, "bargain")
     await choose_seat(pilot, app, 0, seller)
     await choose_seat(pilot, app, 1, buyer)
-    await set_field(pilot, app, "#suite-n", str(seeds))
+    await set_field(pilot, app, "#tournament-seeds", str(seeds))
     await pilot.press("ctrl+r")
     await wait_until(pilot, lambda: isinstance(app.screen, TournamentSetupScreen), "the tournament set-up")
     screen = app.screen

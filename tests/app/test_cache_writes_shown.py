@@ -7,11 +7,11 @@ import pytest
 from arena.app.match_model import MatchModel
 from arena.app.replay_model import ReplayModel
 from arena.app.widgets.panels import reason_entry
-from arena.match import MatchConfig, play_match
-from arena.store import Store
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
 from players.models import ModelsConfig
-from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import WireServer, reply
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer, reply
 
 GOOD = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady at the base price"}
 

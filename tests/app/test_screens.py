@@ -1,7 +1,7 @@
 """Golden screens: the home, match, human-form, replay and tournament screens as committed SVGs.
 
 Each screen is captured with Textual's own ``export_screenshot`` at 100x30 and 160x48 and
-compared with ``tests/app/screens/NAME.svg``. Regenerate them all with
+compared with ``tests/golden/screens/NAME.svg``. Regenerate them all with
 ``UPDATE_SCREENS=1 .venv/bin/pytest tests/app/test_screens.py``; on a mismatch the new
 capture is written beside the golden one as ``NAME.new.svg`` for review. Seeds are
 fixed and the few wall-clock figures (decision latencies, dates) are normalised.
@@ -24,13 +24,13 @@ from arena.app.screens.match import MatchScreen
 from arena.app.screens.replay import ReplayScreen
 from arena.app.screens.tournament import TournamentScreen
 from arena.app.screens.tournament_setup import TournamentSetupScreen
-from arena.match import MatchConfig
-from arena.store import Store
+from arena.engine.match import MatchConfig
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
-from tests.app.helpers import WAIT_STEPS, bargain_form, record_episode, wait_until
+from tests.support.app_driving import WAIT_STEPS, bargain_form, record_episode, wait_until
 
-SCREENS = Path(__file__).parent / "screens"
+SCREENS = Path(__file__).parents[1] / "golden" / "screens"
 SIZES = ((100, 30), (160, 48))
 UPDATE = os.environ.get("UPDATE_SCREENS") == "1"
 MATCH_STEPS = 4

@@ -17,12 +17,13 @@ from arena.app.match_model import HIDDEN_VIEW, HistoryRow, MatchModel
 from arena.app.replay_model import ReplayModel
 from arena.app.safe import SafeRenderable, safe_text
 from arena.app.screens.match import HISTORY_WIDTHS, history_cells
-from arena.match import MatchConfig, play_match, prepare_runner
-from arena.player import DecisionRequest
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.store import Store
-from tests.app.helpers import record_episode, render_plain
+from arena.contract.player import DecisionRequest
+from arena.engine.match import MatchConfig, play_match, prepare_runner
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.store.database import Store
+from tests.support.app_driving import record_episode, render_plain
+from tests.support.episodes import stored_turns
 
 HOSTILE = "[@click=app.quit]x[/] \x1b[2J \x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\ \u202eabc"
 
@@ -162,7 +163,7 @@ async def test_replay_rebuilds_every_step(tmp_path: Path) -> None:
     episode_id = await record_episode(db, days=12)
     store = Store(db)
     replay = ReplayModel.load(store, episode_id, snapshot_every=5)
-    turns = store.turns(episode_id)
+    turns = stored_turns(store, episode_id)
     store.close()
     assert replay.total == 12
     assert replay.game() is not None and replay.game().day == 1  # type: ignore[union-attr]
@@ -263,7 +264,8 @@ async def test_replay_results_show_a_deals_episode_wide_values_once(tmp_path: Pa
         assert outcome.episode_id is not None
         episode = store.episode(outcome.episode_id)
         assert episode is not None
-        model = ReplayModel(episode, store.seats(outcome.episode_id), store.turns(outcome.episode_id))
+        seats, turns = store.seats(outcome.episode_id), stored_turns(store, outcome.episode_id)
+        model = ReplayModel(episode, seats, turns, get_game("bargain"))
     finally:
         store.close()
     model.go(model.total)

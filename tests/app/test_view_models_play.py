@@ -6,11 +6,11 @@ from pathlib import Path
 
 from arena.app.action_form import ActionForm
 from arena.app.match_model import MatchModel
-from arena.match import MatchConfig, prepare_runner
-from arena.player import DecisionRequest
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.store import Store
+from arena.contract.player import DecisionRequest
+from arena.engine.match import MatchConfig, prepare_runner
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.store.database import Store
 
 
 def bargain_request(seed: int = 1) -> DecisionRequest:

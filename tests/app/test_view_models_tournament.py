@@ -23,13 +23,13 @@ from arena.app.tournament_board import (
 from arena.app.tournament_charts import heat_map, histogram_line, interval_bar, score_histograms
 from arena.app.tournament_job import TournamentBusy, TournamentManager, format_seconds
 from arena.app.tournament_model import TournamentDraft, player_choices, player_problem
-from arena.registry import get_game
-from arena.store import Store
+from arena.plugins.games import get_game
+from arena.store.database import Store
 from arena.tournament.config import TournamentConfigError, build_config
 from arena.tournament.run import TournamentRun, run_tournament
 from players.models.availability import ModelAvailability
 from players.models.config import parse_models_config
-from tests.app.helpers import render_plain
+from tests.support.app_driving import render_plain
 
 
 def catalog_with_models() -> ModelCatalog:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from arena.app.match_model import MatchModel, SeatStats
-from arena.records import StepStarted
-from tests.gamekit import new_bargain
+from arena.contract.records import StepStarted
+from tests.support.gamekit import new_bargain
 
 
 class Clock:

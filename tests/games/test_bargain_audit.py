@@ -13,7 +13,7 @@ can see a leak when there is one). Observations are also checked structurally: e
 the expected keys, with the own number only under ``your_cost`` / ``your_value``.
 
 The same sentinel audits the front ends, played end to end with a person at one seat:
-the console (``tests/test_cli_privacy.py``) and the app's screen
+the console (``tests/cli/test_cli_privacy.py``) and the app's screen
 (``tests/app/test_app_bargain.py``) never show the sentinel or the other side's reasons
 before the episode ends.
 """
@@ -27,13 +27,14 @@ import random
 from collections.abc import Callable
 
 import pytest
-from pydantic import BaseModel
 from rich.console import Console
 
 from games.bargain import BargainState
-from games.bargain.baselines import BASELINES, View
+from games.bargain.baselines import BASELINES
+from games.bargain.observation import BargainObservation
+from games.bargain.rules import BargainAction
 from games.bargain.world import Deal
-from tests.gamekit import new_bargain, observed, prompt_of, rules_of
+from tests.support.gamekit import new_bargain, observed, prompt_of, rules_of
 
 SENTINEL = 987_654
 OBSERVATION_KEYS = {
@@ -44,17 +45,17 @@ OBSERVATION_KEYS = {
 }  # fmt: skip
 MOVE_KEYS = {"round", "seat", "action", "price", "message"}
 
-Policy = Callable[[BargainState, str], BaseModel]
+Policy = Callable[[BargainState, str], BargainAction]
 
 
 def rendered(game: BargainState, viewer: str | None) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=160, color_system=None)
-    console.print(game.definition.render(game, viewer))
+    console.print(game.definition.view.render(game, viewer))
     return buffer.getvalue()
 
 
-def twin_without(game: BargainState, hidden: str, actions: list[tuple[str, BaseModel]]) -> BargainState:
+def twin_without(game: BargainState, hidden: str, actions: list[tuple[str, BargainAction]]) -> BargainState:
     """A replay of ``actions`` in which ``hidden``'s number is the sentinel."""
     twin = new_bargain(game.seed, rounds=game.rounds)
     deal = twin.deal
@@ -64,7 +65,7 @@ def twin_without(game: BargainState, hidden: str, actions: list[tuple[str, BaseM
     return twin
 
 
-def audit_turn(game: BargainState, actions: list[tuple[str, BaseModel]]) -> None:
+def audit_turn(game: BargainState, actions: list[tuple[str, BargainAction]]) -> None:
     for seat, opponent in (("seller", "buyer"), ("buyer", "seller")):
         observation = observed(game, seat)
         assert set(observation) == OBSERVATION_KEYS[seat]
@@ -86,7 +87,7 @@ def audit_turn(game: BargainState, actions: list[tuple[str, BaseModel]]) -> None
 
 def run_audited(seed: int, policies: dict[str, Policy]) -> BargainState:
     game = new_bargain(seed)
-    actions: list[tuple[str, BaseModel]] = []
+    actions: list[tuple[str, BargainAction]] = []
     audit_turn(game, actions)
     while not game.over():
         seat = game.pending()[0]
@@ -98,13 +99,18 @@ def run_audited(seed: int, policies: dict[str, Policy]) -> BargainState:
     return game
 
 
+def stored_observation(game: BargainState, seat: str) -> BargainObservation:
+    """``seat``'s observation as it reads back from the store."""
+    return BargainObservation.model_validate(observed(game, seat))
+
+
 def sampler(rng: random.Random) -> Policy:
     return lambda game, seat: game.sample_action(seat, rng)
 
 
 def baseline(name: str, seed: int) -> Policy:
-    player = BASELINES[name][0](random.Random(seed))
-    return lambda game, seat: player.choose(View.of(observed(game, seat)))
+    player = BASELINES[name](random.Random(seed))
+    return lambda game, seat: player.choose(stored_observation(game, seat))
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -125,13 +131,13 @@ def test_baseline_decisions_do_not_depend_on_the_other_number(name: str) -> None
     rng = random.Random(3)
     for seed in range(30):
         game = new_bargain(seed)
-        actions: list[tuple[str, BaseModel]] = []
+        actions: list[tuple[str, BargainAction]] = []
         while not game.over():
             seat = game.pending()[0]
             opponent = "buyer" if seat == "seller" else "seller"
             twin = twin_without(game, opponent, actions)
-            real = BASELINES[name][0](random.Random(seed)).choose(View.of(observed(game, seat)))
-            mirrored = BASELINES[name][0](random.Random(seed)).choose(View.of(observed(twin, seat)))
+            real = BASELINES[name](random.Random(seed)).choose(stored_observation(game, seat))
+            mirrored = BASELINES[name](random.Random(seed)).choose(stored_observation(twin, seat))
             assert real == mirrored
             action = real if rng.random() < 0.5 else game.sample_action(seat, rng)
             game.apply({seat: action})

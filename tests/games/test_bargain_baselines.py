@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from arena.match import MatchConfig, prepare_runner
+from arena.engine.match import MatchConfig, prepare_runner
 from games.bargain import BargainState
 from games.bargain.baselines import BASELINES
 

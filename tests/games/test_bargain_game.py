@@ -9,11 +9,11 @@ import pytest
 from pydantic import ValidationError
 from rich.console import Console
 
-from arena.registry import get_game
+from arena.plugins.games import get_game
 from games.bargain import DEFINITION, BargainState
 from games.bargain.rules import MESSAGE_MAX, BargainAction, outcome_metrics
 from games.bargain.world import Deal
-from tests.gamekit import new_bargain, observed, prompt_of, rules_of
+from tests.support.gamekit import new_bargain, observed, prompt_of, rules_of
 
 
 def offer(price: int, message: str = "") -> BargainAction:
@@ -34,7 +34,7 @@ def play(game: BargainState, *actions: BargainAction) -> BargainState:
 def text_of(game: BargainState, viewer: str | None) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=140, color_system=None)
-    console.print(game.definition.render(game, viewer))
+    console.print(game.definition.view.render(game, viewer))
     return buffer.getvalue()
 
 
@@ -53,7 +53,7 @@ def test_registered_with_seats_baselines_and_rounds_option() -> None:
     assert spec is DEFINITION and spec.default_seats == ("seller", "buyer")
     assert {"honest", "bluffing", "pushover", "tit-for-tat", "random"} <= set(spec.baselines)
     game = spec.create(3, {"rounds": 4})
-    assert isinstance(game, BargainState) and game.rounds == 4
+    assert game.rounds == 4
     with pytest.raises(ValueError):
         spec.resolve_options({"rounds": 1})
 
@@ -81,7 +81,7 @@ def test_accept_closes_at_the_standing_price_whatever_price_is_sent() -> None:
     play(game, BargainAction(action="accept", price=3))
     assert game.over() and game.status == "deal" and game.price == 55
     assert game.pending() == []
-    assert game.describe_action("buyer", ACCEPT) == "accept 55"
+    assert game.definition.view.describe_action(game, "buyer", ACCEPT) == "accept 55"
 
 
 def test_schema_bounds_and_message_cut() -> None:
@@ -107,7 +107,7 @@ def test_round_limit_and_dead_last_offer() -> None:
     assert "last round" in prompt_of(game, "buyer")
     play(game, offer(30))
     assert game.over() and game.status == "no_deal" and game.price is None
-    assert game.progress() == (4, 4)
+    assert game.definition.view.progress(game) == (4, 4)
     results = game.result()
     assert results["seller"].score == 0 and results["buyer"].score == 0
     assert results["seller"].metrics["closed"] is False and results["seller"].metrics["rounds_used"] == 4
@@ -235,5 +235,5 @@ def test_render_full_and_seat_views() -> None:
     seat = text_of(game, "seller")
     assert f"your cost is {game.deal.cost}" in seat
     assert "buyer value" not in seat and "bluff" not in seat
-    assert game.score_series() == {"seller": [70.0, 60.0], "buyer": [30.0]}
-    assert game.describe_action("seller", offer(60, "hi")) == 'offer 60 "hi"'
+    assert game.definition.view.score_series(game) == {"seller": [70.0, 60.0], "buyer": [30.0]}
+    assert game.definition.view.describe_action(game, "seller", offer(60, "hi")) == 'offer 60 "hi"'

@@ -15,7 +15,7 @@ from games.bargain.honesty import (
     own_number_claims,
 )
 from games.bargain.rules import BargainAction
-from tests.gamekit import new_bargain
+from tests.support.gamekit import new_bargain
 
 
 def test_integers_are_standalone_whole_numbers() -> None:

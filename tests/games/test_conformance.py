@@ -2,7 +2,7 @@
 
 ``arena.testing.check_game`` passes for every game (and fails for a game that leaks a
 secret or is not deterministic). Random legal play never crashes; observations,
-snapshots, turn states and metrics are JSON; the same seed and actions reproduce the
+full states, turn states and metrics are JSON; the same seed and actions reproduce the
 same episode; and replaying the actions stored by a real recorded episode rebuilds every
 stored observation and state exactly.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,30 +21,30 @@ from pydantic import BaseModel
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from arena.game import Game, GameState
-from arena.match import MatchConfig, play_match, prepare_runner, run_to_end
-from arena.player import BasePlayer, Decision, DecisionRequest
-from arena.registry import game_names, get_game
-from arena.store import Store
+from arena.contract.baseline import BaselineInfo, baseline_table
+from arena.contract.game import GameState
+from arena.contract.player import Decision, DecisionRequest, Player
+from arena.engine.match import MatchConfig, play_match, prepare_runner, run_to_end
+from arena.plugins.games import UnknownGameError, game_names, get_game
+from arena.store.database import Store
 from arena.testing import GameCheckError, check_game
-from arena.turn_rows import dumps
 from games.bargain import BargainDefinition, BargainState
-from games.lemonade import LemonadeDefinition, LemonadeState
+from games.bargain.baselines import BargainBaseline, View
+from games.bargain.rules import BargainAction
+from games.bargain.view import BargainView
+from games.lemonade import LemonadeDefinition, LemonadeOptions, LemonadeState
+from tests.support.gamekit import replay_stored
 
 GAMES = game_names()
 SMALL_OPTIONS: dict[str, dict[str, Any]] = {"lemonade": {"days": 6}}
 
 
-def roundtrip(value: Any) -> Any:
-    """``value`` as the store writes and reads it."""
-    return json.loads(dumps(value))
+def new_game(name: str, seed: int) -> GameState:
+    game: GameState = get_game(name).create(seed, SMALL_OPTIONS.get(name, {}))
+    return game
 
 
-def new_game(name: str, seed: int) -> Game:
-    return get_game(name).create(seed, SMALL_OPTIONS.get(name, {}))
-
-
-def random_episode(name: str, seed: int, rng: random.Random) -> tuple[Game, list[dict[str, BaseModel]]]:
+def random_episode(name: str, seed: int, rng: random.Random) -> tuple[GameState, list[dict[str, BaseModel]]]:
     """Play a game to its end with random legal actions; returns it and the actions per step."""
     game = new_game(name, seed)
     steps: list[dict[str, BaseModel]] = []
@@ -60,10 +61,10 @@ def random_episode(name: str, seed: int, rng: random.Random) -> tuple[Game, list
     return game, steps
 
 
-def render_text(game: Game, viewer: str | None) -> str:
+def render_text(game: GameState, viewer: str | None) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=140, color_system=None)
-    console.print(game.definition.render(game, viewer))
+    console.print(game.definition.view.render(game, viewer))
     return buffer.getvalue()
 
 
@@ -90,12 +91,13 @@ def test_random_play_is_json_and_never_crashes(name: str, seed: int) -> None:
             assert game.validate(seat, game.fallback(seat)) is None, "the fallback must be legal"
         actions = {seat: game.sample_action(seat, rng) for seat in game.pending()}
         game.apply(actions)
+        view = game.definition.view
         for seat in actions:
             json.dumps(game.turn_state(seat))
-            assert game.describe_action(seat, actions[seat])
-        json.dumps(game.snapshot())
-        json.dumps(game.score_series())
-        done, total = game.progress()
+            assert view.describe_action(game, seat, actions[seat])
+        json.dumps(game.to_json())
+        json.dumps(view.score_series(game))
+        done, total = view.progress(game)
         assert done >= 0 and (total == 0 or done <= total)
     assert game.pending() == []
     results = game.result()
@@ -109,16 +111,16 @@ def test_random_play_is_json_and_never_crashes(name: str, seed: int) -> None:
 def test_same_seed_and_actions_reproduce_the_episode(name: str) -> None:
     game, steps = random_episode(name, 42, random.Random(5))
     replay = new_game(name, 42)
-    assert replay.snapshot() == new_game(name, 42).snapshot()
+    assert replay.to_json() == new_game(name, 42).to_json()
     for actions in steps:
         replay.apply(actions)
-    assert replay.snapshot() == game.snapshot()
+    assert replay.to_json() == game.to_json()
     assert {s: r.score for s, r in replay.result().items()} == {s: r.score for s, r in game.result().items()}
     other, _ = random_episode(name, 42, random.Random(5))
-    assert other.snapshot() == game.snapshot()
+    assert other.to_json() == game.to_json()
 
 
-class SamplePlayer(BasePlayer):
+class SamplePlayer(Player):
     """Plays ``game.sample_action`` (any legal action, losing ones included)."""
 
     kind = "baseline"
@@ -127,37 +129,12 @@ class SamplePlayer(BasePlayer):
         self.spec = "test:sample"
         self.seat = seat
         self.rng = random.Random(f"sample:{seat}")
-        self.game: Game | None = None
+        self.game: GameState | None = None
 
     async def decide(self, request: DecisionRequest) -> Decision:
         assert self.game is not None
         action = self.game.sample_action(request.seat, self.rng)
         return Decision(action=action, reason="sampled")
-
-
-def replay_stored(store: Store, episode_id: int, name: str) -> int:
-    """Rebuild the episode from its stored actions; assert every stored row; return turns seen."""
-    episode = store.episode(episode_id)
-    assert episode is not None and episode["status"] == "finished"
-    game = get_game(name).create(episode["seed"], episode["config"])
-    turns = store.turns(episode_id)
-    assert turns, "the episode stored no turns"
-    by_step: dict[int, list[dict[str, Any]]] = {}
-    for turn in turns:
-        by_step.setdefault(turn["step"], []).append(turn)
-    for step in sorted(by_step):
-        rows = by_step[step]
-        assert sorted(game.pending()) == sorted(row["seat"] for row in rows)
-        for row in rows:
-            assert roundtrip(game.observation(row["seat"]).model_dump(mode="json")) == row["observation"]
-        actions = {row["seat"]: game.action_model(row["seat"]).model_validate(row["action"]) for row in rows}
-        game.apply(actions)
-        for row in rows:
-            assert roundtrip(game.turn_state(row["seat"])) == row["state"], f"state differs at step {step}"
-    assert game.over()
-    stored = {seat["seat"]: seat["score"] for seat in store.seats(episode_id)}
-    assert stored == {seat: result.score for seat, result in game.result().items()}
-    return len(turns)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -219,19 +196,63 @@ def test_check_game_passes(name: str, options: dict[str, Any]) -> None:
     check_game(get_game(name), options=options)
 
 
+class LeakyBargainView(BargainView):
+    """The bargain's board with the seller's cost on every seat's view."""
+
+    def render(self, state: BargainState, viewer: str | None) -> RenderableType:
+        return Group(super().render(state, viewer), Text(f"psst: cost {state.deal.cost}"))
+
+
 class LeakyBargain(BargainDefinition):
     """The bargain with a buyer's view that shows the seller's cost."""
 
-    def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
-        assert isinstance(state, BargainState)
-        return Group(super().render(state, viewer), Text(f"psst: cost {state.deal.cost}"))
+    view = LeakyBargainView()
 
 
 class DriftingLemonade(LemonadeDefinition):
     """A lemonade stand whose world draws from the global ``random``."""
 
-    def new_state(self, seed: int, options: BaseModel) -> LemonadeState:
+    def new_state(self, seed: int, options: LemonadeOptions) -> LemonadeState:
         return super().new_state(seed + random.randint(0, 1), options)
+
+
+class UnregisteredBargain(BargainDefinition):
+    """The bargain under a name no package registers: a game not installed yet."""
+
+    name = "bargain_draft"
+
+
+class ForgetfulBidder(Player):
+    """A scripted bargainer written without the Baseline base: it never sets its spec."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    async def decide(self, request: DecisionRequest) -> Decision:
+        return Decision(action=request.action_model.model_validate({"action": "offer", "price": 100}))
+
+
+class ForgetfulBargain(BargainDefinition):
+    """The bargain with a baseline that does not say its name."""
+
+    @property
+    def baselines(self) -> Mapping[str, BaselineInfo]:
+        return {"forgetful": BaselineInfo("forgetful", "never sets its spec", ForgetfulBidder)}
+
+
+class NamelessBidder(BargainBaseline):
+    """A Baseline subclass without a ``name``."""
+
+    def plan(self, view: View) -> BargainAction:
+        return BargainAction(action="offer", price=100)
+
+
+class NamelessBargain(BargainDefinition):
+    """The bargain with a baseline class that has no name."""
+
+    @property
+    def baselines(self) -> Mapping[str, BaselineInfo]:
+        return baseline_table(NamelessBidder)
 
 
 def test_check_game_catches_a_leaked_secret() -> None:
@@ -242,3 +263,18 @@ def test_check_game_catches_a_leaked_secret() -> None:
 def test_check_game_catches_global_randomness() -> None:
     with pytest.raises(GameCheckError):
         check_game(DriftingLemonade(), options={"days": 3}, seeds=tuple(range(8)))
+
+
+def test_check_game_takes_a_definition_that_is_not_installed() -> None:
+    # The stored episode is rebuilt by the definition handed over, not one looked up by name.
+    with pytest.raises(UnknownGameError):
+        get_game(UnregisteredBargain.name)
+    check_game(UnregisteredBargain(), seeds=(3,))
+
+
+def test_check_game_fails_a_baseline_that_does_not_set_its_name() -> None:
+    message = "baseline 'forgetful' plays as player '', not 'baseline:forgetful'"
+    with pytest.raises(GameCheckError, match=message):
+        check_game(ForgetfulBargain(), seeds=(3,))
+    with pytest.raises(GameCheckError, match="a baseline of bargain has no name"):
+        check_game(NamelessBargain(), seeds=(3,))

@@ -1,4 +1,4 @@
-"""The lemonade game's written-out hot paths give what the plain rules give, bit for bit."""
+"""The lemonade rules' fast arithmetic gives what the seed's plain formulas give, bit for bit."""
 
 from __future__ import annotations
 
@@ -8,34 +8,43 @@ from typing import Any
 
 from games.lemonade.game import Stand, _metrics
 from games.lemonade.rules import (
+    BASE_PRICE,
     MAX_PRICE,
+    MAX_PRODUCE,
     MIN_PRICE,
+    PRICE_SENSITIVITY,
     PROMOTIONS,
     LemonadeDecision,
     affordable,
     check_decision,
-    demand,
     production_cost,
-    settled,
+    settle,
 )
-from games.lemonade.world import UNIT_COSTS, WEATHERS, WorldDay
-from tests.gamekit import new_lemonade
+from games.lemonade.world import UNIT_COSTS, WEATHER_FACTOR, WEATHERS, WorldDay
+from tests.support.gamekit import new_lemonade
 
 
-def settled_by_the_rules(
+def settled_by_the_seed(
     world: WorldDay, decision: LemonadeDecision, cash: float, share: float
 ) -> tuple[int, int, int, float, float, float, float]:
-    """A day's settlement as the seed writes it: demand(), production_cost() and round(x, 2)."""
-    wanted = demand(world, decision.price, decision.promotion, share)
-    sold = min(wanted, decision.produce)
+    """A day's settlement as the seed writes it: max()/min() and round(x, 2) throughout."""
     effect = PROMOTIONS[decision.promotion]
+    factor = max(0.1, 1.0 - (decision.price * effect.seen_price_share - BASE_PRICE) * PRICE_SENSITIVITY)
+    base = world.traffic * share * WEATHER_FACTOR[world.weather] * factor
+    wanted = max(0, int(base * effect.demand_boost) + world.noise)
+    sold = min(wanted, decision.produce)
     revenue = round(sold * decision.price * effect.revenue_share, 2)
-    cost = production_cost(decision.produce, world.unit_cost)
+    cost = round(decision.produce * world.unit_cost, 2)
     new_cash = round(cash + revenue - cost - effect.fixed_cost, 2)
     return wanted, sold, decision.produce - sold, revenue, cost, effect.fixed_cost, new_cash
 
 
-def test_settled_gives_the_rules_values_over_many_days() -> None:
+def test_production_cost_is_round_to_cents_for_every_unit_cost_and_cup_count() -> None:
+    for unit_cost, produce in itertools.product(UNIT_COSTS, range(MAX_PRODUCE + 1)):
+        assert repr(production_cost(produce, unit_cost)) == repr(round(produce * unit_cost, 2))
+
+
+def test_settle_gives_the_seed_s_values_over_many_days() -> None:
     rng = random.Random(5)
     checked = 0
     for _ in range(400):
@@ -57,8 +66,8 @@ def test_settled_gives_the_rules_values_over_many_days() -> None:
             produce = max(0, min(1000, affordable(cash, world.unit_cost, promotion) + rng.randint(-20, 3)))
             decision = LemonadeDecision(price=price, produce=produce, promotion=promotion)
             share = rng.choice([1.0, 0.5, rng.random()])
-            expected = settled_by_the_rules(world, decision, cash, share)
-            assert repr(settled(world, decision, cash, share)) == repr(expected)  # -0.0 and int/float too
+            expected = settled_by_the_seed(world, decision, cash, share)
+            assert repr(tuple(settle(world, decision, cash, share))) == repr(expected)  # -0.0, int/float too
             cash = expected[-1]
             checked += 1
             if cash < world.unit_cost:
@@ -70,9 +79,9 @@ def test_a_zero_cash_keeps_the_sign_round_gives_it() -> None:
     # 12.20 - 7.20 - 5.00 is a hair below zero in floats: round(x, 2) makes it -0.0.
     world = WorldDay(1, "rainy", 25, 30, 1.2, -5)
     decision = LemonadeDecision(price=6.0, produce=6, promotion="discount")
-    expected = settled_by_the_rules(world, decision, 12.2, 1.0)
+    expected = settled_by_the_seed(world, decision, 12.2, 1.0)
     assert repr(expected[-1]) == "-0.0"
-    assert repr(settled(world, decision, 12.2, 1.0)) == repr(expected)
+    assert repr(tuple(settle(world, decision, 12.2, 1.0))) == repr(expected)
 
 
 def test_large_whole_cent_cash_settles_as_round_does() -> None:
@@ -84,8 +93,8 @@ def test_large_whole_cent_cash_settles_as_round_does() -> None:
         decision = LemonadeDecision(
             price=rng.randint(5, 60) / 10, produce=rng.randrange(1001), promotion=promotion
         )
-        expected = settled_by_the_rules(world, decision, cash, 1.0)
-        assert repr(settled(world, decision, cash, 1.0)) == repr(expected)
+        expected = settled_by_the_seed(world, decision, cash, 1.0)
+        assert repr(tuple(settle(world, decision, cash, 1.0))) == repr(expected)
 
 
 def test_observed_cups_are_what_affordable_says() -> None:

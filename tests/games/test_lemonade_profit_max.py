@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from pydantic import BaseModel
 
-from arena.runner import decision_request
+from arena.engine.runner import decision_request
 from games.lemonade.baselines import ProfitMaxStand, WeatherStand, expected_demand, expected_share
 from games.lemonade.observation import LemonadeObservation, RivalDay, SharedLemonadeObservation
 from games.lemonade.rules import (
@@ -18,7 +17,7 @@ from games.lemonade.rules import (
     affordable,
     shared_traffic_shares,
 )
-from tests.gamekit import new_lemonade
+from tests.support.gamekit import new_lemonade
 
 
 async def _play(
@@ -29,7 +28,7 @@ async def _play(
     players = {seat: kind(random.Random(seed)) for seat, kind in kinds.items()}
     step = 0
     while not state.over():
-        actions: dict[str, BaseModel] = {}
+        actions: dict[str, LemonadeDecision] = {}
         for seat in state.pending():
             decision = await players[seat].decide(decision_request(state, seat, step))
             assert isinstance(decision.action, LemonadeDecision)
@@ -99,7 +98,7 @@ def test_profit_max_picks_what_the_plain_search_picks(market: str, stands: int) 
         state = new_lemonade(seed, market=market, stands=stands)
         rng = random.Random(seed)
         while not state.over():
-            actions: dict[str, BaseModel] = {}
+            actions: dict[str, LemonadeDecision] = {}
             for seat in state.pending():
                 observation = state.observation(seat)
                 decision = stand.choose(observation)

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
 
 from games.lemonade import LemonadeState
 from games.lemonade.baselines import BASELINES
@@ -15,7 +14,7 @@ from games.lemonade.prompt import history_line
 from games.lemonade.reason_audit import Finding, ReasonAudit, check
 from games.lemonade.reason_claims import claims_in, may_claim, read_claims
 from games.lemonade.rules import LemonadeDecision
-from tests.gamekit import new_lemonade, observed, render_text
+from tests.support.gamekit import new_lemonade, observed, render_text
 
 ZH_WEATHER = {"sunny": "晴", "cloudy": "多云", "rainy": "下雨"}
 OTHER_WEATHER = {"sunny": "rainy", "cloudy": "sunny", "rainy": "cloudy"}
@@ -294,12 +293,12 @@ def test_the_quick_look_never_skips_a_reason_with_a_claim() -> None:
 
 def test_the_scripted_stands_state_no_claims() -> None:
     # Their reasons speak of today's plan only; this is also why their golden results read 0.
-    for name, (cls, _) in BASELINES.items():
+    for name, cls in BASELINES.items():
         for seed in range(4):
             player = cls(random.Random(seed))
             game = new_lemonade(seed, stands=2, market="shared" if seed % 2 else "identical", days=30)
             while not game.over():
-                decisions: dict[str, BaseModel] = {}
+                decisions: dict[str, LemonadeDecision] = {}
                 for seat in game.pending():
                     view = type(game.observation(seat)).model_validate(observed(game, seat))
                     decision = decisions[seat] = player.choose(view)
@@ -374,11 +373,12 @@ def test_the_full_view_and_the_step_outcome_show_the_findings_literally() -> Non
     assert "\x1b" not in full
     for seat in game.seats:
         assert "reason audit" not in render_text(game, seat, width=200)  # a seat is not told
-    outcome_a, outcome_b = game.step_outcome("a") or "", game.step_outcome("b") or ""
+    view = game.definition.view
+    outcome_a, outcome_b = view.step_outcome(game, "a") or "", view.step_outcome(game, "b") or ""
     assert outcome_a.endswith(
         f"; reason: 1 of 1 stated figures false (sold yesterday (day 1): said 999, was {sold})"
     )
     assert outcome_b.endswith("; reason: 0 of 1 stated figures false")
     game.apply({s: LemonadeDecision(price=3.0, produce=20, reason="no figures") for s in game.seats})
-    assert "reason" not in (game.step_outcome("a") or "")  # the latest reason stated nothing
+    assert "reason" not in (view.step_outcome(game, "a") or "")  # the latest reason stated nothing
     assert "earlier: day 2 FALSE" in render_text(game, None, width=200)

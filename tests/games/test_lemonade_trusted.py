@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from games.lemonade.baselines import BASELINES
 from games.lemonade.observation import LemonadeObservation, SharedLemonadeObservation
 from games.lemonade.rules import LemonadeDecision
-from tests.gamekit import new_lemonade
+from tests.support.gamekit import new_lemonade
 
 
 def assert_as_validated(model: BaseModel) -> None:
@@ -74,7 +74,7 @@ def test_baseline_decisions_built_unvalidated_equal_validated_ones(name: str, ma
     cut = 0
     for seed in range(10):
         game = new_lemonade(seed, market=market, stands=2, days=20)
-        stand = BASELINES[name][0](random.Random(seed))
+        stand = BASELINES[name](random.Random(seed))
         rng = random.Random(seed)
         while not game.over():
             for seat in game.pending():

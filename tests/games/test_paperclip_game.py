@@ -13,25 +13,25 @@ import pytest
 from rich.console import Console
 
 from arena.app.action_form import ActionForm
-from arena.cli import main
-from arena.match import MatchConfig, play_match
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.store import Store
+from arena.cli.main import main
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.store.database import Store
 from games.paperclip import PaperclipState
 from games.paperclip.answers import format_report
 from games.paperclip.baselines import OraclePlayer, SloppyPlayer
 from players.console_human import ConsoleHuman
 from players.models import ModelsConfig
-from tests.gamekit import new_paperclip
-from tests.games.test_conformance import replay_stored
-from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import WireServer, reply
+from tests.support.episodes import stored_turns
+from tests.support.gamekit import new_paperclip, replay_stored
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer, reply
 
 
 def render_text(game: PaperclipState, viewer: str | None = None) -> str:
     buffer = io.StringIO()
-    Console(file=buffer, width=200, color_system=None).print(game.definition.render(game, viewer))
+    Console(file=buffer, width=200, color_system=None).print(game.definition.view.render(game, viewer))
     return buffer.getvalue()
 
 
@@ -220,7 +220,7 @@ async def test_a_model_seat_answers_a_puzzle_through_the_wire_server(
     assert outcome.status == "finished" and outcome.episode_id is not None
     assert "step_1" in body and "colour_count" in body  # the schema went out with the request
     assert outcome.results["a"].score == 1.0 and outcome.results["a"].metrics["full"] == 2
-    turns = [t for t in store.turns(outcome.episode_id) if t["seat"] == "a"]
+    turns = [t for t in stored_turns(store, outcome.episode_id) if t["seat"] == "a"]
     assert [t["valid"] for t in turns] == [1, 0] and turns[1]["error"] == "illegal"
     assert "step_2 is missing" in turns[1]["error_detail"]
     assert turns[0]["prompt"].startswith("You are tracking paperclips")

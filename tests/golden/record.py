@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arena.registry import get_game
+from arena.plugins.games import get_game
 from arena.testing import record_playthrough
 from tests.golden.golden import (
     CONTRACT_PLAYTHROUGHS,

@@ -1,1 +1,1 @@
-"""Tests of the model players (against tests/wire_server.py and the offline model)."""
+"""Tests of the model players (against tests/support/wire_server.py and the offline model)."""

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from players.models import ModelsConfig
-from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import WireServer
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer
 
 
 @pytest.fixture

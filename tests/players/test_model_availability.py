@@ -8,8 +8,8 @@ import pytest
 
 from players.models import describe_available
 from players.models.config import ModelsConfig, ModelSettings
-from tests.players.modelkit import KEY_ENV
-from tests.wire_server import WireServer
+from tests.support.modelkit import KEY_ENV
+from tests.support.wire_server import WireServer
 
 
 def closed_port() -> int:

@@ -7,14 +7,13 @@ from typing import Any
 
 import pytest
 
-from arena.player import DecisionRequest, ErrorClass
-from arena.registry import get_game
-from arena.specs import parse_player_spec
+from arena.contract.player import DecisionRequest, ErrorClass
+from arena.plugins.games import get_game
+from arena.plugins.players import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
 from players.models.memory import split_head
-from tests.players.modelkit import GOOD, PROVIDERS, make_request
-from tests.players.test_model_wire import sent_schema
-from tests.wire_server import WireServer, reply, truncated
+from tests.support.modelkit import GOOD, PROVIDERS, make_request, sent_schema
+from tests.support.wire_server import WireServer, reply, truncated
 
 ConfigFor = Callable[..., ModelsConfig]
 RULES = "Sell lemonade. " + "Every rule of the stand is spelled out here at length. " * 100

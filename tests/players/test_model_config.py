@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.specs import SpecError, parse_player_spec
+from arena.plugins.players import SpecError, parse_player_spec
 from players.models import (
     EXAMPLE_MODELS_FILE,
     ConfigError,
@@ -59,8 +59,14 @@ base_url = "http://127.0.0.1:8000/v1/"
             '[models.x]\nprovider = "openai"\nmodel = "m"\ntempreature = 1',
             "models.x.tempreature: Extra inputs",
         ),
-        ('[models.x]\nprovider = "bard"\nmodel = "m"', "models.x.provider: Input should be"),
-        ('[models.x]\nmodel = "m"', "models.x.provider: missing"),
+        (
+            '[models.x]\nprovider = "bard"\nmodel = "m"',
+            "models.x.provider: unknown provider 'bard' (installed: openai, anthropic, openai-compat, local)",
+        ),
+        (
+            '[models.x]\nmodel = "m"',
+            "models.x.provider: missing (one of openai, anthropic, openai-compat, local)",
+        ),
         ('[models.x]\nprovider = "openai-compat"\nmodel = "m"', "models.x: openai-compat needs base_url"),
         ('[models.x]\nprovider = "anthropic"\nmodel = "m"\napi = "chat"', "models.x: 'api' applies to"),
         (

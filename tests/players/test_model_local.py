@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.player import DecisionRequest, ErrorClass, PlayerSetupError
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.specs import parse_player_spec
+from arena.contract.player import DecisionRequest, ErrorClass, PlayerSetupError
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.plugins.players import parse_player_spec
 from players.models import ModelsConfig, ModelSettings, build_model_player, local_runtime
 from players.models.base import ModelPlayer
 from players.models.local_decode import LocalReply
@@ -21,7 +21,7 @@ from players.models.local_player import LocalPlayer
 from players.models.local_runtime import missing_requirement
 from players.models.prompting import decision_seed
 from players.models.schema import action_schema, grammar_schema
-from tests.players.modelkit import LemonadeAction, make_request
+from tests.support.modelkit import LemonadeAction, make_request
 
 
 async def test_missing_model_file_fails_prepare() -> None:

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from arena.player import DecisionRequest
-from arena.specs import parse_player_spec
+from arena.contract.player import DecisionRequest
+from arena.plugins.players import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
 from players.models.memory import split_head
-from tests.players.modelkit import GOOD, PROVIDERS, make_request
-from tests.wire_server import WireServer, reply
+from tests.support.modelkit import GOOD, PROVIDERS, make_request
+from tests.support.wire_server import WireServer, reply
 
 ConfigFor = Callable[..., ModelsConfig]
 RULES = "Sell lemonade for a few days."

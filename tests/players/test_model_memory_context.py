@@ -6,19 +6,20 @@ from pathlib import Path
 
 import pytest
 
-from arena.match import MatchConfig, play_match
-from arena.player import FatalPlayerError
-from arena.registry import get_game
-from arena.runner import decision_request
-from arena.specs import parse_player_spec
-from arena.store import Store
+from arena.contract.player import FatalPlayerError
+from arena.engine.match import MatchConfig, play_match
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
+from arena.plugins.players import parse_player_spec
+from arena.store.database import Store
 from players.models import ModelPlayer, ModelsConfig, ModelSettings, build_model_player, describe_available
 from players.models.config import ConfigError, load_models_config
 from players.models.local_player import LocalPlayer, memory_note
 from players.models.local_runtime import missing_requirement
 from players.models.memory import TranscriptMemory
 from players.models.schema import action_schema, capped_schema
-from tests.players.modelkit import make_request
+from tests.support.episodes import stored_turns
+from tests.support.modelkit import make_request
 
 GEMMA_MISSING = missing_requirement("gemma3-270m")
 needs_gemma = pytest.mark.skipif(
@@ -134,7 +135,7 @@ async def test_gemma_with_memory_plays_past_where_its_context_overflowed(tmp_pat
         match = MatchConfig("lemonade", {"a": "g", "b": "baseline:weather"}, seed=5, options={"days": 5})
         outcome = await play_match(match, store, models_config=config)
         assert outcome.status == "finished", outcome.message
-        turns = [t for t in store.turns(outcome.episode_id or 0) if t["seat"] == "a"]
+        turns = [t for t in stored_turns(store, outcome.episode_id or 0) if t["seat"] == "a"]
         assert len(turns) == 5
         errors = [a.get("error") for t in turns for a in t["attempts"]]
         assert "provider_error" not in errors, errors

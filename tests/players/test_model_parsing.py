@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 
-from arena.player import ErrorClass
+from arena.contract.player import ErrorClass
 from players.models.parsing import ReplyParseError, extract_json_object, parse_reply
 from players.models.schema import action_schema, closed_schema, grammar_schema, schema_name
-from tests.players.modelkit import LemonadeAction
+from tests.support.modelkit import LemonadeAction
 
 SCHEMA = action_schema(LemonadeAction)
 

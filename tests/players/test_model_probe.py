@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import pytest
 
-from arena.player import PlayerSetupError
-from arena.specs import parse_player_spec
+from arena.contract.player import PlayerSetupError
+from arena.plugins.players import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player, describe_available
-from tests.wire_server import WireServer
+from tests.support.wire_server import WireServer
 
 ConfigFor = Callable[..., ModelsConfig]
 

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from arena.player import ErrorClass
+from arena.contract.player import ErrorClass
 from players.models.retry import (
     ProviderFailure,
     RetryLog,

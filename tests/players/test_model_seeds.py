@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from arena.specs import parse_player_spec
+from arena.plugins.players import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
 from players.models.prompting import decision_seed
-from tests.players.modelkit import GOOD, make_request
-from tests.wire_server import WireServer, reply
+from tests.support.modelkit import GOOD, make_request
+from tests.support.wire_server import WireServer, reply
 
 ConfigFor = Callable[..., ModelsConfig]
 

@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 import pytest
 
-from arena.player import Decision
-from arena.specs import parse_player_spec
+from arena.contract.player import Decision
+from arena.plugins.players import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
 from players.models.config import ConfigError, parse_models_config
-from tests.players.modelkit import GOOD, PROVIDERS, make_request
-from tests.wire_server import WireServer, reply
+from tests.support.modelkit import GOOD, PROVIDERS, make_request
+from tests.support.wire_server import WireServer, reply
 
 ConfigFor = Callable[..., ModelsConfig]
 

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from arena.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError
-from arena.specs import parse_player_spec
+from arena.contract.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError
+from arena.plugins.players import parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, build_model_player
-from tests.players.modelkit import GOOD, KEY_ENV, PROVIDERS, make_request
-from tests.wire_server import (
+from tests.support.modelkit import GOOD, KEY_ENV, PROVIDERS, make_request, sent_schema
+from tests.support.wire_server import (
     Behaviour,
     WireServer,
     fenced,
@@ -45,17 +45,6 @@ async def decide_once(config: ModelsConfig, wire: WireServer, *behaviours: Behav
         return await p.decide(make_request())
     finally:
         await p.close()
-
-
-def sent_schema(body: dict[str, Any]) -> dict[str, Any]:
-    """The JSON schema a request carried, whatever the provider's field for it."""
-    if "text" in body:
-        return dict(body["text"]["format"]["schema"])
-    if "response_format" in body:
-        return dict(body["response_format"]["json_schema"]["schema"])
-    if "tools" in body:
-        return dict(body["tools"][0]["input_schema"])
-    return dict(body["output_config"]["format"]["schema"])
 
 
 def sent_key(headers: dict[str, str]) -> str:

@@ -19,17 +19,17 @@ from typing import Any
 import pytest
 
 from arena import __version__
-from arena.cli import main
-from arena.export import export_episode
-from arena.registry import get_game
-from arena.store import Store
+from arena.cli.main import main
+from arena.engine.export import export_episode
+from arena.plugins.games import get_game
+from arena.store.database import Store
 from arena.tournament import provenance
 from arena.tournament.config import build_config
 from arena.tournament.report import build_report, markdown
 from arena.tournament.run import run_tournament
 from players.models import ModelsConfig
-from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import WireServer, reply
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer, reply
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

@@ -18,7 +18,7 @@ MODULES = [
     "arena.tournament.tables",
     "arena.tournament.report_schema",
 ]
-FORBIDDEN = ["textual", "rich", "openai", "anthropic", "llama_cpp_py_sync", "games", "arena.store"]
+FORBIDDEN = ["textual", "rich", "openai", "anthropic", "llama_cpp_py_sync", "games", "arena.store.database"]
 
 
 @pytest.mark.parametrize("module", MODULES)

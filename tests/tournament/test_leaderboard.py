@@ -1,7 +1,7 @@
 """The leaderboard across games on real tournaments in a real SQLite file.
 
 The only baseline name every game has is ``baseline:random``; a second shared player is a
-model ``m`` from a models file, served by the local wire server (tests/wire_server.py)
+model ``m`` from a models file, served by the local wire server (tests/support/wire_server.py)
 with one fixed reply per game, so its results differ between the games: about even with
 random in bargain, a sweep of random in lemonade.
 """
@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from arena.cli import main
-from arena.store import Store
+from arena.cli.main import main
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.leaderboard import (
     LeaderboardError,
@@ -33,8 +33,8 @@ from arena.tournament.ratings import ELO, bootstrap_draws
 from arena.tournament.run import create_tournament, run_tournament
 from arena.tournament.standings import read_tournament
 from players.models import ModelsConfig
-from tests.players.modelkit import settings_for
-from tests.wire_server import WireServer, reply
+from tests.support.modelkit import settings_for
+from tests.support.wire_server import WireServer, reply
 
 OFFER = {"action": "offer", "price": 40, "message": "", "reason": "opening"}
 STAND = {"price": 2.5, "produce": 60, "promotion": "none", "reason": "steady"}

@@ -16,7 +16,7 @@ from arena.tournament.confidence import (
 from arena.tournament.metrics import metric_means
 from arena.tournament.ratings import bradley_terry
 from arena.tournament.records import EpisodeRecord
-from tests.tournament.synthetic import two_seat
+from tests.support.synthetic import two_seat
 
 
 def test_metric_means_skip_none_count_bools_and_bracket_the_mean() -> None:

@@ -7,7 +7,7 @@ import pytest
 from arena.tournament.openskill_ratings import openskill_ratings
 from arena.tournament.ratings import bradley_terry
 from arena.tournament.records import EpisodeRecord
-from tests.tournament.synthetic import many_seat
+from tests.support.synthetic import many_seat
 
 STRENGTH = {"p1": 450.0, "p2": 300.0, "p3": 150.0, "p4": 0.0, "p5": -150.0, "p6": -300.0}
 

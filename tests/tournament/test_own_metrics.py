@@ -20,10 +20,10 @@ import orjson
 import pytest
 from rich.console import Console
 
-from arena.cli import main
-from arena.cli_tournament import render_table
-from arena.registry import game_names, get_game
-from arena.store import Store
+from arena.cli.main import main
+from arena.display.tables import render_table
+from arena.plugins.games import game_names, get_game
+from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.metrics import MetricRoles, _nan_percentile, deal_facts, player_metrics
 from arena.tournament.records import EpisodeRecord, outcome_counts

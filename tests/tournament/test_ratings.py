@@ -9,7 +9,7 @@ import pytest
 
 from arena.tournament.ratings import ELO, bradley_terry, comparisons, fit, win_matrix
 from arena.tournament.records import EpisodeRecord, outcome_counts
-from tests.tournament.synthetic import two_seat
+from tests.support.synthetic import two_seat
 
 STRENGTH = {"ace": 300.0, "good": 150.0, "fair": 0.0, "weak": -150.0, "poor": -300.0}
 

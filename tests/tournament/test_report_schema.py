@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from arena.tournament.report_schema import ReportInvalid, report_errors, report_schema, validate_report
 from arena.tournament.schedule import schedule
 from arena.tournament.tables import tables
-from tests.tournament.synthetic import many_seat, two_seat
+from tests.support.synthetic import many_seat, two_seat
 
 PLAYERS = {"openai:gpt-x": 120.0, "baseline:honest": 0.0, "baseline:bluff": -80.0}
 COST = {"openai:gpt-x": 0.004, "baseline:honest": 0.0, "baseline:bluff": 0.0}

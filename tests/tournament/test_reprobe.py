@@ -16,8 +16,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
-from arena.cli import main
-from arena.store import Store
+from arena.cli.main import main
+from arena.store.database import Store
 from arena.tournament.report import build_report
 from arena.tournament.reprobe import (
     SCHEMA_SHA256,
@@ -33,8 +33,8 @@ from arena.tournament.reprobe import (
     reprobe_schema,
     sha256_digest,
 )
+from tests.support.wire_server import WireServer
 from tests.tournament.test_disclosure import SNAPSHOT, model_tournament
-from tests.wire_server import WireServer
 
 ALL_DISCLOSED = {"identity": 1.0, "harness": 1.0, "inference": 1.0, "cost": 1.0, "failures": 1.0}
 

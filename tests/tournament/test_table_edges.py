@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena.cli import main
-from arena.cli_tournament import render_table
+from arena.cli.main import main
+from arena.display.tables import render_table
 from arena.tournament.confidence import NOT_COMPARABLE, SWEPT
 from arena.tournament.intervals import sweep_order_probability, sweep_points
 from arena.tournament.openskill_ratings import openskill_ratings
 from arena.tournament.records import EpisodeRecord
 from arena.tournament.tables import tables
-from tests.tournament.synthetic import many_seat, two_seat
+from tests.support.synthetic import many_seat, two_seat
 
 
 def ordered_pool(order: list[str], seeds: int) -> list[EpisodeRecord]:

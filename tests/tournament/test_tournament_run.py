@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import main
-from arena.store import Store
+from arena.cli.main import main
+from arena.store.database import Store
 from arena.tournament.config import TournamentConfigError, build_config
 from arena.tournament.report import build_report, markdown
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, plan, run_tournament
 from arena.tournament.standings import tournament_table
 from players.models import ModelsConfig
-from tests.players.modelkit import CANARY_KEY, KEY_ENV, settings_for
-from tests.wire_server import WireServer, reply, unauthorized
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer, reply, unauthorized
 
 TRIO = ("baseline:honest", "baseline:bluffing", "baseline:pushover")
 
@@ -101,7 +101,7 @@ async def test_a_cancelled_tournament_resumes_with_only_the_missing_slots(store:
 
 def test_resume_after_a_real_sigkill_adds_no_duplicates(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    argv = [sys.executable, "-m", "arena.cli", "--db", str(db), "tournament", "run", "lemonade"]
+    argv = [sys.executable, "-m", "arena.cli.main", "--db", str(db), "tournament", "run", "lemonade"]
     argv += ["--player", "baseline:weather", "--player", "baseline:cost-plus", "--player", "baseline:random"]
     argv += ["--seeds", "60", "--concurrency", "2"]
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

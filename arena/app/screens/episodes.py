@@ -19,7 +19,7 @@ from arena.app.browse_model import COLUMNS as BROWSE_COLUMNS
 from arena.app.browse_model import STATUSES, EpisodeFilter, episode_cells
 from arena.app.safe import safe_text
 from arena.app.screens.lists import STATUS_STYLES, ListScreen
-from arena.registry import game_names
+from arena.plugins.games import game_names
 
 
 class EpisodesScreen(ListScreen):

@@ -1,6 +1,6 @@
 """The home screen: pick a game, give every seat a player, set seed and options, start.
 
-Every game drops in through its :class:`~arena.registry.GameSpec`: description, rules per
+Every game drops in through its :class:`~arena.contract.game.GameDefinition`: description, rules per
 seat, seats (which a game option may change) and options. The seat lists offer the
 game's baselines, the human seat and every model the models file names, with the reason
 an unavailable one cannot play. Ctrl+r takes the set-up to the tournament screen: its
@@ -33,8 +33,9 @@ from arena.app.screens.base import ArenaScreen
 from arena.app.widgets.home_parts import SessionList, option_label, players_summary, recent_view
 from arena.app.widgets.setup_fields import option_fields, rules_view, seat_rows
 from arena.app.widgets.steady_footer import SteadyFooter
-from arena.registry import GameSpec, UnknownGameError, game_names, get_game
-from arena.specs import SpecError
+from arena.contract.game import GameDefinition
+from arena.plugins.games import UnknownGameError, game_names, get_game
+from arena.plugins.players import SpecError
 
 
 class HomeScreen(ArenaScreen):
@@ -51,7 +52,7 @@ class HomeScreen(ArenaScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.spec: GameSpec | None = None
+        self.spec: GameDefinition | None = None
         self.draft: MatchDraft | None = None
         self.choices: list[SeatOption] = []
         self._seat_order: tuple[str, ...] = ()
@@ -81,9 +82,9 @@ class HomeScreen(ArenaScreen):
                 yield Grid(id="options")
                 with Horizontal(id="start-row"):
                     yield Button("Start match (ctrl+s)", id="start", variant="primary", compact=True)
-                    yield Button("Tournament (ctrl+r)", id="suite", compact=True)
-                    yield Label(Text("seeds"), id="suite-n-label")
-                    yield Input("10", id="suite-n", type="integer", compact=True)
+                    yield Button("Tournament (ctrl+r)", id="tournament", compact=True)
+                    yield Label(Text("seeds"), id="tournament-seeds-label")
+                    yield Input("10", id="tournament-seeds", type="integer", compact=True)
                     yield Static(Text(""), id="start-error")
                 yield Static(Text(""), id="players-info")
         yield SteadyFooter()
@@ -92,7 +93,7 @@ class HomeScreen(ArenaScreen):
         """Set up once the widgets exist, the first game shown before the screen is first drawn."""
         self.query_one("#games").border_title = "games"
         self.query_one("#session-matches").border_title = "this session (enter: open)"
-        self.query_one("#suite-n").tooltip = Text(
+        self.query_one("#tournament-seeds").tooltip = Text(
             "a tournament of these players plays this many deal seeds, in every seating"
         )
         self.query_one("#recent").border_title = "recent episodes (ctrl+o)"
@@ -299,12 +300,12 @@ class HomeScreen(ArenaScreen):
         except (SpecError, ValueError, UnknownGameError) as exc:
             self.query_one("#start-error", Static).update(safe_text(str(exc), "red"))
 
-    @on(Button.Pressed, "#suite")
-    def _suite_pressed(self) -> None:
+    @on(Button.Pressed, "#tournament")
+    def _tournament_pressed(self) -> None:
         self.action_tournament()
 
-    @on(Input.Submitted, "#suite-n")
-    def _suite_n_submitted(self) -> None:
+    @on(Input.Submitted, "#tournament-seeds")
+    def _tournament_seeds_submitted(self) -> None:
         self.action_tournament()
 
     def action_tournament(self) -> None:
@@ -313,7 +314,7 @@ class HomeScreen(ArenaScreen):
             return
         from arena.app.tournament_model import TournamentDraft  # the tournament code loads when used
 
-        seeds = self.query_one("#suite-n", Input).value
+        seeds = self.query_one("#tournament-seeds", Input).value
         self.arena.open_tournament_setup(TournamentDraft.from_match(self.draft, seeds))
 
     def action_episodes(self) -> None:

@@ -30,7 +30,8 @@ from arena.app.screens.modals import TextScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import MessagesPane, ResultsTable, ScoreChart, SeatPane
 from arena.app.widgets.steady_footer import SteadyFooter
-from arena.specs import SpecError
+from arena.display.board import board
+from arena.plugins.players import SpecError
 
 if TYPE_CHECKING:
     pass
@@ -167,7 +168,7 @@ class MatchScreen(ArenaScreen):
         self._sync_history()
         self._sync_messages()
         self._sync_panes()
-        title = model.game.score_series_title() if model.game is not None else "score"
+        title = model.game.definition.view.score_series_title if model.game is not None else "score"
         await self.query_one(ScoreChart).update_series(model.score_series(), title)
         self._sync_results()
         self._sync_status()
@@ -183,7 +184,7 @@ class MatchScreen(ArenaScreen):
         caption = Text("full view\n" if viewer is None else f"what seat {viewer} sees\n", style="dim")
         box = self.query_one("#board-scroll")
         width = box.scrollable_content_region.width or self.app.size.width - 4
-        return caption + prerender(model.game.definition.render(model.game, viewer), self.app.console, width)
+        return caption + prerender(board(model.game, viewer), self.app.console, width)
 
     def _sync_board(self) -> None:
         turn = self.match.desk.active()

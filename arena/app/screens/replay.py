@@ -25,7 +25,7 @@ from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import JumpScreen
 from arena.app.widgets.in_place import TextUpdates
 from arena.app.widgets.steady_footer import SteadyFooter
-from arena.cli_output import format_row
+from arena.display.values import format_row
 
 if TYPE_CHECKING:
     pass

@@ -44,7 +44,7 @@ from arena.app.tournament_charts import (
 )
 from arena.app.tournament_job import TournamentJob, progress_line
 from arena.app.widgets.steady_footer import SteadyFooter
-from arena.registry import get_game
+from arena.plugins.games import get_game
 from arena.tournament.wording import groups_note, rough_note
 
 REFRESH_SECONDS = 0.25
@@ -81,7 +81,7 @@ class TournamentScreen(ArenaScreen):
         self._shown_status: tuple[object, ...] | None = None
         self._binding_state: tuple[object, ...] | None = None
         self._stored = ""
-        self._suite = False
+        self._made_by_old_suite = False
         self._players: list[str] = []
 
     @property
@@ -96,7 +96,7 @@ class TournamentScreen(ArenaScreen):
         if action == "stop":
             return running
         if action == "resume":
-            return not running and not self._suite and self._stored not in ("finished", "running")
+            return not running and not self._made_by_old_suite and self._stored not in ("finished", "running")
         return True
 
     def compose(self) -> ComposeResult:
@@ -135,7 +135,7 @@ class TournamentScreen(ArenaScreen):
     def _show_head(self) -> None:
         row = self.arena.store.tournament(self.tournament_id) or {}
         config = row.get("config") or {}
-        self._suite = config.get("kind") != "tournament"
+        self._made_by_old_suite = config.get("kind") != "tournament"
         players = config.get("players") or []
         options = ", ".join(f"{k}={v}" for k, v in (config.get("options") or {}).items())
         try:
@@ -184,7 +184,7 @@ class TournamentScreen(ArenaScreen):
                 self._shown_status = ("stored", stored)
                 self._show_stored(stored)
             key = ("stored", stored)
-        if not self._suite and self.policy.due(key, time.perf_counter()):
+        if not self._made_by_old_suite and self.policy.due(key, time.perf_counter()):
             resamples = LIVE_RESAMPLES if running else FULL_RESAMPLES
             self.policy.started(key, time.perf_counter())
             self.run_worker(self._load(resamples), group="board", exit_on_error=False)
@@ -217,7 +217,7 @@ class TournamentScreen(ArenaScreen):
             status.append("  ·  ")
             status.append_text(safe_text(row["message"], "yellow", limit=400))
         self.query_one("#t-status", Static).update(status)
-        if self._suite:
+        if self._made_by_old_suite:
             note = "made by arena suite: no tournament tables; its episodes are in the episode browser"
             self.query_one("#t-board-note", Static).update(Text(note, style="yellow"))
 

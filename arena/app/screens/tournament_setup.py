@@ -36,8 +36,8 @@ from arena.app.tournament_model import (
 from arena.app.widgets.home_parts import option_label
 from arena.app.widgets.setup_fields import labelled_field, option_control
 from arena.app.widgets.steady_footer import SteadyFooter
-from arena.registry import UnknownGameError, game_names, get_game
-from arena.specs import SpecError
+from arena.plugins.games import UnknownGameError, game_names, get_game
+from arena.plugins.players import SpecError
 from arena.tournament.config import TournamentConfigError
 
 SPEC_HINT = "any spec: baseline:NAME, a models-file name, openai:MODEL, openai-compat:MODEL@URL"

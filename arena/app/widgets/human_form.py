@@ -30,7 +30,7 @@ from arena.app.human import HumanTurn
 from arena.app.safe import safe_text
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.choice_set import ChoiceSet
-from arena.forms import FieldSpec
+from arena.engine.forms import FieldSpec
 
 MAX_RADIO_CHOICES = 4
 KEYS_HINT = "tab: next field · {choose}enter: submit · esc: leave (the move waits)"

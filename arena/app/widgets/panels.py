@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Label, RichLog, Sparkline, Static
 
 from arena.app.match_model import ChatLine, ReasonLine, SeatStats
 from arena.app.safe import one_line, safe_line, safe_text
-from arena.cli_output import format_row
+from arena.display.values import format_row
 
 MAX_REASON_LINES = 400
 MIN_SHOWN_LATENCY = 0.01
@@ -32,7 +32,6 @@ def reason_entry(line: ReasonLine) -> Text:
         cost = f"  [{usage.tokens_text()}, ${usage.cost_usd:.4f}, {line.latency:.2f}s]"
         text.append_text(safe_text(cost, "dim"))
     elif line.timed and line.latency >= MIN_SHOWN_LATENCY:
-        # Not for a baseline: under load its instant answer showed [0.04s], a line longer.
         text.append_text(safe_text(f"  [{line.latency:.2f}s]", "dim"))
     return text
 

@@ -19,7 +19,8 @@ from textual.widgets import Input, Label, Select, Static
 from arena.app.home_model import SeatOption, option_kind, option_title, reflow, rules_by_seat
 from arena.app.safe import safe_text
 from arena.app.widgets.home_parts import option_label
-from arena.registry import GameOption, GameSpec
+from arena.contract.game import GameDefinition
+from arena.contract.options import GameOption
 
 
 def seat_rows(seats: Sequence[str], choices: list[SeatOption], chosen: dict[str, str]) -> list[Widget]:
@@ -52,7 +53,7 @@ def seat_rows(seats: Sequence[str], choices: list[SeatOption], chosen: dict[str,
     return rows
 
 
-def option_fields(seed: str, spec: GameSpec) -> tuple[list[Widget], list[str]]:
+def option_fields(seed: str, spec: GameDefinition) -> tuple[list[Widget], list[str]]:
     """The seed field and one field per game option, and the options' names in field order."""
     seed_input = Input(seed, id="opt-seed", type="integer", compact=True)
     fields: list[Widget] = [labelled_field("seed", seed_input, "opt-error-seed")]
@@ -96,7 +97,7 @@ def labelled_field(title: str, control: Widget, error_id: str) -> Vertical:
     )
 
 
-def rules_view(spec: GameSpec, given: dict[str, str]) -> RenderableType:
+def rules_view(spec: GameDefinition, given: dict[str, str]) -> RenderableType:
     """The rules as each seat is told them with the options ``given`` so far."""
     groups = rules_by_seat(spec, given)
     rules: list[RenderableType] = []

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
-from rich.console import Group, RenderableType
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from arena.definition import BaselineInfo, GameDefinition
-from arena.game import GameState, template_version
-from arena.player import BasePlayer, Decision, DecisionRequest
+from arena.contract.baseline import Baseline, BaselineInfo, baseline_table
+from arena.contract.game import GameDefinition, GameView
+from arena.contract.templates import template_version
 from sealed_bid.state import MAX_BID, SEATS, Bid, SealedBidObservation, SealedBidOptions, SealedBidState
 
 RULES = """\
@@ -31,21 +30,38 @@ Past sales: {sales}
 Reply with only a JSON object: {{"bid": whole number 0 to {max_bid}, "reason": one sentence}}"""
 
 
-class ShadeBidder(BasePlayer):
+class ShadeBidder(Baseline[SealedBidObservation, Bid]):
     """Bids two thirds of its value (the equilibrium bid with three bidders and uniform values)."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.spec = "baseline:shade"
+    name = "shade"
 
-    async def decide(self, request: DecisionRequest) -> Decision:
-        observation = request.observation
-        assert isinstance(observation, SealedBidObservation) and observation.your_value is not None
-        bid = observation.your_value * 2 // 3
-        return Decision(action=Bid(bid=bid, reason=f"two thirds of my value {observation.your_value}"))
+    def choose(self, observation: SealedBidObservation) -> Bid:
+        value = observation.your_value
+        assert value is not None, "a bidder is asked only while an item is for sale"
+        return Bid(bid=value * 2 // 3, reason=f"two thirds of my value {value}")
 
 
-class SealedBidDefinition(GameDefinition):
+class SealedBidView(GameView[SealedBidState, Bid]):
+    """The sales so far and each bidder's profit; a bidder also sees its value for the next item."""
+
+    def render(self, state: SealedBidState, viewer: str | None) -> Any:
+        table = Table("item", "winner", "price", title="sales", header_style="bold")
+        for sale in state.sales:
+            table.add_row(str(sale.item), sale.winner, str(sale.price))
+        shown = SEATS if viewer is None else (viewer,)
+        lines = [Text(f"{seat}: profit {state.profit[seat]}") for seat in shown]
+        if viewer is not None and state.item < state.options.items:
+            lines.append(Text(f"item {state.item + 1} is worth {state.values[state.item][viewer]} to you"))
+        return Group(table, *lines)
+
+    def describe_action(self, state: SealedBidState, seat: str, action: Bid) -> str:
+        return f"bid {action.bid}"
+
+    def progress(self, state: SealedBidState) -> tuple[int, int]:
+        return (state.item, state.options.items)
+
+
+class SealedBidDefinition(GameDefinition[SealedBidOptions, SealedBidObservation, SealedBidState]):
     """A three-seat first-price sealed-bid auction with hidden values."""
 
     name: ClassVar[str] = "sealed_bid"
@@ -55,29 +71,24 @@ class SealedBidDefinition(GameDefinition):
         "Three bidders, hidden values, one sealed bid each per item; the highest bid wins and pays it."
     )
     prompt_version: ClassVar[str] = template_version(RULES, TEMPLATE)
-    Options: ClassVar[type[BaseModel]] = SealedBidOptions
+    Options = SealedBidOptions
+    view = SealedBidView()
     summary_metrics: ClassVar[tuple[str, ...]] = ("items_won",)
 
-    def seats(self, options: BaseModel) -> tuple[str, ...]:
+    def seats(self, options: SealedBidOptions) -> tuple[str, ...]:
         return SEATS
 
-    def new_state(self, seed: int, options: BaseModel) -> SealedBidState:
-        assert isinstance(options, SealedBidOptions)
-        return SealedBidState(self, seed, options)
-
-    def state_from_json(self, data: dict[str, Any]) -> SealedBidState:
-        return SealedBidState.from_json(self, data)
+    def state_class(self) -> type[SealedBidState]:
+        return SealedBidState
 
     @property
-    def baselines(self) -> dict[str, BaselineInfo]:
-        return {"shade": BaselineInfo("shade", ShadeBidder.__doc__ or "", ShadeBidder)}
+    def baselines(self) -> Mapping[str, BaselineInfo]:
+        return baseline_table(ShadeBidder)
 
-    def rules(self, options: BaseModel, seat: str) -> str:
-        assert isinstance(options, SealedBidOptions)
+    def rules(self, options: SealedBidOptions, seat: str) -> str:
         return RULES.format(items=options.items, max_bid=MAX_BID)
 
-    def prompt(self, observation: BaseModel, rules: str) -> str:
-        assert isinstance(observation, SealedBidObservation)
+    def prompt(self, observation: SealedBidObservation, rules: str) -> str:
         sales = (
             ", ".join(f"item {s.item} to {s.winner} at {s.price}" for s in observation.sales) or "none yet"
         )
@@ -90,17 +101,6 @@ class SealedBidDefinition(GameDefinition):
             sales=sales,
             max_bid=MAX_BID,
         )
-
-    def render(self, state: GameState, viewer: str | None = None) -> RenderableType:
-        assert isinstance(state, SealedBidState)
-        table = Table("item", "winner", "price", title="sales", header_style="bold")
-        for sale in state.sales:
-            table.add_row(str(sale.item), sale.winner, str(sale.price))
-        shown = SEATS if viewer is None else (viewer,)
-        lines = [Text(f"{seat}: profit {state.profit[seat]}") for seat in shown]
-        if viewer is not None and state.item < state.options.items:
-            lines.append(Text(f"item {state.item + 1} is worth {state.values[state.item][viewer]} to you"))
-        return Group(table, *lines)
 
 
 DEFINITION = SealedBidDefinition()

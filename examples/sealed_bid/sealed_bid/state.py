@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.game import GameState, SeatResult
-
-if TYPE_CHECKING:
-    from arena.definition import GameDefinition
+from arena.contract.game import GameDefinition, GameState, SeatResult
 
 SEATS = ("a", "b", "c")
 MAX_BID = 100
@@ -54,10 +51,8 @@ class SealedBidObservation(BaseModel):
     sales: list[Sale]
 
 
-class SealedBidState(GameState):
+class SealedBidState(GameState[SealedBidOptions, SealedBidObservation, Bid]):
     """Values are drawn per item and seat from the game's own generator."""
-
-    options: SealedBidOptions
 
     def __init__(self, definition: GameDefinition, seed: int, options: SealedBidOptions) -> None:
         super().__init__(definition, seed, options)
@@ -67,11 +62,6 @@ class SealedBidState(GameState):
         self.sales: list[Sale] = []
         self.bids: list[dict[str, int]] = []
         self.profit = dict.fromkeys(SEATS, 0)
-        self.last_rewards = dict.fromkeys(SEATS, 0.0)
-
-    @property
-    def seats(self) -> tuple[str, ...]:
-        return SEATS
 
     def pending(self) -> list[str]:
         return list(SEATS) if self.item < self.options.items else []
@@ -87,34 +77,30 @@ class SealedBidState(GameState):
             sales=list(self.sales),
         )
 
-    def action_model(self, seat: str) -> type[BaseModel]:
+    def action_model(self, seat: str) -> type[Bid]:
         return Bid
 
-    def validate(self, seat: str, action: BaseModel) -> str | None:
+    def validate(self, seat: str, action: Bid) -> str | None:
         return None if self.item < self.options.items else "the auction is over"
 
-    def fallback(self, seat: str) -> BaseModel:
+    def fallback(self, seat: str) -> Bid:
         """Bid nothing (never loses money)."""
         return Bid(bid=0, reason="fallback: no bid")
 
-    def sample_action(self, seat: str, rng: random.Random) -> BaseModel:
+    def sample_action(self, seat: str, rng: random.Random) -> Bid:
         return Bid(bid=rng.randint(0, MAX_BID), reason="random bid")
 
-    def apply(self, actions: dict[str, BaseModel]) -> None:
+    def apply(self, actions: dict[str, Bid]) -> None:
         if set(actions) != set(self.pending()):
             raise ValueError(f"expected bids from {self.pending()}, got {sorted(actions)}")
-        bids = {seat: Bid.model_validate(action.model_dump()).bid for seat, action in actions.items()}
+        bids = {seat: action.bid for seat, action in actions.items()}
         top = max(bids.values())
         winner = next(seat for seat in SEATS if bids[seat] == top)  # ties go to the earlier seat
         gain = self.values[self.item][winner] - top
         self.profit[winner] += gain
-        self.last_rewards = {seat: float(gain if seat == winner else 0) for seat in SEATS}
         self.bids.append(bids)
         self.sales.append(Sale(item=self.item + 1, winner=winner, price=top))
         self.item += 1
-
-    def rewards(self) -> dict[str, float]:
-        return dict(self.last_rewards)
 
     def result(self) -> dict[str, SeatResult]:
         return {
@@ -134,7 +120,6 @@ class SealedBidState(GameState):
             "bids": self.bids,
             "sales": [sale.model_dump() for sale in self.sales],
             "profit": self.profit,
-            "last_rewards": self.last_rewards,
         }
 
     @classmethod
@@ -145,7 +130,6 @@ class SealedBidState(GameState):
         state.bids = [dict(bids) for bids in data["bids"]]
         state.sales = [Sale.model_validate(sale) for sale in data["sales"]]
         state.profit = dict(data["profit"])
-        state.last_rewards = dict(data["last_rewards"])
         return state
 
     def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
@@ -157,9 +141,3 @@ class SealedBidState(GameState):
     def turn_state(self, seat: str) -> dict[str, Any]:
         sale = self.sales[-1]
         return {"item": sale.item, "winner": sale.winner, "price": sale.price, "profit": self.profit[seat]}
-
-    def describe_action(self, seat: str, action: BaseModel) -> str:
-        return f"bid {Bid.model_validate(action.model_dump()).bid}"
-
-    def progress(self) -> tuple[int, int]:
-        return (self.item, self.options.items)

@@ -1,0 +1,1 @@
+"""The headless ``arena`` command: parsing, listings, live output and tournaments."""

@@ -1,0 +1,62 @@
+"""``arena episodes`` and ``arena export``: the saved episodes, listed or written as JSON.
+
+Both only read: a missing database folder is an error, never created.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from arena.cli.args import UsageError, episode_id_arg, open_store
+from arena.cli.json_output import print_json
+from arena.display.sanitize import plain_text
+from arena.engine.user_input import INT64_MAX
+
+
+def cmd_episodes(args: argparse.Namespace) -> int:
+    """``arena episodes``: recent episodes, newest first."""
+    if args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {args.limit}")
+    store = open_store(args, write=False)
+    try:
+        rows = store.list_episodes(
+            game=args.game, status=args.status, player=args.player, limit=min(args.limit, INT64_MAX)
+        )
+    finally:
+        store.close()
+    if args.json:
+        return print_json(rows)
+    if not rows:
+        print(_nothing_found(args))
+        return 0
+    print("id\tgame\tseed\tstatus\tturns\tstarted\tplayers\tscores")
+    for row in rows:
+        print(
+            f"{row['id']}\t{row['game']}\t{row['seed']}\t{row['status']}\t{row['turns']}\t"
+            f"{row['started_at']}\t{row['players'] or ''}\t{row['scores'] or ''}"
+        )
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``arena export ID``: the episode as JSON on stdout."""
+    from arena.engine.export import export_episode  # the games and the engine; a listing needs neither
+
+    store = open_store(args, write=False)
+    try:
+        document = export_episode(store, episode_id_arg(args.episode_id))
+    finally:
+        store.close()
+    return print_json(document)
+
+
+def _nothing_found(args: argparse.Namespace) -> str:
+    """Why the listing is empty: no episode at all, or none that the filters let through."""
+    filters = [
+        f"--{name} {plain_text(value)}"
+        for name in ("game", "status", "player")
+        if (value := getattr(args, name))
+    ]
+    if filters:
+        return f"no episodes match {' '.join(filters)} (see: arena episodes, without filters)"
+    return "no episodes yet; try: arena play lemonade --seat a=baseline:weather --seat b=baseline:cost-plus"

@@ -1,0 +1,81 @@
+"""A game's options: read off its pydantic options model, and checked against it.
+
+The model's field defaults, ``ge``/``le`` ranges, ``Literal`` choices and descriptions are
+all there is: ``--option``, ``arena games``, ``arena play --help`` and the app's options
+form are built from them.
+"""
+
+from __future__ import annotations
+
+import functools
+import typing
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """One user-settable option with its default and help text (read off the options model)."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+class NoOptions(BaseModel):
+    """The options model of a game without options."""
+
+
+@functools.cache  # every episode resolves its options: read each model's fields once
+def option_fields(model: type[BaseModel]) -> tuple[GameOption, ...]:
+    """One :class:`GameOption` per field of an options model (``ge``/``le`` become the range)."""
+    fields = []
+    for name, info in model.model_fields.items():
+        minimum = maximum = None
+        for meta in info.metadata:
+            minimum = getattr(meta, "ge", minimum)
+            maximum = getattr(meta, "le", maximum)
+        choices: tuple[Any, ...] = ()
+        annotation = info.annotation
+        if typing.get_origin(annotation) is Literal:
+            choices = typing.get_args(annotation)
+        fields.append(GameOption(name, info.default, info.description or "", choices, minimum, maximum))
+    return tuple(fields)
+
+
+def resolve_options(game: str, model: type[BaseModel], given: dict[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with ``given``; raises ValueError on unknown or bad values (``game`` names it)."""
+    known = {option.name: option for option in option_fields(model)}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        names = ", ".join(known) or "none"
+        raise ValueError(f"unknown option {unknown[0]!r} for {game} (options: {names})")
+    resolved = {name: option.default for name, option in known.items()}
+    for key, value in given.items():
+        resolved[key] = coerce_option(known[key], value)
+    return resolved
+
+
+def coerce_option(option: GameOption, value: Any) -> Any:
+    """``value`` as the option's type (``"5"`` for a whole number is 5); ValueError saying why not."""
+    kind = type(option.default)
+    try:
+        coerced = kind(value) if not isinstance(value, kind) else value
+    except (TypeError, ValueError):
+        kind_name = {"int": "whole number", "float": "number", "str": "text", "bool": "yes or no"}.get(
+            kind.__name__, kind.__name__
+        )
+        raise ValueError(f"option {option.name} wants a {kind_name}, got {value!r}") from None
+    if option.choices and coerced not in option.choices:
+        allowed = ", ".join(map(str, option.choices))
+        raise ValueError(f"option {option.name} must be one of {allowed}, got {value!r}")
+    if option.minimum is not None and coerced < option.minimum:
+        raise ValueError(f"option {option.name} must be at least {option.minimum}")
+    if option.maximum is not None and coerced > option.maximum:
+        raise ValueError(f"option {option.name} must be at most {option.maximum}")
+    return coerced

@@ -1,0 +1,202 @@
+"""The player contract: what a seat-holder receives and what it must answer.
+
+Players only choose actions; the game computes every outcome. A player never raises
+because of bad model output: it returns a :class:`Decision` whose ``error`` says what
+went wrong, and the runner takes it from there (re-ask once, then fall back).
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class ErrorClass(enum.StrEnum):
+    """Why a decision could not be used as it was given."""
+
+    UNPARSABLE = "unparsable"
+    SCHEMA = "schema"
+    ILLEGAL = "illegal"
+    REFUSAL = "refusal"
+    TRUNCATED = "truncated"
+    TIMEOUT = "timeout"
+    RATE_LIMITED = "rate_limited"
+    PROVIDER_ERROR = "provider_error"
+    AUTH_ERROR = "auth_error"
+    PLAYER_CRASH = "player_crash"
+
+
+class PlayerSetupError(Exception):
+    """A player cannot take its seat at all (missing key, bad key, extra not installed).
+
+    Raised before the first turn so the match stops with a clear message instead of
+    thirty fallbacks later.
+    """
+
+
+class FatalPlayerError(Exception):
+    """A player can no longer play (for instance its key was revoked mid-match)."""
+
+
+class UserLeft(Exception):
+    """The person at the console left: their input ended, or they closed the output.
+
+    Raised by a human seat or by a front end's observer. The runner ends the episode
+    ``aborted`` with this message: leaving is not a failure of the game or a player.
+    """
+
+
+@dataclass(slots=True)
+class Usage:
+    """Tokens and money one decision cost. Zero for scripted players and humans.
+
+    ``input_tokens`` counts every input token; ``cached_tokens`` of them were read from the
+    provider's prompt cache and ``cache_write_tokens`` written to it (each priced at its own
+    rate in ``cost_usd``).
+    """
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost_usd: float = 0.0
+    cache_write_tokens: int = 0
+
+    def add(self, other: Usage) -> None:
+        """Accumulate another usage record into this one."""
+        self.input_tokens += other.input_tokens
+        self.output_tokens += other.output_tokens
+        self.cached_tokens += other.cached_tokens
+        self.reasoning_tokens += other.reasoning_tokens
+        self.cost_usd += other.cost_usd
+        self.cache_write_tokens += other.cache_write_tokens
+
+    @property
+    def total_tokens(self) -> int:
+        """Input plus output tokens."""
+        return self.input_tokens + self.output_tokens
+
+
+@dataclass(slots=True)
+class Decision:
+    """A player's answer to one :class:`DecisionRequest`.
+
+    ``action`` is whatever the player produced: a pydantic model, a plain mapping, or
+    ``None`` when nothing usable came back (then ``error`` says why). The runner
+    validates it against the game's action model and rules. ``permanent`` marks a
+    provider error that retrying will not fix (HTTP 400/404...): a run of them ends the
+    episode ``player_failed``. ``sampling`` holds the sampling settings actually sent;
+    ``served`` what the provider says answered the call (model id, fingerprint, model file).
+    """
+
+    action: BaseModel | dict[str, Any] | None
+    reason: str = ""
+    raw: str = ""
+    usage: Usage = field(default_factory=Usage)
+    latency: float = 0.0
+    error: ErrorClass | None = None
+    error_detail: str = ""
+    permanent: bool = False
+    sampling: dict[str, Any] | None = None
+    served: dict[str, Any] | None = None
+
+
+@dataclass
+class DecisionRequest:
+    """Everything a seat may know when it must act, and nothing more.
+
+    ``observation`` is the game's typed observation of the seat (the same object the
+    prompt is filled from).
+
+    ``prompt`` is rendered on first access, so scripted players never pay for it; the
+    runner stores it only when it was rendered. ``feedback`` carries the validation
+    error of the previous attempt when the runner asks a second time. ``check`` runs the
+    game's rule check on a candidate action (a human form uses it to explain a wrong
+    entry inline and let the person correct it). ``episode`` names the episode (unique in
+    the process): a player that keeps state across turns keys it by ``(episode, seat)``.
+    """
+
+    game: str
+    seat: str
+    step: int
+    observation: BaseModel
+    rules: str
+    action_model: type[BaseModel]
+    render_prompt: Callable[[], str]
+    prompt_version: str
+    feedback: str | None = None
+    attempt: int = 1
+    check: Callable[[BaseModel], str | None] | None = None
+    caution: Callable[[BaseModel], str | None] | None = None
+    """For a person: why a legal action deserves a second thought (asked as "…; go ahead? y/N")."""
+    episode: str = ""
+
+    @cached_property
+    def prompt(self) -> str:
+        """The game's prompt for this seat now (one template for every provider)."""
+        return self.render_prompt()
+
+    def prompt_if_rendered(self) -> str | None:
+        """The prompt if a player asked for it, else ``None``."""
+        return self.__dict__.get("prompt")
+
+    def json_schema(self) -> dict[str, Any]:
+        """JSON schema of a legal action (for structured output)."""
+        return self.action_model.model_json_schema()
+
+
+class Player(ABC):
+    """Anything that can hold a seat: a model, a scripted baseline or a human. Subclass it.
+
+    ``spec`` is what the seat is stored as (``seats.player``) and ``kind`` its category
+    (``baseline``, ``human``, ``model``). Every capability the engine reads is declared here
+    with its default, so a player overrides only what it has.
+    """
+
+    spec: str = ""
+    kind: str = "baseline"
+    instant: bool = False
+    """True promises that :meth:`decide` never waits on anything (a scripted player): the runner
+    then asks such seats one after another without creating a task per decision. A player that
+    may await must leave it ``False``."""
+
+    async def prepare(self) -> None:
+        """Check the player can play at all; raise :class:`PlayerSetupError` if not (default: nothing)."""
+        return None
+
+    @abstractmethod
+    async def decide(self, request: DecisionRequest) -> Decision:
+        """Choose an action for ``request.seat``."""
+
+    async def close(self) -> None:
+        """Release clients, models, sockets (default: nothing to release)."""
+        return None
+
+    @property
+    def failure_limit(self) -> int | None:
+        """Permanent provider errors in a row that end the episode; ``None`` (default): the runner's."""
+        return None
+
+    def configuration(self) -> dict[str, Any] | None:
+        """The player as it will play, stored per seat (:mod:`arena.contract.playerconfig`).
+
+        ``None`` (default): its kind and spec stand for it.
+        """
+        return None
+
+    def disclosed_settings(self) -> dict[str, Any] | None:
+        """Settings a tournament report discloses for a player with no stored configuration (default none)."""
+        return None
+
+    def share_transport(self, prepared: Player) -> bool:
+        """Borrow the connections of ``prepared``, the player a tournament prepared once for this one.
+
+        Returns whether it did (default: nothing to share).
+        """
+        return False

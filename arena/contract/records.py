@@ -1,0 +1,228 @@
+"""The one record type: a turn and the episode events, as frozen pydantic models.
+
+The runner builds these; the recorder's row, ``arena export``, the CLI's lines and the
+app's views read them (or, for stored episodes, the field lists declared here). Events
+carry no live game: a seat's view is its typed observation (an immutable snapshot), and
+whoever owns the runner reads its state for the spectator's view.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, Protocol, Self
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arena.contract.game import GameState, SeatResult
+from arena.contract.unvalidated import unvalidated
+
+
+class EpisodeStatus:
+    """Values of ``episodes.status``."""
+
+    RUNNING = "running"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+    BUDGET_EXCEEDED = "budget_exceeded"
+    FAILED = "failed"
+    PLAYER_FAILED = "player_failed"
+    """A seat's provider kept refusing its requests (see ``EpisodeRunner``): no scores."""
+
+
+_FIELD_ORDER: dict[type[BaseModel], tuple[tuple[str, ...], set[str]]] = {}
+
+
+class Record(BaseModel):
+    """Base of every record: frozen, no extra fields, any Python value allowed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    @classmethod
+    def trusted(cls, **values: Any) -> Self:
+        """A record from every field's value, given in field order and already of its type.
+
+        The runner's hot path: it builds records from typed values, and validating them again
+        (or ``model_construct``) would cost more than writing the row. Tests validate the
+        records it builds (``tests/contract/test_records.py``).
+        """
+        known = _FIELD_ORDER.get(cls)
+        if known is None:
+            known = _FIELD_ORDER[cls] = (tuple(cls.model_fields), set(cls.model_fields))
+        order, names = known
+        if tuple(values) != order:
+            raise TypeError(f"{cls.__name__}.trusted needs every field in order: {', '.join(order)}")
+        return unvalidated(cls, values, names)
+
+
+class SeatInfo(Record):
+    """Who holds a seat."""
+
+    seat: str
+    spec: str
+    kind: str
+    config: dict[str, Any] = Field(default_factory=dict)
+    """The player's resolved configuration (see :func:`arena.contract.playerconfig.seat_configuration`)."""
+
+
+class Attempt(Record):
+    """One try at a decision that was not used as given."""
+
+    raw: str
+    action: dict[str, Any] | None
+    error: str
+    detail: str
+    sampling: dict[str, Any] | None = None
+
+
+class TurnUsage(Record):
+    """Tokens and money one turn cost (the stored usage columns, in their order)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    """Input tokens read from a provider's prompt cache (counted in ``input_tokens`` too)."""
+    cache_write_tokens: int = 0
+    """Input tokens written to a provider's prompt cache (counted in ``input_tokens`` too)."""
+    reasoning_tokens: int = 0
+    cost_usd: float = 0.0
+
+    @property
+    def total_tokens(self) -> int:
+        """Input plus output tokens."""
+        return self.input_tokens + self.output_tokens
+
+    def tokens_text(self) -> str:
+        """The token counts as front ends show them (see :func:`tokens_text`)."""
+        return tokens_text(self.input_tokens, self.output_tokens, self.cached_tokens, self.cache_write_tokens)
+
+
+def tokens_text(
+    input_tokens: int, output_tokens: int, cached_tokens: int = 0, cache_write_tokens: int = 0
+) -> str:
+    """``1200+40 tok (900 cached, 250 written to cache)``; the cache parts only when not zero."""
+    text = f"{input_tokens}+{output_tokens} tok"
+    cache = [f"{cached_tokens} cached"] if cached_tokens else []
+    if cache_write_tokens:
+        cache.append(f"{cache_write_tokens} written to cache")
+    return f"{text} ({', '.join(cache)})" if cache else text
+
+
+class TurnRecord(Record):
+    """One decision of one seat. Field order is the order ``arena export`` writes a turn in.
+
+    ``action_text`` is stored but not exported; ``observation`` and ``state`` are stored as
+    a digest and rebuilt on read (:mod:`arena.store.episode_log`).
+    """
+
+    index: int
+    step: int
+    seat: str
+    observation: dict[str, Any]
+    prompt: str | None
+    prompt_version: str | None
+    """The prompt template's version when a prompt was rendered (``None`` otherwise)."""
+    action: dict[str, Any]
+    reason: str
+    raw: str
+    valid: bool
+    fallback: bool
+    error: str | None
+    error_detail: str
+    attempts: tuple[Attempt, ...]
+    usage: TurnUsage
+    latency: float
+    state: dict[str, Any]
+    sampling: dict[str, Any] | None = None
+    """Sampling settings sent for the decision that was used (``None``: nothing was sent)."""
+    served: dict[str, Any] | None = None
+    """What the provider said served the call (model id, ``system_fingerprint``, model file), stored
+    only on a seat's first turn that reports it and when it changes (``None``: as before, or unknown)."""
+    action_text: str = ""
+
+
+class EpisodeStarted(Record):
+    """An episode is about to take its first turn; it already has its id when one is stored."""
+
+    game: str
+    seed: int
+    options: dict[str, Any]
+    seats: tuple[SeatInfo, ...]
+    episode_id: int | None = None
+    tournament_id: int | None = None
+    slot_key: str | None = None
+
+
+class StepStarted(Record):
+    """These seats are now deciding; ``observations`` is what each of them sees."""
+
+    step: int
+    seats: tuple[str, ...]
+    observations: dict[str, BaseModel]
+
+
+class TurnsRecorded(Record):
+    """One step's decisions were applied; ``turns`` holds one record per deciding seat."""
+
+    step: int
+    turns: tuple[TurnRecord, ...]
+
+
+class EpisodeEnded(Record):
+    """The episode stopped: finished, aborted, over budget or failed."""
+
+    status: str
+    results: dict[str, SeatResult]
+    message: str = ""
+    usage: dict[str, TurnUsage] = Field(default_factory=dict)
+
+
+Event = EpisodeStarted | StepStarted | TurnsRecorded | EpisodeEnded
+
+
+class Observer(ABC):
+    """Told every event of an episode as it happens: subclass it and implement ``__call__``."""
+
+    wants_steps: bool = True
+    """False: never told :class:`StepStarted` (the runner then need not build it each step when no one
+    else wants it)."""
+
+    @abstractmethod
+    def __call__(self, event: Event) -> None:
+        """Take one event."""
+
+
+class CallbackObserver(Observer):
+    """A function as an observer: told every event (``wants_steps`` as given)."""
+
+    def __init__(self, callback: Callable[[Event], None], *, wants_steps: bool = True) -> None:
+        self.callback = callback
+        self.wants_steps = wants_steps
+
+    def __call__(self, event: Event) -> None:
+        self.callback(event)
+
+
+TURN_FIELDS: tuple[str, ...] = tuple(TurnRecord.model_fields)
+USAGE_FIELDS: tuple[str, ...] = tuple(TurnUsage.model_fields)
+
+
+class EpisodeSink(Protocol):
+    """Where an episode is stored: opened (giving its id) before the first event, then fed every
+    event but :class:`StepStarted` (nothing to store until the step's turns are recorded)."""
+
+    def open(
+        self,
+        game: GameState,
+        seats: tuple[SeatInfo, ...],
+        options: dict[str, Any],
+        *,
+        tournament_id: int | None,
+        slot_key: str | None,
+    ) -> int:
+        """Create the stored episode; returns its id."""
+        ...
+
+    def __call__(self, event: Event) -> None:
+        """Store one event of the opened episode."""
+        ...

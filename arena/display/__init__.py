@@ -1,0 +1,1 @@
+"""Rich renderings shared by the CLI and the app: sanitised text, tables and value formats."""

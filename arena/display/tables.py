@@ -1,0 +1,310 @@
+"""Tournament tables and the leaderboard as Rich renderables, for the CLI and the app alike."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from arena.display.sanitize import plain_text
+from arena.tournament.intervals import ROUGH_BELOW
+from arena.tournament.wording import (
+    gap_text,
+    groups_note,
+    interval_text,
+    probability_text,
+    rating_text,
+    rough_note,
+    separation_text,
+)
+
+
+def fmt(value: Any, digits: int = 2) -> str:
+    """A number for a table cell; ``-`` for missing."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return plain_text(str(value))
+
+
+def render_table(table: dict[str, Any]) -> RenderableType:
+    """Ratings (one table per connected group), metric means, order confidence, failures, left out."""
+    info = table["tournament"]
+    ratings_info = table["ratings"]
+    method = _method_text(ratings_info) if ratings_info else "no finished episodes yet"
+    title = (
+        f"tournament {info['id']} · {info['game']} · {info['counted']}/{info['slots']} episodes counted"
+        f" · {info['deal_seeds']} deal seeds · {method}"
+    )
+    parts: list[RenderableType] = [Text(plain_text(title), style="bold")]
+    for note in (rough_note(ratings_info), groups_note(ratings_info)):
+        if note:
+            parts.append(Text(plain_text(note), style="yellow"))
+    groups = sorted({row.get("group") for row in table["players"]}, key=lambda g: (g is None, g or 0))
+    for group in groups:
+        rows = [row for row in table["players"] if row.get("group") == group]
+        parts.append(_ratings_table(rows, group, len(groups)))
+    if ratings_info and ratings_info.get("openskill"):
+        parts.append(_openskill_table(ratings_info["openskill"]))
+    parts.append(_metrics_table(table))
+    if table["order_confidence"]:
+        parts.append(_order_table(table["order_confidence"]))
+    parts.append(_failure_table(table))
+    if table["left_out"] or info["not_played"] or info["given_up"]:
+        by_status = Counter(item["status"] for item in table["left_out"])
+        counts = ", ".join(f"{n} {status}" for status, n in by_status.items()) or "none"
+        parts.append(
+            Text(
+                f"left out: {counts}; slots not played: {info['not_played']}; given up: {info['given_up']}"
+                " (only finished episodes count)"
+            )
+        )
+    return Group(*parts)
+
+
+def _order_table(rows: list[dict[str, Any]]) -> Table:
+    """The order-confidence rows: each neighbouring pair, its gap, P(order right), what would separate it."""
+    sure = Table(title="how sure is the order?", header_style="bold")
+    for name in ("higher", "lower", "gap", "P(order right)", "to separate at 95%"):
+        sure.add_column(name, justify="right" if name not in ("higher", "lower") else "left")
+    for row in rows:
+        sure.add_row(
+            plain_text(row["higher"]),
+            plain_text(row["lower"]),
+            gap_text(row),
+            probability_text(row["p_order_right"]),
+            separation_text(row),
+        )
+    return sure
+
+
+def render_leaderboard(board: dict[str, Any]) -> RenderableType:
+    """The games and their weights, the combined ratings with each game's own beside, the order."""
+    info = board["leaderboard"]
+    games = [game["game"] for game in info["games"]]
+    ids = ", ".join(str(t["id"]) for t in info["tournaments"])
+    title = (
+        f"leaderboard · {len(games)} game{'s' if len(games) != 1 else ''} · tournaments {ids} ·"
+        " Bradley-Terry, each game weighted equally, 95% intervals resampling deal seeds within each game"
+    )
+    parts: list[RenderableType] = [Text(plain_text(title), style="bold"), _games_table(info["games"])]
+    ratings = board["ratings"]
+    notes = [rough_note(ratings), groups_note(ratings)]
+    rough = [f"{g['game']} ({g['deal_seeds']})" for g in info["games"] if g["deal_seeds"] < ROUGH_BELOW]
+    if rough:
+        notes.append(
+            f"per-game intervals from fewer than {ROUGH_BELOW} deal seeds are rough: {', '.join(rough)}"
+        )
+    if any(row["player"] != row["name"] for row in board["players"]):
+        notes.append("name [cfg HEX]: one name, different configurations, so different players")
+    for note in notes:
+        if note:
+            parts.append(Text(plain_text(note), style="yellow"))
+    groups = sorted({row.get("group") for row in board["players"]}, key=lambda g: (g is None, g or 0))
+    for group in groups:
+        rows = [row for row in board["players"] if row.get("group") == group]
+        parts.append(_leaderboard_table(rows, games, group, len(groups)))
+    parts.append(Text(plain_text(info["per_game"]), style="dim"))
+    if board["order_confidence"]:
+        parts.append(_order_table(board["order_confidence"]))
+    return Group(*parts)
+
+
+def _games_table(games: list[dict[str, Any]]) -> Table:
+    table = Table(title="games (each weighs the same)", header_style="bold")
+    for name in ("game", "tournaments", "episodes", "deal seeds", "comparisons", "scaled by"):
+        table.add_column(name, justify="left" if name in ("game", "tournaments") else "right")
+    for game in games:
+        table.add_row(
+            plain_text(game["game"]),
+            ", ".join(str(t) for t in game["tournaments"]),
+            str(game["episodes"]),
+            str(game["deal_seeds"]),
+            f"{game['comparisons']:.0f}",
+            f"×{game['weight']:.3g}",
+        )
+    return table
+
+
+def _leaderboard_table(rows: list[dict[str, Any]], games: list[str], group: int | None, groups: int) -> Table:
+    if group is None:
+        title = "no finished games: not rated"
+    elif groups > 1:
+        title = f"leaderboard, group {group} (95% interval; comparable within this group only)"
+    else:
+        title = "leaderboard (95% interval), and each game's own rating"
+    table = Table(title=title, header_style="bold")
+    for name in ("#", "player", "rating", "interval", "episodes", *games):
+        table.add_column(
+            plain_text(name), justify="left" if name == "player" else "right", no_wrap=name == "player"
+        )
+    for row in rows:
+        rank = row.get("rank")
+        cells = [_own_cell(row["per_game"].get(game)) for game in games]
+        table.add_row(
+            "-" if rank is None else str(rank),
+            plain_text(row["player"]),
+            plain_text(rating_text(row)),
+            interval_text(row),
+            str(row["episodes"]),
+            *cells,
+        )
+    return table
+
+
+def _own_cell(own: dict[str, Any] | None) -> str:
+    """A game's own rating of a player: ``974 (945..1006)``, a bound, ``-`` (unrated) or ``not played``."""
+    if own is None:
+        return "not played"
+    interval = interval_text(own)
+    return plain_text(rating_text(own)) + ("" if interval == "-" else f" ({interval})")
+
+
+def _method_text(ratings: dict[str, Any]) -> str:
+    name = "Plackett-Luce" if ratings.get("method") == "plackett-luce" else "Bradley-Terry"
+    return f"{name}, 95% seed-bootstrap intervals (expanded for small samples)"
+
+
+def _ratings_table(rows: list[dict[str, Any]], group: int | None, groups: int) -> Table:
+    if group is None:
+        title = "no finished games: not rated"
+    elif groups > 1:
+        title = f"ratings, group {group} (95% interval; comparable within this group only)"
+    else:
+        title = "ratings (95% interval)"
+    ratings = Table(title=title, header_style="bold")
+    for name in ("#", "player", "rating", "interval", "episodes", "W", "D", "L", "$/episode"):
+        ratings.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+    for row in rows:
+        rank = row.get("rank")
+        ratings.add_row(
+            "-" if rank is None else str(rank),
+            plain_text(row["player"]),
+            plain_text(rating_text(row)),
+            interval_text(row),
+            str(row["episodes"]),
+            str(row["wins"]),
+            str(row["draws"]),
+            str(row["losses"]),
+            fmt(row.get("usd_per_episode"), 4),
+        )
+    return ratings
+
+
+def _openskill_table(openskill: dict[str, Any]) -> Table:
+    pl = Table(title=f"{openskill['label']}: mu, mu ± 1.96 sigma", header_style="bold")
+    for name in ("player", "mu", "mu ± 1.96 sigma", "sigma", "games"):
+        pl.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+    for row in openskill["rows"]:
+        pl.add_row(
+            plain_text(row["player"]),
+            fmt(row["mu"]),
+            f"{fmt(row['low'])}..{fmt(row['high'])}",
+            fmt(row["sigma"]),
+            str(row["games"]),
+        )
+    return pl
+
+
+def _metrics_table(table: dict[str, Any]) -> RenderableType:
+    """What a win means, each player's own metrics (per seat where seats differ), the deals' facts."""
+    parts: list[RenderableType] = []
+    if table.get("outcome_rule"):
+        parts.append(Text(plain_text("wins, draws and losses: " + table["outcome_rule"]), style="dim"))
+    parts.append(_own_metrics_table(table))
+    parts += _deal_facts(table)
+    return Group(*parts)
+
+
+def _chosen(table: dict[str, Any], present: set[str]) -> list[str]:
+    """The game's summary metrics among ``present`` (all of them, sorted, if it names none of them)."""
+    summary = [n for n in table["summary_metrics"] if n != "fallbacks" and n in present]
+    return summary or sorted(present)
+
+
+def _cell(summary: dict[str, Any] | None) -> str:
+    return "-" if summary is None else _interval(summary["mean"], summary["low"], summary["high"])
+
+
+def _own_metrics_table(table: dict[str, Any]) -> Table:
+    present = {name for by_metric in table["metrics"].values() for name in by_metric} - {"score"}
+    names = ["score", *_chosen(table, present)]
+    by_seat: dict[str, dict[str, dict[str, Any]]] = table.get("metrics_by_seat") or {}
+    split = any(len(seats) > 1 for seats in by_seat.values())
+    title = "each player's own metrics: mean (95% interval)" + (", all seats and per seat" if split else "")
+    metrics = Table(title=title, header_style="bold")
+    metrics.add_column("player", no_wrap=True)
+    if split:
+        metrics.add_column("seat", no_wrap=True)
+    for name in names:
+        metrics.add_column(name, justify="right")
+    for row in table["players"]:
+        player = row["player"]
+        own = table["metrics"].get(player, {})
+        seats = by_seat.get(player, {}) if split else {}
+        lead = [plain_text(player), "all"] if split else [plain_text(player)]
+        metrics.add_row(*lead, *(_cell(own.get(name)) for name in names))
+        for seat, found in seats.items() if len(seats) > 1 else ():
+            metrics.add_row("", plain_text(seat), *(_cell(found.get(name)) for name in names))
+    return metrics
+
+
+def _deal_facts(table: dict[str, Any]) -> list[RenderableType]:
+    """The facts of the deals (shared by the sides of one): over all deals, per line-up, dealt numbers."""
+    facts = table.get("deal_facts") or {}
+    everything = facts.get("all") or {}
+    names = _chosen(table, set(facts.get("metrics") or ()))
+    parts: list[RenderableType] = []
+    if names:
+        title = (
+            "facts of the deals (shared by the sides of a deal, not a player's metric): mean (95% interval)"
+        )
+        result = Table(title=title, header_style="bold")
+        seats = " v ".join(table["tournament"].get("seats") or ())
+        result.add_column(f"line-up ({plain_text(seats)})" if seats else "line-up")
+        result.add_column("episodes", justify="right")
+        for name in names:
+            result.add_column(name, justify="right")
+        groups = [("all deals", everything)] + [
+            (" v ".join(group["seating"].values()), group) for group in facts.get("by_lineup") or ()
+        ]
+        for label, group in groups:
+            found = group["metrics"]
+            result.add_row(plain_text(label), str(group["episodes"]), *(_cell(found.get(n)) for n in names))
+        parts.append(result)
+    dealt = _chosen(table, set(facts.get("dealt") or ()))
+    for name in dealt:
+        by_seat = everything.get("by_seat") or {}
+        cells = ", ".join(
+            f"{seat} {_cell(found[name]).replace(chr(10), ' ')}"
+            for seat, found in by_seat.items()
+            if name in found
+        )
+        parts.append(Text(plain_text(f"dealt to each seat, whoever held it: {name} {cells}")))
+    return parts
+
+
+def _interval(mean: float, low: float | None, high: float | None) -> str:
+    digits = 0 if max(abs(v) for v in (mean, low, high) if v is not None) >= 100 else 2
+    if low is None or high is None:
+        return f"{mean:.{digits}f}\n(no interval)"
+    return f"{mean:.{digits}f}\n({low:.{digits}f}..{high:.{digits}f})"
+
+
+def _failure_table(table: dict[str, Any]) -> Table:
+    failures = Table(title="failures (kept apart from skill)", header_style="bold")
+    columns = ("decisions", "invalid", "reasked", "fallback", "timeouts", "provider_errors")
+    failures.add_column("player", no_wrap=True)
+    for name in columns:
+        failures.add_column(name, justify="right")
+    for player, counts in table["failures"]["per_player"].items():
+        failures.add_row(plain_text(player), *(str(counts.get(name, 0)) for name in columns))
+    return failures

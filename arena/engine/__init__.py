@@ -1,0 +1,1 @@
+"""Playing an episode: lineups, the runner, the recorder, run controls and exports."""

@@ -1,0 +1,382 @@
+"""The asyncio episode runner: drives any game with any players and emits events.
+
+The runner asks every pending seat at once, validates each answer against the game's
+action model and rules, re-asks once with the validation error when an answer is
+unparsable or illegal, and otherwise substitutes the game's conservative fallback. A
+misbehaving player never raises out of the runner; an interrupted episode ends
+``aborted`` and the interruption propagates. A seat whose decisions fail with a
+provider error that retrying cannot fix (HTTP 400, 404...) ``failure_limit`` times in a
+row (default 3; a player's own ``failure_limit`` wins) ends the episode
+``player_failed``: it could not play, and its fallbacks must not earn a score.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from arena.contract.game import GameState, SeatResult
+from arena.contract.player import (
+    Decision,
+    DecisionRequest,
+    ErrorClass,
+    FatalPlayerError,
+    Player,
+    Usage,
+    UserLeft,
+)
+from arena.contract.playerconfig import seat_configuration
+from arena.contract.records import (
+    Attempt,
+    EpisodeEnded,
+    EpisodeSink,
+    EpisodeStarted,
+    EpisodeStatus,
+    Event,
+    Observer,
+    SeatInfo,
+    StepStarted,
+    TurnsRecorded,
+)
+from arena.contract.validation_errors import one_line
+from arena.engine.run_control import Budget, RunControl
+from arena.engine.turns import PendingTurn, turn_usage
+from arena.store.observation_dump import ObservationDumper
+
+YIELD_EVERY = 0.002
+"""Seconds an episode of scripted players may run before it yields to the event loop."""
+YieldPoint = Callable[[], Awaitable[None]]
+"""What an episode awaits when it yields the event loop between steps (see :func:`next_loop_turn`)."""
+
+
+async def next_loop_turn() -> None:
+    """The default yield point: let everything else that is ready on the event loop run once."""
+    await asyncio.sleep(0)
+
+
+DEFAULT_FAILURE_LIMIT = 3
+"""Consecutive permanent provider errors from one seat that end an episode ``player_failed``."""
+_turns_recorded = TurnsRecorded.trusted
+"""Looked up once: reading an attribute of a pydantic model class goes through its metaclass."""
+REASK_ERRORS = frozenset({ErrorClass.UNPARSABLE, ErrorClass.SCHEMA, ErrorClass.ILLEGAL, ErrorClass.TRUNCATED})
+
+
+@dataclass(slots=True)
+class EpisodeOutcome:
+    """How an episode ended."""
+
+    status: str
+    results: dict[str, SeatResult]
+    episode_id: int | None
+    message: str = ""
+    usage: dict[str, Usage] = field(default_factory=dict)
+
+
+_EPISODE_KEYS = itertools.count(1)
+"""Numbers the episodes run in this process (players key per-episode state by it)."""
+
+
+def decision_request(
+    game: GameState,
+    seat: str,
+    step: int,
+    episode: str = "",
+    observation: BaseModel | None = None,
+    rules: str | None = None,
+) -> DecisionRequest:
+    """What ``seat`` is asked now: its observation, rules, action model, prompt and rule check.
+
+    ``observation`` is ``game.observation(seat)`` and ``rules`` the definition's rules for
+    the seat, when the caller already has them.
+    """
+    definition = game.definition
+    if observation is None:
+        observation = game.observation(seat)
+    if rules is None:
+        rules = definition.rules(game.options, seat)
+    return DecisionRequest(
+        episode=episode,
+        game=definition.name,
+        seat=seat,
+        step=step,
+        observation=observation,
+        rules=rules,
+        action_model=game.action_model(seat),
+        render_prompt=lambda: definition.prompt(observation, rules),
+        prompt_version=definition.prompt_version,
+        check=lambda action: game.validate(seat, action),
+        caution=lambda action: definition.view.caution(game, seat, action),
+    )
+
+
+class EpisodeRunner:
+    """Runs one episode of ``game`` with ``players`` (one per seat)."""
+
+    def __init__(
+        self,
+        game: GameState,
+        players: dict[str, Player],
+        observers: list[Observer],
+        *,
+        options: dict[str, Any] | None = None,
+        budget: Budget | None = None,
+        control: RunControl | None = None,
+        tournament_id: int | None = None,
+        slot_key: str | None = None,
+        failure_limit: int = DEFAULT_FAILURE_LIMIT,
+        prepare_players: bool = True,
+        sink: EpisodeSink | None = None,
+        yield_point: YieldPoint = next_loop_turn,
+    ) -> None:
+        missing = [seat for seat in game.seats if seat not in players]
+        if missing:
+            raise ValueError(f"no player for seat(s): {', '.join(missing)}")
+        self.game = game
+        self.players = players
+        self.observers = observers
+        self.options = options or {}
+        self.budget = budget or Budget()
+        self.control = control
+        self.tournament_id = tournament_id
+        self.slot_key = slot_key
+        self.prepare_players = prepare_players
+        self.sink = sink
+        # A front end sharing the loop may pass one that waits while it answers its user.
+        self.yield_point = yield_point
+        self._last_yield = 0.0
+        self.usage = {seat: Usage() for seat in game.seats}
+        self.fallbacks = dict.fromkeys(game.seats, 0)
+        self.invalid = dict.fromkeys(game.seats, 0)
+        self.decisions = dict.fromkeys(game.seats, 0)
+        self.failure_limit = failure_limit
+        self.failure_streak = dict.fromkeys(game.seats, 0)
+        self.last_failure = dict.fromkeys(game.seats, "")
+        self.episode_id: int | None = None
+        self.seat_configs: dict[str, dict[str, Any]] = {}
+        self._turn_index = 0
+        self._dumper = ObservationDumper()
+        self._rules: dict[str, str] = {}
+        self._served: dict[str, dict[str, Any]] = {}
+        """What each seat's provider last said served it: a turn stores ``served`` only when it changes."""
+        self.episode_key = f"{game.name}-{game.seed}-{next(_EPISODE_KEYS)}"
+
+    def _emit(self, event: Event) -> None:
+        if self.sink is not None:
+            self.sink(event)
+        for observer in self.observers:
+            observer(event)
+
+    async def run(self) -> EpisodeOutcome:
+        """Prepare every player, play to the end and report how it ended.
+
+        Raises :class:`arena.contract.player.PlayerSetupError` before anything is recorded if a
+        player cannot play at all.
+        """
+        if self.prepare_players:
+            for player in self.players.values():
+                await player.prepare()
+        self.seat_configs = {seat: seat_configuration(p, self.game) for seat, p in self.players.items()}
+        seats = tuple(
+            SeatInfo(seat=seat, spec=p.spec, kind=p.kind, config=self.seat_configs[seat])
+            for seat, p in self.players.items()
+        )
+        if self.sink is not None:
+            self.episode_id = self.sink.open(
+                self.game, seats, self.options, tournament_id=self.tournament_id, slot_key=self.slot_key
+            )
+        self._emit(
+            EpisodeStarted(
+                game=self.game.name,
+                seed=self.game.seed,
+                options=self.options,
+                seats=seats,
+                episode_id=self.episode_id,
+                tournament_id=self.tournament_id,
+                slot_key=self.slot_key,
+            )
+        )
+        status, message = EpisodeStatus.FINISHED, ""
+        try:
+            status, message = await self._play()
+        except UserLeft as exc:
+            status, message = EpisodeStatus.ABORTED, str(exc)
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            self._end(EpisodeStatus.ABORTED, "interrupted")
+            raise
+        except BaseException as exc:
+            self._end(EpisodeStatus.FAILED, f"{type(exc).__name__}: {exc}")
+            raise
+        return self._end(status, message)
+
+    def _end(self, status: str, message: str) -> EpisodeOutcome:
+        results = self.game.result()
+        for seat, result in results.items():
+            decisions = self.decisions[seat]
+            result.metrics["fallbacks"] = self.fallbacks[seat]
+            result.metrics["invalid_replies"] = self.invalid[seat]
+            result.metrics["decisions"] = decisions
+            result.metrics["fallback_rate"] = round(self.fallbacks[seat] / decisions, 4) if decisions else 0.0
+        usage = {seat: turn_usage(spent) for seat, spent in self.usage.items()}
+        self._emit(EpisodeEnded(status=status, results=results, message=message, usage=usage))
+        return EpisodeOutcome(status, results, self.episode_id, message, self.usage)
+
+    async def _play(self) -> tuple[str, str]:
+        game, players = self.game, self.players
+        # Fixed for the episode, so worked out once rather than every step.
+        instant = all(player.instant for player in players.values())
+        budgeted = self.budget.max_cost_usd is not None or self.budget.max_tokens is not None
+        step_observers = [o for o in self.observers if o.wants_steps]
+        step = 0
+        while not game.over():
+            if self.control is not None:
+                await self.control.before_step()
+            elif time.perf_counter() - self._last_yield >= YIELD_EVERY:
+                # Scripted players never await: let other episodes and a front end run.
+                await self.yield_point()
+                self._last_yield = time.perf_counter()
+            seats = game.pending()
+            observations = {seat: game.observation(seat) for seat in seats}
+            if step_observers:  # a store has no use for it: no one to tell, nothing to build
+                started = StepStarted.trusted(step=step, seats=tuple(seats), observations=observations)
+                for observer in step_observers:
+                    observer(started)
+            inline = instant or len(seats) == 1 or all(players[s].instant for s in seats)
+            try:
+                if inline:
+                    records = [await self._decide(seat, step, observations[seat]) for seat in seats]
+                else:
+                    records = list(
+                        await asyncio.gather(
+                            *(self._decide(seat, step, observations[seat]) for seat in seats)
+                        )
+                    )
+            except FatalPlayerError as exc:
+                return EpisodeStatus.FAILED, str(exc)
+            game.apply({record.seat: record.action_model for record in records})
+            for record in records:
+                if record.served is not None:
+                    self._served_once(record)
+            first, dumper = self._turn_index, self._dumper
+            turns = tuple([record.record(first + at, game, dumper) for at, record in enumerate(records)])
+            self._turn_index += len(turns)
+            self._emit(_turns_recorded(step=step, turns=turns))
+            step += 1
+            if any(self.failure_streak.values()):
+                broken = self._broken_seat()
+                if broken:
+                    return EpisodeStatus.PLAYER_FAILED, broken
+            if budgeted:  # without a limit no total can cross it: skip summing
+                total = Usage()
+                for usage in self.usage.values():
+                    total.add(usage)
+                reason = self.budget.exceeded(total)
+                if reason:
+                    return EpisodeStatus.BUDGET_EXCEEDED, reason
+        return EpisodeStatus.FINISHED, ""
+
+    def _served_once(self, record: PendingTurn) -> None:
+        """Keep ``record.served`` only when it differs from what its seat's provider said before."""
+        served = record.served
+        if self._served.get(record.seat) == served:
+            record.served = None
+        elif served is not None:
+            self._served[record.seat] = served
+
+    def _limit(self, seat: str) -> int:
+        own = self.players[seat].failure_limit
+        return own if own is not None and own > 0 else self.failure_limit
+
+    def _broken_seat(self) -> str:
+        """Why a seat cannot play (its run of permanent provider errors), or ``""``."""
+        for seat, streak in self.failure_streak.items():
+            if streak and streak >= self._limit(seat):
+                player = self.players[seat]
+                return (
+                    f"seat {seat} ({player.spec}) could not play: {streak} decisions in a row failed"
+                    f" with a provider error; last: {self.last_failure[seat]}"
+                )
+        return ""
+
+    def _track_failures(self, seat: str, decision: Decision) -> None:
+        if decision.permanent and decision.error is not None:
+            self.failure_streak[seat] += 1
+            self.last_failure[seat] = decision.error_detail or str(decision.error)
+        elif self.failure_streak[seat]:
+            self.failure_streak[seat] = 0
+
+    async def _decide(self, seat: str, step: int, observation: BaseModel) -> PendingTurn:
+        game = self.game
+        player = self.players[seat]
+        rules = self._rules.get(seat)
+        if rules is None:  # a function of the options and the seat: once per episode
+            rules = self._rules[seat] = game.definition.rules(game.options, seat)
+        request = decision_request(game, seat, step, self.episode_key, observation, rules)
+        pending = PendingTurn(seat=seat, step=step, request=request)
+        self.decisions[seat] += 1
+        for attempt in (1, 2):
+            if attempt == 2:
+                request = replace(request, feedback=pending.attempts[-1].detail, attempt=2)
+            started = time.perf_counter()
+            try:
+                decision = await player.decide(request)
+            except (asyncio.CancelledError, KeyboardInterrupt, FatalPlayerError, UserLeft):
+                raise
+            except Exception as exc:  # a player's bug must not take the episode down
+                decision = Decision(
+                    None, error=ErrorClass.PLAYER_CRASH, error_detail=f"{type(exc).__name__}: {exc}"
+                )
+            if not decision.latency:
+                decision.latency = time.perf_counter() - started
+            self._track_failures(seat, decision)
+            if pending.absorb(decision, request):
+                self.usage[seat].add(decision.usage)
+            action, error, detail = self._check(seat, decision)
+            if action is not None:
+                pending.accept(action, decision)
+                return pending
+            pending.attempts.append(
+                Attempt(
+                    raw=decision.raw,
+                    action=_as_dict(decision.action),
+                    error=error,
+                    detail=detail,
+                    sampling=decision.sampling,
+                )
+            )
+            self.invalid[seat] += 1
+            if ErrorClass(error) not in REASK_ERRORS:
+                break
+        self.fallbacks[seat] += 1
+        pending.accept(game.fallback(seat), None)
+        return pending
+
+    def _check(self, seat: str, decision: Decision) -> tuple[BaseModel | None, str, str]:
+        if decision.error is not None and decision.action is None:
+            return None, decision.error, decision.error_detail or decision.error
+        if decision.action is None:
+            return None, ErrorClass.UNPARSABLE, "no action in the reply"
+        model = self.game.action_model(seat)
+        action = decision.action
+        if not isinstance(action, model):
+            try:
+                action = model.model_validate(_as_dict(action))
+            except ValidationError as exc:
+                return None, ErrorClass.SCHEMA, one_line(exc, whole="reply", limit=5)
+        problem = self.game.validate(seat, action)
+        if problem:
+            return None, ErrorClass.ILLEGAL, problem
+        return action, "", ""
+
+
+def _as_dict(action: BaseModel | dict[str, Any] | None) -> dict[str, Any] | None:
+    if action is None:
+        return None
+    if isinstance(action, BaseModel):
+        return action.model_dump()
+    return dict(action) if isinstance(action, dict) else {"value": action}

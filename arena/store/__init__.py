@@ -1,0 +1,1 @@
+"""SQLite storage over one file: schema, migrations and the writes that record an episode."""

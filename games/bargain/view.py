@@ -1,0 +1,60 @@
+"""How front ends show a bargain: the board, each move in words, the offers chart, the warning
+before accepting at a loss. Light to import: Rich loads only when a board is drawn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from arena.contract.game import GameView
+from games.bargain.rules import SELLER, BargainAction
+
+if TYPE_CHECKING:
+    from games.bargain.game import BargainState
+
+
+class BargainView(GameView["BargainState", BargainAction]):
+    """The bargain's board, move texts, offers chart and loss warning."""
+
+    score_series_title: ClassVar[str] = "offers (asks and bids)"
+    """The chart shows the offers, not a score."""
+
+    def render(self, state: BargainState, viewer: str | None) -> Any:
+        from games.bargain.render import render_bargain
+
+        return render_bargain(state, viewer)
+
+    def describe_action(self, state: BargainState, seat: str, action: BargainAction) -> str:
+        if action.action == "accept":
+            price = state.price if state.status == "deal" else state.standing_for(seat)
+            text = f"accept {price}" if price is not None else "accept"
+        else:
+            text = f"offer {action.price}"
+        if action.message:
+            short = action.message if len(action.message) <= 60 else action.message[:59] + "…"
+            text += f' "{short}"'
+        return text
+
+    def caution(self, state: BargainState, seat: str, action: BargainAction) -> str | None:
+        """Accepting a price on the wrong side of the seat's own number loses money: say how much."""
+        standing = state.standing_for(seat)
+        if action.action != "accept" or standing is None:
+            return None
+        loss = state.secret(seat) - standing if seat == SELLER else standing - state.secret(seat)
+        return f"accepting {standing} loses you {loss}" if loss > 0 else None
+
+    def progress(self, state: BargainState) -> tuple[int, int]:
+        return (len(state.moves), state.rounds)
+
+    def score_series(self, state: BargainState) -> dict[str, list[float]]:
+        """Each side's offers in order (asks coming down, bids going up)."""
+        return {
+            seat: [float(m.price) for m in state.moves if m.seat == seat and m.action == "offer"]
+            for seat in state.seats
+        }
+
+    def step_outcome(self, state: BargainState, seat: str) -> str | None:
+        """The offer standing after ``seat``'s move, or the deal it made."""
+        if state.price is not None:
+            return f"deal at {state.price}"
+        standing = state.standing
+        return f"standing offer: {standing.seat} at {standing.price}" if standing is not None else None

@@ -1,0 +1,119 @@
+"""Helpers for the app tests: real engine, real SQLite file, no mocks of Arena code."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from textual import events
+from textual.pilot import Pilot
+from textual.widgets import OptionList, Select
+
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
+
+WAIT_STEPS = 800
+"""How many short pauses a test waits for the app before giving up (a safety net, not a timing)."""
+
+
+def render_plain(renderable: object, width: int = 200) -> str:
+    """What ``renderable`` shows, as plain text."""
+    console = Console(width=width, record=True, color_system=None, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
+    """Let the app run until ``condition`` holds."""
+    for _ in range(WAIT_STEPS):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"gave up waiting for: {what}")
+
+
+async def record_episode(db_path: Path, *, days: int = 6, seed: int = 3) -> int:
+    """Play a real baseline lemonade episode into ``db_path``; returns its id."""
+    store = Store(db_path)
+    try:
+        config = MatchConfig(
+            game="lemonade",
+            seats={"a": "baseline:weather", "b": "baseline:cost-plus"},
+            seed=seed,
+            options={"days": days},
+        )
+        outcome = await play_match(config, store)
+    finally:
+        store.close()
+    assert outcome.episode_id is not None
+    return outcome.episode_id
+
+
+async def pick_game(pilot: Pilot[Any], app: Any, name: str) -> None:
+    """Highlight game ``name`` in the home screen's list (keyboard only) and wait for its seats."""
+    games = app.screen.query_one("#games", OptionList)
+    games.focus()
+    await pilot.pause()
+    while games.highlighted is not None and games.get_option_at_index(games.highlighted).id != name:
+        await pilot.press("down")
+
+    def shown() -> bool:
+        spec = app.screen.spec
+        return spec is not None and spec.name == name and bool(app.screen.query(Select))
+
+    await wait_until(pilot, shown, f"game {name}")
+
+
+async def choose_seat(pilot: Pilot[Any], app: Any, seat_index: int, spec: str) -> None:
+    """Give seat ``seat_index`` to ``spec`` with the keyboard (type to search in the list)."""
+    select = app.screen.query_one(f"#seat-select-{seat_index}", Select)
+    select.focus()
+    await pilot.press("enter", *spec, "enter")
+    await wait_until(pilot, lambda: select.value == spec, f"seat {seat_index} set to {spec}")
+
+
+def burst(app: Any, *keys: str) -> None:
+    """Queue ``keys`` at once, as a fast typist or a paste delivers them.
+
+    ``Pilot.press`` waits for the app to go idle after every key, which hides any work
+    the app defers; here the keys are all in the queue before the first is handled.
+    """
+    for key in keys:
+        char = {"tab": "\t", "enter": "\r", "space": " "}.get(key, key if len(key) == 1 else None)
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app.post_message(event)
+
+
+def screen_text(app: Any) -> str:
+    """Every character the terminal shows now, as plain lines (Textual's own compositor)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def bargain_form(pilot: Pilot[Any], app: Any, buyer: str = "baseline:bluffing") -> Any:
+    """Start a bargain from the home screen with a person as the seller; returns the first form."""
+    from arena.app.widgets.human_form import HumanForm
+
+    await pick_game(pilot, app, "bargain")
+    await choose_seat(pilot, app, 0, "human")
+    await choose_seat(pilot, app, 1, buyer)
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the seller's form")
+    return app.screen.query_one(HumanForm)
+
+
+async def next_form(pilot: Pilot[Any], app: Any, steps: int) -> Any:
+    """Wait until the first match has played ``steps`` steps and a person's new form is open."""
+    from arena.app.widgets.human_form import HumanForm
+
+    match = app.matches.matches[0]
+
+    def ready() -> bool:
+        forms = app.screen.query(HumanForm)
+        return match.model.steps_done == steps and bool(forms) and not forms.first().turn.done
+
+    await wait_until(pilot, ready, f"a new form after step {steps}")
+    return app.screen.query_one(HumanForm)
