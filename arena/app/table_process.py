@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from rich.console import Console
+from rich.style import Style
 from rich.text import Text
 
 from arena.app.leaderboard_board import load_leaderboard
@@ -80,16 +81,42 @@ def render_console(width: int) -> Console:
     )
 
 
-def board_job(db_path: Path, tournament_id: int, resamples: int, width: int) -> RenderedBoard:
-    """The tables of ``tournament_id`` and their full text at ``width``."""
+WireText = tuple[str, tuple[tuple[int, int, str], ...]]
+"""A rendered text as plain data: its characters and its spans' styles written out.
+
+Rich styles cache their hash, and a pickled style keeps the hash of the process that made
+it (string hashes differ between processes): unpickled, ``Style(bold=True)`` was not equal
+to the app's own ``Style(bold=True)``. So styles cross as their definitions and are parsed
+again here (:meth:`~rich.style.Style.parse` is cached).
+"""
+
+
+def to_wire(text: Text) -> WireText:
+    """``text`` as plain data (links and meta are gone already: :func:`prerender` drops them)."""
+    return text.plain, tuple((span.start, span.end, str(span.style)) for span in text.spans)
+
+
+def from_wire(wire: WireText) -> Text:
+    """The ``Text`` :func:`to_wire` wrote, as :func:`prerender` makes it."""
+    plain, spans = wire
+    text = Text(plain, no_wrap=True, overflow="ignore", end="")
+    for start, end, style in spans:
+        text.stylize(Style.parse(style), start, end)
+    return text
+
+
+def board_job(db_path: Path, tournament_id: int, resamples: int, width: int) -> tuple[Board, WireText]:
+    """The tables of ``tournament_id`` and their full text at ``width`` (what the child runs)."""
     board = load_board(db_path, tournament_id, resamples)
-    return RenderedBoard(board, prerender(render_table(board.table), render_console(width), width))
+    return board, to_wire(prerender(render_table(board.table), render_console(width), width))
 
 
-def leaderboard_job(db_path: Path, tournament_ids: Sequence[int], width: int) -> RenderedLeaderboard:
+def leaderboard_job(
+    db_path: Path, tournament_ids: Sequence[int], width: int
+) -> tuple[dict[str, Any], WireText]:
     """The leaderboard of ``tournament_ids`` and its full text at ``width``."""
     board = load_leaderboard(db_path, tournament_ids)
-    return RenderedLeaderboard(board, prerender(render_leaderboard(board), render_console(width), width))
+    return board, to_wire(prerender(render_leaderboard(board), render_console(width), width))
 
 
 JOBS: dict[str, Callable[..., Any]] = {"board": board_job, "leaderboard": leaderboard_job}
@@ -119,17 +146,17 @@ class TableProcess:
 
     async def board(self, db_path: Path, tournament_id: int, resamples: int, width: int) -> RenderedBoard:
         """:func:`board_job`, computed in the child."""
-        result = await self.call("board", db_path, tournament_id, resamples, width)
-        assert isinstance(result, RenderedBoard)
-        return result
+        board, tables = await self.call("board", db_path, tournament_id, resamples, width)
+        assert isinstance(board, Board)
+        return RenderedBoard(board, from_wire(tables))
 
     async def leaderboard(
         self, db_path: Path, tournament_ids: Sequence[int], width: int
     ) -> RenderedLeaderboard:
         """:func:`leaderboard_job`, computed in the child."""
-        result = await self.call("leaderboard", db_path, tuple(tournament_ids), width)
-        assert isinstance(result, RenderedLeaderboard)
-        return result
+        board, tables = await self.call("leaderboard", db_path, tuple(tournament_ids), width)
+        assert isinstance(board, dict)
+        return RenderedLeaderboard(board, from_wire(tables))
 
     async def call(self, job: str, *args: Any) -> Any:
         """Run ``JOBS[job](*args)`` in the child; what the job raised comes as :class:`TableProcessError`."""
@@ -221,8 +248,14 @@ def serve(requests: BinaryIO, answers: BinaryIO) -> None:
         answers.flush()
 
 
+BACKGROUND_NICENESS = 10
+"""The child gives way to the app for the processor: tables may wait, a key should not."""
+
+
 def main() -> None:
     """Serve on stdin/stdout; anything else printed goes to stderr, never into the answers."""
+    with contextlib.suppress(OSError, AttributeError):  # not on every platform
+        os.nice(BACKGROUND_NICENESS)
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     serve(sys.stdin.buffer, answers)

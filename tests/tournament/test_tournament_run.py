@@ -62,6 +62,30 @@ async def test_every_slot_is_played_and_counted_exactly_once(store: Store) -> No
     assert table["tournament"]["counted"] == 24 and table["left_out"] == []
 
 
+async def test_episodes_yield_through_the_runs_yield_point_and_play_the_same(
+    store: Store, tmp_path: Path
+) -> None:
+    """A front end's yield point is where every episode of the run gives the loop away."""
+    config = build_config(game="bargain", players=TRIO, seeds=3, seed=7, concurrency=2)
+    yields = 0
+
+    async def counted() -> None:
+        nonlocal yields
+        yields += 1
+        await asyncio.sleep(0)
+
+    tournament_id = create_tournament(store, config)
+    progress = await TournamentRun(store, tournament_id, yield_point=counted).run()
+    assert progress.status == "finished" and yields >= progress.done, "each episode yields at least once"
+    other = Store(tmp_path / "default.db")
+    try:
+        plain = await run_tournament(other, config)
+        mine, theirs = tournament_table(store, tournament_id), tournament_table(other, plain.tournament_id)
+    finally:
+        other.close()
+    assert mine["players"] == theirs["players"], "where it yields does not change what is played"
+
+
 async def test_a_cancelled_tournament_resumes_with_only_the_missing_slots(store: Store) -> None:
     config = build_config(game="lemonade", players=("baseline:weather", "baseline:cost-plus"), seeds=6)
     tournament_id = create_tournament(store, config)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.console import RenderableType
 from rich.text import Text
+from textual.widget import Widget
 from textual.widgets import Static
 
 Shape = tuple[int, int, int]
@@ -50,8 +51,10 @@ class TextUpdates:
             return
         shape = None
         if isinstance(content, Text):
-            width = static.content_region.width or static.app.size.width
             own_width = static.styles.width is None or static.styles.width.is_auto
+            # A widget as wide as its text can grow to its container's width; another wraps at its own.
+            room = static.parent if own_width and isinstance(static.parent, Widget) else static
+            width = room.scrollable_content_region.width or static.app.size.width
             shape = text_shape(content, width, own_width=own_width)
         layout = before is None or shape is None or before[1] != shape
         self.layouts += layout

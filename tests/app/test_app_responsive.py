@@ -1,0 +1,199 @@
+"""A responsive app: tables off the interpreter, episodes giving way to keys, a replay that redraws little.
+
+The tables are computed in the app's table process; these tests hold that process with
+SIGSTOP to keep a computation in flight for as long as they need, so what they assert is
+an order of events (keys answered, episodes played while the tables wait), never a time.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from arena.app import create_app
+from arena.app.app import ArenaApp
+from arena.app.replay_model import ReplayModel
+from arena.app.safe import prerender
+from arena.app.screens.home import HomeScreen
+from arena.app.screens.leaderboard import LeaderboardScreen
+from arena.app.screens.modals import TextScreen
+from arena.app.screens.replay import ReplayScreen, turn_summary
+from arena.app.screens.tournament import TournamentScreen
+from arena.app.tournament_board import FULL_RESAMPLES
+from arena.app.widgets.steady_footer import SteadyFooter
+from arena.display.tables import render_table
+from arena.store.database import Store
+from arena.tournament.config import build_config
+from arena.tournament.run import run_tournament
+from arena.tournament.standings import tournament_table
+from tests.support.app_driving import record_episode, render_plain, wait_until
+
+PLAYERS = ("baseline:honest", "baseline:bluffing", "baseline:pushover")
+
+
+@contextmanager
+def stopped(pid: int) -> Iterator[None]:
+    """The process ``pid`` held still (SIGSTOP) until the block ends, whatever happens in it."""
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
+async def toggle_help(pilot: Any, app: ArenaApp) -> None:
+    """Open the help box and close it again, each time waiting until the screen changed."""
+    await pilot.press("f1")
+    await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), "the help box")
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: not isinstance(app.screen, TextScreen), "the help box closed")
+
+
+async def test_keys_are_answered_and_episodes_play_while_the_tables_are_in_flight(app_db: Path) -> None:
+    config = build_config(game="bargain", players=PLAYERS, seeds=150, seed=1, concurrency=2)
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
+        job = app.start_tournament(config)
+        screen = app.screen
+        assert isinstance(screen, TournamentScreen)
+        await wait_until(pilot, lambda: app.tables.running, "the table process")
+        pid = app.tables.pid
+        assert pid is not None
+        with stopped(pid):
+            # a request sent now cannot be answered until the process runs again
+            await wait_until(pilot, lambda: screen.policy.in_flight, "a table request waiting")
+            done_before = job.progress.done
+            requests_before = app.tables.requests
+            await toggle_help(pilot, app)
+            await toggle_help(pilot, app)
+            assert app.input_priority.held > 0, "the episodes waited while the keys were answered"
+            await wait_until(pilot, lambda: job.progress.done > done_before + 5, "episodes played meanwhile")
+            assert screen.policy.in_flight and app.tables.requests == requests_before, "the table still waits"
+        await wait_until(pilot, lambda: not job.running, "the tournament to end")
+        await wait_until(
+            pilot,
+            lambda: screen.board is not None and screen.board.resamples == FULL_RESAMPLES,
+            "the final tables",
+        )
+        shown = screen.board
+        assert shown is not None and shown.counted == job.progress.total == 6 * 150
+        tables = screen.query_one("#t-tables", Static).content
+        width = max(60, app.size.width - 6)
+    store = Store(app_db)
+    try:
+        headless = tournament_table(store, job.tournament_id, resamples=FULL_RESAMPLES)
+    finally:
+        store.close()
+    assert shown.table == headless, "the table shown at the end is the one the CLI computes"
+    assert tables == prerender(render_table(headless), app.console, width), "rendered as the app would"
+
+
+async def test_a_leaderboard_in_flight_leaves_its_screen_answering(app_db: Path) -> None:
+    store = Store(app_db)
+    try:
+        progress = await run_tournament(store, build_config(game="bargain", players=PLAYERS[:2], seeds=2))
+    finally:
+        store.close()
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_tournament(progress.tournament_id)
+        await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament")
+        first = app.screen
+        assert isinstance(first, TournamentScreen)
+        await wait_until(pilot, lambda: first.board is not None, "its tables (the table process started)")
+        pid = app.tables.pid
+        assert pid is not None
+        with stopped(pid):
+            app.push_screen(LeaderboardScreen([progress.tournament_id]))
+            await wait_until(pilot, lambda: isinstance(app.screen, LeaderboardScreen), "the leaderboard")
+            board = app.screen
+            assert isinstance(board, LeaderboardScreen)
+            await toggle_help(pilot, app)
+            assert board.board is None and "computing" in render_plain(
+                board.query_one("#lb-head", Static).content
+            )
+        await wait_until(
+            pilot, lambda: board.board is not None, "the leaderboard once the process runs again"
+        )
+        assert board.error == ""
+
+
+async def test_a_footer_is_rebuilt_only_when_its_keys_change(app_db: Path) -> None:
+    config = build_config(game="bargain", players=PLAYERS[:2], seeds=3, seed=2)
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        home_footer = home.query_one(SteadyFooter)
+        await wait_until(
+            pilot,
+            lambda: home.spec is not None and home_footer.composed_keys == home_footer.shown_keys(),
+            "the home screen's game and keys",
+        )
+        await pilot.pause()  # a rebuild asked for while it was being built runs after the next refresh
+        built = home_footer.recomposed
+        await toggle_help(pilot, app)
+        assert home_footer.recomposed == built, "the help box over the home screen left its footer alone"
+        job = app.start_tournament(config)
+        screen = app.screen
+        await wait_until(pilot, lambda: bool(screen.query(SteadyFooter)), "the tournament screen")
+        footer = screen.query_one(SteadyFooter)
+
+        def descriptions() -> list[str]:
+            return [str(key[2]) for key in footer.shown_keys()[:-1]]
+
+        assert isinstance(screen, TournamentScreen)
+        await wait_until(pilot, lambda: not job.running, "the tournament to end")
+        await wait_until(
+            pilot,
+            lambda: screen.board is not None and screen.board.resamples == FULL_RESAMPLES,
+            "the final tables (the stored status read by then)",
+        )
+        await wait_until(pilot, lambda: "Stop" not in descriptions(), "no stop key once it has ended")
+        await wait_until(
+            pilot, lambda: footer.composed_keys == footer.shown_keys(), "the footer showing that"
+        )
+        await pilot.pause()
+        after = footer.recomposed
+        await toggle_help(pilot, app)
+        await toggle_help(pilot, app)
+        assert footer.recomposed == after, "opening and closing help rebuilt nothing"
+        assert footer.composed_keys == footer.shown_keys()
+
+
+async def test_the_replay_shows_the_right_step_after_many_steps(app_db: Path) -> None:
+    episode = await record_episode(app_db, days=130, seed=5)
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_replay(episode)
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        keys = ["right"] * 70 + ["left"] * 23 + ["pagedown"] * 3 + ["left"] * 9 + ["pageup"]
+        for key in keys:
+            await pilot.press(key)
+        await wait_until(pilot, lambda: screen.model.position == 58, "step 58 (70 - 23 + 30 - 9 - 10)")
+        await pilot.pause()
+        store = Store(app_db)
+        try:
+            fresh = ReplayModel.load(store, episode)
+        finally:
+            store.close()
+        fresh.go(58)
+        box = screen.query_one("#replay-board-box")
+        expected_board = prerender(fresh.render(), app.console, box.scrollable_content_region.width)
+        assert screen.query_one("#replay-board", Static).content == expected_board
+        head = render_plain(screen.query_one("#replay-head", Static).content)
+        assert head.startswith(f"after step 58/{fresh.total}")
+        expected_turns = Text("\n").join(turn_summary(turn) for turn in fresh.current_turns())
+        assert screen.query_one("#replay-turns", Static).content == expected_turns
+        assert screen.texts.skipped >= len(keys), "texts a step leaves alone were not redrawn"
