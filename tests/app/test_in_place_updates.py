@@ -44,7 +44,11 @@ async def test_updates_are_skipped_or_laid_out_only_when_the_size_can_change() -
         updates.update(fixed, Text("uno\ndos\ntres"))
         updates.update(own, Text("wider"))
         assert updates.layouts == 4, "a line more, a wider text of its own width: laid out"
-        updates.update(fixed, Text("y" * 40))
-        assert updates.layouts == 5, "a line that wraps is always laid out"
         await pilot.pause()
-        assert (fixed.size.height, own.size.width) == (2, 5)
+        assert (fixed.size.height, own.size.width) == (3, 5)
+        updates.update(fixed, Text("y" * 40 + "\nz"))
+        assert updates.layouts == 4, "lines that wrap to the same height: measured, not laid out"
+        updates.update(fixed, Text("y" * 100))
+        assert updates.layouts == 5, "wrapped to another height: laid out"
+        await pilot.pause()
+        assert fixed.size.height == 4

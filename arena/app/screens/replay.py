@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -90,6 +91,7 @@ class ReplayScreen(ArenaScreen):
         super().__init__()
         self.model = model
         self.texts = TextUpdates()
+        self._board_width = 0
         episode = model.episode
         self.sub_title = f"episode {episode['id']} · {episode['game']} · seed {episode['seed']}"
 
@@ -137,7 +139,15 @@ class ReplayScreen(ArenaScreen):
         put(self.query_one("#replay-head", Static), head)
         box = self.query_one("#replay-board-box")
         width = box.scrollable_content_region.width or self.app.size.width - 4
-        put(self.query_one("#replay-board", Static), prerender(model.render(), self.app.console, width))
+        drawn = prerender(model.render(), self.app.console, width)
+        board = self.query_one("#replay-board", Static)
+        widest = max(map(cell_len, drawn.plain.split("\n")))
+        if widest > max(width, self._board_width):
+            # The board's box keeps the width of the widest board shown: stepping back through
+            # a board that shrinks by a column a step (a growing sparkline) lays nothing out.
+            self._board_width = widest
+            board.styles.min_width = widest
+        put(board, drawn)
         turns = model.current_turns()
         if turns:
             summary = Text("\n").join(turn_summary(turn) for turn in turns)

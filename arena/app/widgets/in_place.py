@@ -3,8 +3,9 @@
 ``Static.update`` lays the whole screen out again (13 ms a step on the replay screen, for a
 board that kept its size). :class:`TextUpdates` skips an update whose text is the one shown
 and asks for a layout only when the new text can take another size than the old one:
-another number of lines, a line that now wraps, or (for a widget as wide as its text)
-another widest line.
+another number of lines, or (for a widget as wide as its text) another widest line. A
+text whose lines wrap in a widget of its own width is measured as the layout would
+measure it, and laid out only if its height changes.
 """
 
 from __future__ import annotations
@@ -51,12 +52,30 @@ class TextUpdates:
             return
         shape = None
         if isinstance(content, Text):
-            own_width = static.styles.width is None or static.styles.width.is_auto
+            width_rule = static.styles.width  # none set: as wide as its container, not as its text
+            own_width = width_rule is not None and width_rule.is_auto
             # A widget as wide as its text can grow to its container's width; another wraps at its own.
             room = static.parent if own_width and isinstance(static.parent, Widget) else static
             width = room.scrollable_content_region.width or static.app.size.width
             shape = text_shape(content, width, own_width=own_width)
+            floor = static.styles.min_width
+            if shape is not None and own_width and floor is not None:
+                # at least its minimum wide (the board: its box): a narrower text keeps that width
+                least = int(floor.resolve(room.scrollable_content_region.size, static.app.size))
+                shape = (shape[0], max(shape[1], least), shape[2])
         layout = before is None or shape is None or before[1] != shape
-        self.layouts += layout
         self._shown[key] = (content, shape)
+        if layout and before is not None and isinstance(content, Text) and not own_width:
+            # Lines that wrap: measure the wrapped height as the layout would, and lay out
+            # only if it differs from the height the widget has.
+            static.update(content, layout=False)
+            static.clear_cached_dimensions()  # the height cached for the old text
+            width, height = static.content_region.size
+            wrapped = static.get_content_height(static.container_size, static.app.size, width)
+            layout = not width or wrapped != height
+            if layout:
+                static.refresh(layout=True)
+            self.layouts += layout
+            return
+        self.layouts += layout
         static.update(content, layout=layout)
