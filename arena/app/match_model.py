@@ -99,6 +99,11 @@ class SeatStats:
     reasked: int = 0
 
     @property
+    def scripted(self) -> bool:
+        """A baseline: it answers at once, so its time is the machine's, not a decision's."""
+        return self.kind == "baseline"
+
+    @property
     def mean_latency(self) -> float:
         """Average seconds per decision."""
         return self.latency_total / self.decisions if self.decisions else 0.0
@@ -208,7 +213,7 @@ class MatchModel(Observer):
                     flags,
                     usage,
                     turn.latency,
-                    timed=self.stats[turn.seat].kind != "baseline" if turn.seat in self.stats else True,
+                    timed=not (turn.seat in self.stats and self.stats[turn.seat].scripted),
                 )
             )
             stats = self.stats[turn.seat]
@@ -318,7 +323,7 @@ class MatchModel(Observer):
         thinking = [
             seat
             for seat in self.deciding
-            if seat not in people and self.stats.get(seat) is not None and self.stats[seat].kind != "baseline"
+            if seat not in people and seat in self.stats and not self.stats[seat].scripted
         ]
         parts = []
         if people:

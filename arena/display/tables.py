@@ -135,13 +135,8 @@ def _games_table(games: list[dict[str, Any]]) -> Table:
 
 
 def _leaderboard_table(rows: list[dict[str, Any]], games: list[str], group: int | None, groups: int) -> Table:
-    if group is None:
-        title = "no finished games: not rated"
-    elif groups > 1:
-        title = f"leaderboard, group {group} (95% interval; comparable within this group only)"
-    else:
-        title = "leaderboard (95% interval), and each game's own rating"
-    table = Table(title=title, header_style="bold")
+    whole = "leaderboard (95% interval), and each game's own rating"
+    table = Table(title=_rated_title("leaderboard", group, groups, whole), header_style="bold")
     for name in ("#", "player", "rating", "interval", "episodes", *games):
         table.add_column(
             plain_text(name), justify="left" if name == "player" else "right", no_wrap=name == "player"
@@ -168,18 +163,22 @@ def _own_cell(own: dict[str, Any] | None) -> str:
     return plain_text(rating_text(own)) + ("" if interval == "-" else f" ({interval})")
 
 
+def _rated_title(noun: str, group: int | None, groups: int, whole: str) -> str:
+    """A ratings table's title: unrated, one of several groups (not comparable across), or ``whole``."""
+    if group is None:
+        return "no finished games: not rated"
+    if groups > 1:
+        return f"{noun}, group {group} (95% interval; comparable within this group only)"
+    return whole
+
+
 def _method_text(ratings: dict[str, Any]) -> str:
     name = "Plackett-Luce" if ratings.get("method") == "plackett-luce" else "Bradley-Terry"
     return f"{name}, 95% seed-bootstrap intervals (expanded for small samples)"
 
 
 def _ratings_table(rows: list[dict[str, Any]], group: int | None, groups: int) -> Table:
-    if group is None:
-        title = "no finished games: not rated"
-    elif groups > 1:
-        title = f"ratings, group {group} (95% interval; comparable within this group only)"
-    else:
-        title = "ratings (95% interval)"
+    title = _rated_title("ratings", group, groups, "ratings (95% interval)")
     ratings = Table(title=title, header_style="bold")
     for name in ("#", "player", "rating", "interval", "episodes", "W", "D", "L", "$/episode"):
         ratings.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
