@@ -57,7 +57,7 @@ async def toggle_help(pilot: Any, app: ArenaApp) -> None:
 
 
 async def test_keys_are_answered_and_episodes_play_while_the_tables_are_in_flight(app_db: Path) -> None:
-    config = build_config(game="bargain", players=PLAYERS, seeds=150, seed=1, concurrency=2)
+    config = build_config(game="bargain", players=PLAYERS, seeds=60, seed=1, concurrency=2)
     app = create_app(app_db, load_models=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
@@ -84,7 +84,7 @@ async def test_keys_are_answered_and_episodes_play_while_the_tables_are_in_fligh
             "the final tables",
         )
         shown = screen.board
-        assert shown is not None and shown.counted == job.progress.total == 6 * 150
+        assert shown is not None and shown.counted == job.progress.total == 6 * 60
         tables = screen.query_one("#t-tables", Static).content
         width = max(60, app.size.width - 6)
     store = Store(app_db)
