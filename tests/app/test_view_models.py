@@ -9,7 +9,6 @@ from typing import Literal
 
 from pydantic import BaseModel, RootModel
 
-from arena.app.action_form import JSON_FIELD, ActionForm
 from arena.app.browse_model import EpisodeFilter, episode_cells
 from arena.app.home_model import MatchDraft, ModelCatalog, reflow, seat_options
 from arena.app.human import HumanDesk, HumanPlayer
@@ -18,6 +17,7 @@ from arena.app.replay_model import ReplayModel
 from arena.app.safe import SafeRenderable, safe_text
 from arena.app.screens.match import HISTORY_WIDTHS, history_cells
 from arena.contract.player import DecisionRequest
+from arena.engine.action_form import JSON_FIELD, ActionForm
 from arena.engine.match import MatchConfig, play_match, prepare_runner
 from arena.engine.runner import decision_request
 from arena.plugins.games import get_game
