@@ -110,6 +110,10 @@ class ActionForm:
         """True when the choices entered now call for ``spec`` (a bargain's price only for an offer)."""
         return spec.applies(self._parsed())
 
+    def checked(self, spec: FieldSpec) -> bool:
+        """True when a yes/no field's entry reads as yes (by the same rule as a submit)."""
+        return self._parsed().get(spec.name) is True
+
     def hint(self, spec: FieldSpec, ahead: Collection[str] | None = None, *, now: bool = True) -> str:
         """The allowed values shown with a field; the one place every front end takes them from.
 
@@ -307,11 +311,16 @@ def initial_text(spec: FieldSpec, *, preselect: bool = True) -> str:
         if preselect and spec.required and spec.kind == "choice" and spec.choices:
             return spec.choices[0]
         if preselect and spec.required and spec.kind == "boolean":
-            return "no"
+            return yes_no(False)
         return ""
     if isinstance(spec.default, bool):
-        return "yes" if spec.default else "no"
+        return yes_no(spec.default)
     return str(spec.default)
+
+
+def yes_no(flag: bool) -> str:
+    """A yes/no field's entry for ``flag``, as a person would type it."""
+    return "yes" if flag else "no"
 
 
 def stand_in(spec: FieldSpec) -> Any:

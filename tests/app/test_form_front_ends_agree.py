@@ -246,9 +246,10 @@ async def through_app(case: Case) -> Seen:
     return seen
 
 
-def summary(action: BaseModel) -> Any:
-    """An action as plain data."""
-    return action.model_dump(mode="json")
+def summary(decision: Decision) -> Any:
+    """A decision's action as plain data."""
+    assert isinstance(decision.action, BaseModel)
+    return decision.action.model_dump(mode="json")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
@@ -264,7 +265,7 @@ async def test_the_same_entries_come_to_the_same_thing_in_the_console_and_the_ap
         assert console.question is not None and console.question.endswith(case.question)
     if case.message is None:
         assert console.decision is not None and app.decision is not None
-        assert summary(console.decision.action) == summary(app.decision.action)
+        assert summary(console.decision) == summary(app.decision)
         assert console.decision.reason == app.decision.reason
     else:
         assert console.decision is None and app.decision is None

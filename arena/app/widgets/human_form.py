@@ -30,7 +30,7 @@ from arena.app.human import HumanTurn
 from arena.app.safe import safe_text
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.choice_set import ChoiceSet
-from arena.engine.action_form import ActionForm
+from arena.engine.action_form import ActionForm, yes_no
 from arena.engine.forms import FieldSpec
 
 MAX_RADIO_CHOICES = 4
@@ -179,8 +179,7 @@ class HumanForm(Vertical):
             value = entry if entry in spec.choices else Select.NULL
             return Select(options, value=value, id=control_id, allow_blank=not spec.required, compact=True)
         if spec.kind == "boolean":
-            checked = entry.lower() in ("yes", "true", "1")
-            return Checkbox(safe_text(spec.name), value=checked, id=control_id, compact=True)
+            return Checkbox(safe_text(spec.name), value=self.form.checked(spec), id=control_id, compact=True)
         placeholder = self.form.hint(spec, now=False)
         # A number is usually replaced, so entering its field selects it; text is usually
         # continued, so the cursor goes to its end.
@@ -301,7 +300,7 @@ class HumanForm(Vertical):
     @on(Checkbox.Changed)
     def _checkbox_changed(self, event: Checkbox.Changed) -> None:
         event.stop()
-        self._set(event.checkbox, "yes" if event.value else "no")
+        self._set(event.checkbox, yes_no(event.value))
 
     @on(Button.Pressed, "#form-submit")
     def _submit_pressed(self, event: Button.Pressed) -> None:
@@ -323,7 +322,7 @@ class HumanForm(Vertical):
             elif isinstance(control, Select):
                 text = "" if control.value is Select.NULL else str(control.value)
             elif isinstance(control, Checkbox):
-                text = "yes" if control.value else "no"
+                text = yes_no(control.value)
             else:
                 continue
             if text != self.form.entries.get(spec.name, ""):
