@@ -170,6 +170,8 @@ class ArenaApp(App[int]):
         """Offer the models in the home screen's seat lists and the tournament set-up."""
         from arena.app.screens.tournament_setup import TournamentSetupScreen
 
+        if not self.is_running:  # the list arrived as the app quits: its screens are being taken down
+            return
         for screen in self.screen_stack:
             if isinstance(screen, HomeScreen | TournamentSetupScreen):
                 screen.refresh_players()
