@@ -39,7 +39,7 @@ def sample(folder: Path) -> tuple[dict[str, Any], list[list[list[Any]]], dict[st
     episode = store.episode(outcome.episode_id)
     assert episode is not None
     seats = store.seats(outcome.episode_id)
-    fields = ("game", "game_version", "prompt_version", "arena_version", "seed", "config")
+    fields = ("game", "game_version", "prompt_version", "arena_version", "seed", "options")
     create = {key: episode[key] for key in fields}
     create["seats"] = [(s["seat"], s["player"], s["kind"]) for s in seats]
     create["configs"] = {s["seat"]: s["config"] for s in seats if s["config"]}

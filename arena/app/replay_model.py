@@ -1,7 +1,7 @@
 """Stepping through a saved episode: a plain object the replay screen reads.
 
 The state after step ``k`` is rebuilt, not stored: the game is created again from the
-episode's seed and options (``definition.create(seed, config)``, with the definition its
+episode's seed and options (``definition.create(seed, options)``, with the definition its
 caller found) and the stored actions are applied step by step. Deep copies of the game are kept every
 ``snapshot_every`` steps, so reaching any step costs at most one copy and that many
 ``apply`` calls. If the game cannot be rebuilt (unknown game, changed rules) the replay
@@ -149,16 +149,16 @@ class ReplayModel:
         )
 
     def _init_game(self) -> None:
-        seed, config = int(self.episode["seed"]), dict(self.episode.get("config") or {})
+        seed, options = int(self.episode["seed"]), dict(self.episode.get("options") or {})
         spec = self.definition
         if spec is None:
             self.rebuild_error = f"cannot rebuild the game: {self.episode['game']} is not installed"
             return
         try:
             try:
-                game = spec.create(seed, config)
+                game = spec.create(seed, options)
             except ValueError:  # recorded options outside today's limits: use them as played
-                game = spec.new_state(seed, spec.Options.model_construct(**config))
+                game = spec.new_state(seed, spec.Options.model_construct(**options))
         except Exception as exc:  # a removed option, changed rules: keep the stored turns readable
             self.rebuild_error = f"cannot rebuild the game: {type(exc).__name__}: {exc}"
             return

@@ -132,7 +132,7 @@ class Recorder:
             prompt_version=definition.prompt_version,
             arena_version=__version__,
             seed=game.seed,
-            config=options,
+            options=options,
             seats=[(s.seat, s.spec, s.kind) for s in seats],
             tournament_id=tournament_id,
             slot_key=slot_key,

@@ -43,7 +43,8 @@ class NewEpisode(TypedDict):
     prompt_version: str
     arena_version: str
     seed: int
-    config: dict[str, Any]
+    options: dict[str, Any]
+    """The game options the episode is played with."""
     seats: list[tuple[str, str, str]]
     """(seat, player spec, player kind) for each seat."""
     tournament_id: NotRequired[int | None]
@@ -69,7 +70,7 @@ def create_episode(conn: sqlite3.Connection, **episode: Unpack[NewEpisode]) -> i
         ],
     )
     cursor = conn.execute(
-        "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, config,"
+        "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, options,"
         " status, started_at, pid, tournament_id, slot_key) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         (
             episode["game"],
@@ -77,7 +78,7 @@ def create_episode(conn: sqlite3.Connection, **episode: Unpack[NewEpisode]) -> i
             episode["prompt_version"],
             episode["arena_version"],
             episode["seed"],
-            dumps(episode["config"]),
+            dumps(episode["options"]),
             "running",
             started,
             os.getpid(),
