@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any, NotRequired, TypedDict, Unpack
 
 from arena.contract.playerconfig import config_hash
+from arena.contract.usage import Usage
 from arena.store.turn_rows import dumps
 
 Op = tuple[str, Sequence[Sequence[Any]]]
@@ -99,20 +100,23 @@ def add_turns(columns: tuple[str, ...], rows: Sequence[Sequence[Any]]) -> Write:
 
 
 def finish_episode(episode_id: int, status: str, message: str, seats: dict[str, dict[str, Any]]) -> Write:
-    """The final status (and turn count) and each seat's score, metrics and usage."""
-    seat_rows = [
-        (
-            v["score"],
-            dumps(v["metrics"]),
-            v["input_tokens"],
-            v["output_tokens"],
-            v["cost_usd"],
-            v["cache_write_tokens"],
-            episode_id,
-            seat,
+    """The final status (and turn count) and each seat's ``score``, ``metrics`` and ``usage`` (a
+    :class:`~arena.contract.usage.Usage`; the seat's cached and reasoning tokens stay in its turns)."""
+    seat_rows = []
+    for seat, v in seats.items():
+        usage: Usage = v["usage"]
+        seat_rows.append(
+            (
+                v["score"],
+                dumps(v["metrics"]),
+                usage.input_tokens,
+                usage.output_tokens,
+                usage.cost_usd,
+                usage.cache_write_tokens,
+                episode_id,
+                seat,
+            )
         )
-        for seat, v in seats.items()
-    ]
     return (
         (SET_STATUS, [(status, message, now(), episode_id, episode_id)]),
         (
