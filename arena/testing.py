@@ -266,7 +266,7 @@ def _replay_rows(definition: GameDefinition, store: Store, episode_id: int) -> i
     episode = store.episode(episode_id)
     _require(episode is not None and episode["status"] == "finished", "the recorded episode did not finish")
     assert episode is not None
-    state = definition.create(episode["seed"], episode["config"])
+    state = definition.create(episode["seed"], episode["options"])
     turns = store.turns(episode_id, definition)
     _require(bool(turns), "the episode stored no turns")
     by_step: dict[int, list[dict[str, Any]]] = {}

@@ -1,6 +1,7 @@
 """How responsive the Arena app is. Prints figures; asserts nothing.
 
-1. launch: time from starting ``python`` to an interactive home screen (headless driver).
+1. launch: time from starting ``python`` to the home screen's first frame (keys answered) and to
+   the first game's set-up painted (headless driver).
 2. load: key press -> screen repainted while 8 episodes with model seats run against a
    slow local server (each reply takes ``--delay`` seconds). The seats are real
    ``openai-compat`` model players talking HTTP to a tiny local chat-completions server;
@@ -55,18 +56,30 @@ from arena.tournament.run import run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 LAUNCH_CHILD = """
-import asyncio, sys
+import asyncio, json, sys, time
 from pathlib import Path
 from arena.app import create_app
 from arena.app.screens.home import HomeScreen
 
 async def main() -> None:
     app = create_app(Path(sys.argv[1]), freeze_gc=True)
+    marks = {}
+    original = app._display
+
+    def display(screen, renderable):
+        if renderable is not None:
+            marks.setdefault("frame", time.time())
+            home = app.screen
+            if isinstance(home, HomeScreen) and home.spec is not None and home.query("#seats Select"):
+                marks.setdefault("set_up", time.time())
+        original(screen, renderable)
+
+    app._display = display
     async with app.run_test(size=(120, 40)) as pilot:
-        while not (isinstance(app.screen, HomeScreen) and app.screen.spec is not None):
+        while "set_up" not in marks:
             await pilot.pause(0.001)
         await pilot.pause()
-        print("READY", flush=True)
+        print("READY " + json.dumps(marks), flush=True)
 
 asyncio.run(main())
 """
@@ -128,10 +141,15 @@ class PaintClock:
 
 # -- 1. launch -----------------------------------------------------------------------------
 def bench_launch(runs: int, workdir: Path) -> None:
-    """Fresh interpreter to a home screen showing the first game, ``runs`` times."""
-    times = []
+    """Fresh interpreter to the home screen, ``runs`` times: its first frame, then its set-up.
+
+    The first frame is the home screen's layout with the game list focused: keys are
+    answered from then on. The games, the engine and pydantic load after it, and the
+    set-up (the first game's description, rules, seats and options) is painted next.
+    """
+    frames, set_ups = [], []
     for run in range(runs):
-        started = time.perf_counter()
+        started = time.time()
         child = subprocess.Popen(
             [sys.executable, "-c", LAUNCH_CHILD, str(workdir / f"launch{run}.db")],
             stdout=subprocess.PIPE,
@@ -140,11 +158,14 @@ def bench_launch(runs: int, workdir: Path) -> None:
         )
         assert child.stdout is not None
         line = child.stdout.readline()
-        times.append(time.perf_counter() - started)
         child.wait()
-        if "READY" not in line:
+        if not line.startswith("READY "):
             raise SystemExit(f"launch run {run} failed")
-    print(f"launch to interactive home screen: {summary(times)}")
+        marks = json.loads(line.removeprefix("READY "))
+        frames.append(marks["frame"] - started)
+        set_ups.append(marks["set_up"] - started)
+    print(f"launch to the home screen's first frame (keys answered): {summary(frames)}")
+    print(f"launch to the first game's set-up painted: {summary(set_ups)}")
 
 
 # -- 2. key presses under load -------------------------------------------------------------

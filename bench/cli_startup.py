@@ -1,8 +1,9 @@
 """How fast Arena starts: ``arena --help``, ``arena games``, ``arena episodes`` and the app.
 
 Each measurement starts a fresh interpreter (a subprocess) and times it from start to
-exit, or for the app from start to an interactive home screen (the headless driver,
-exactly as ``bench/app_latency.py`` measures its launch). Prints the median and the best
+exit, or for the app from start to the home screen's first frame (keys answered) and to
+the first game's set-up painted (the headless driver, exactly as ``bench/app_latency.py``
+measures its launch). Prints the median and the best
 of ``--runs`` runs of each; asserts nothing. The app is timed twice: on a new database
 each run (``bench/app_latency.py``'s launch, which creates and migrates the file) and on
 the database of the listing (what every later start opens).
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import subprocess
@@ -46,14 +48,13 @@ def arena_command() -> list[str]:
     return [sys.executable, "-c", "from arena.cli.main import run; run()"]
 
 
-def timed(command: list[str], env: dict[str, str], *, until: str | None = None) -> float:
-    """Seconds from starting ``command`` to its exit (or to a stdout line containing ``until``).
+def start(command: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
+    """``command`` started in the folder of the database.
 
-    It runs in the folder of the database, so nothing in the current folder shadows the
-    installed packages (``python -c`` puts the current folder first on the path).
+    Nothing in the current folder then shadows the installed packages (``python -c`` puts
+    the current folder first on the path).
     """
-    started = time.perf_counter()
-    child = subprocess.Popen(
+    return subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -61,14 +62,25 @@ def timed(command: list[str], env: dict[str, str], *, until: str | None = None) 
         env=env,
         cwd=Path(env["ARENA_DB"]).parent,
     )
+
+
+def launched(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Seconds from starting the app's launch child to its first frame, and to its set-up painted."""
+    started = time.time()  # wall clock: the child reports its moments on the same clock
+    child = start(command, env)
     assert child.stdout is not None
-    if until is not None:
-        line = child.stdout.readline()
-        took = time.perf_counter() - started
-        child.communicate()
-        if until not in line:
-            raise SystemExit(f"{command[-2:]} did not get ready: {line!r}")
-        return took
+    line = child.stdout.readline()
+    child.communicate()
+    if not line.startswith("READY "):
+        raise SystemExit(f"the app did not get ready: {line!r}")
+    marks = json.loads(line.removeprefix("READY "))
+    return marks["frame"] - started, marks["set_up"] - started
+
+
+def timed(command: list[str], env: dict[str, str]) -> float:
+    """Seconds from starting ``command`` to its exit."""
+    started = time.perf_counter()
+    child = start(command, env)
     output, errors = child.communicate()
     took = time.perf_counter() - started
     if child.returncode != 0 or not output:
@@ -113,16 +125,15 @@ def main() -> None:
         for label, extra in commands.items():
             timed(arena + extra, env)  # warm the file cache once, as a user's second run would be
             times = [timed(arena + extra, env) for _ in range(args.runs)]
-            print(f"{label:<28} {summary(times)}")
+            print(f"{label:<40} {summary(times)}")
         app = [sys.executable, "-c", LAUNCH_CHILD]
-        timed([*app, str(Path(tmp) / "warm.db")], env, until="READY")
-        fresh = [
-            timed([*app, str(Path(tmp) / f"app{run}.db")], env, until="READY") for run in range(args.app_runs)
-        ]
-        print(f"{'app, new database':<28} {summary(fresh)}")
-        timed([*app, str(db)], env, until="READY")
-        kept = [timed([*app, str(db)], env, until="READY") for _ in range(args.app_runs)]
-        print(f"{'app, the listed database':<28} {summary(kept)}")
+        launched([*app, str(Path(tmp) / "warm.db")], env)
+        fresh = [launched([*app, str(Path(tmp) / f"app{run}.db")], env) for run in range(args.app_runs)]
+        launched([*app, str(db)], env)
+        kept = [launched([*app, str(db)], env) for _ in range(args.app_runs)]
+        for label, runs in (("new database", fresh), ("the listed database", kept)):
+            print(f"{'app first frame, ' + label:<40} {summary([frame for frame, _ in runs])}")
+            print(f"{'app set-up painted, ' + label:<40} {summary([set_up for _, set_up in runs])}")
         print(f"load average {os.getloadavg()[0]:.1f}")
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from arena.contract.usage import NO_USAGE
 from arena.engine.match import MatchConfig, play_match
 from arena.engine.recorder import TURN_COLUMNS
 from arena.store.database import Store
@@ -38,7 +39,7 @@ def sample(folder: Path) -> tuple[dict[str, Any], list[list[list[Any]]], dict[st
     episode = store.episode(outcome.episode_id)
     assert episode is not None
     seats = store.seats(outcome.episode_id)
-    fields = ("game", "game_version", "prompt_version", "arena_version", "seed", "config")
+    fields = ("game", "game_version", "prompt_version", "arena_version", "seed", "options")
     create = {key: episode[key] for key in fields}
     create["seats"] = [(s["seat"], s["player"], s["kind"]) for s in seats]
     create["configs"] = {s["seat"]: s["config"] for s in seats if s["config"]}
@@ -49,10 +50,7 @@ def sample(folder: Path) -> tuple[dict[str, Any], list[list[list[Any]]], dict[st
         s["seat"]: {
             "score": s["score"],
             "metrics": s["metrics"],
-            "input_tokens": 0,
-            "output_tokens": 0,
-            "cost_usd": 0.0,
-            "cache_write_tokens": 0,
+            "usage": NO_USAGE,
         }
         for s in seats
     }

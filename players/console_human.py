@@ -19,11 +19,10 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
 
 from arena.contract.player import Decision, DecisionRequest, Player, UserLeft
-from arena.engine.forms import FieldSpec, form_fields, parse_field
-from players.console_form import build, early_problem, limit_now, problem_with
+from arena.engine.action_form import ActionForm
+from arena.engine.forms import FieldSpec
 
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
@@ -127,60 +126,47 @@ class ConsoleHuman(Player):
                 raise UserLeft(self.desk.left)
             if self.desk.show_board is not None:
                 self.desk.show_board(request.seat)
-            fields = form_fields(request.action_model)
-            defaults = any(f.default not in (None, "") for f in fields)
+            form = ActionForm(request, preselect=False)
+            defaults = any(f.default not in (None, "") for f in form.fields)
             kept = " (blank keeps the value in brackets)" if defaults else ""
             self._write(f"== seat {request.seat}: your move; enter each field{kept} ==")
-            entered: dict[str, str] = {}
             while True:
-                values = self._ask_fields(request, fields, entered)
-                problem = problem_with(request, fields, values)
-                if problem is None:
-                    action = build(request, fields, values)
-                    assert not isinstance(action, str)
-                    caution = request.caution(action) if request.caution else None
-                    if caution is None or self._confirm(request.seat, caution):
-                        return Decision(action=action, reason=str(values.get("reason", "")), raw=repr(values))
-                    self._write("  not sent; change what you need (blank keeps your earlier entry)")
+                self._ask_fields(request.seat, form)
+                outcome = form.submit()
+                if outcome.action is None:
+                    self._write(f"  {outcome.message}; change what you need (blank keeps your earlier entry)")
                     continue
-                self._write(f"  {problem}; change what you need (blank keeps your earlier entry)")
+                if outcome.question is None or self._confirm(request.seat, outcome.question):
+                    return Decision(action=outcome.action, reason=outcome.reason, raw=repr(outcome.values))
+                self._write("  not sent; change what you need (blank keeps your earlier entry)")
 
-    def _ask_fields(
-        self, request: DecisionRequest, fields: list[FieldSpec], entered: dict[str, str]
-    ) -> dict[str, Any]:
-        """Ask each field that applies, checking it as it is entered; ``entered`` keeps the texts."""
-        values: dict[str, Any] = {}
+    def _ask_fields(self, seat: str, form: ActionForm) -> None:
+        """Ask each field that applies in turn, checking it as it is entered; the form keeps the texts.
+
+        A blank answer keeps what the field holds (its default, or the earlier entry).
+        """
+        names = [f.name for f in form.fields]
         index = 0
-        while index < len(fields):
-            field = fields[index]
-            if not field.applies(values):
+        while index < len(form.fields):
+            field = form.fields[index]
+            if not form.applies(field):
                 index += 1
                 continue
-            limit = limit_now(request, fields, values, field)
-            text = self._read(request.seat, _prompt(field, limit, entered.get(field.name)))
-            if not text.strip() and field.name in entered:
-                text = entered[field.name]
-            try:
-                value = parse_field(field, text)
-            except ValueError as exc:
-                self._write(f"  {exc}")
-                continue
-            if limit is not None and value is not None and value > limit:
-                self._write(f"  {field.name} can be at most {limit} now, not {value}")
-                continue
-            values[field.name] = value
-            problem = early_problem(request, fields, values, fields[index + 1 :])
+            ahead = names[index + 1 :]
+            earlier = form.entries.get(field.name, "")
+            text = self._read(seat, _prompt(field, form.hint(field, ahead), earlier))
+            if not text.strip():
+                text = earlier
+            problem = form.entry_problem(field.name, text, ahead)
             if problem:
                 self._write(f"  {problem}")
-                del values[field.name]
                 continue
-            entered[field.name] = text
+            form.entries[field.name] = text
             index += 1
-        return values
 
-    def _confirm(self, seat: str, caution: str) -> bool:
-        """Ask ``caution; go ahead? y/N``; only yes goes ahead."""
-        return self._read(seat, f"{caution}; go ahead? y/N").strip().lower() in ("y", "yes")
+    def _confirm(self, seat: str, question: str) -> bool:
+        """Ask ``<caution>; go ahead? y/N``; only yes goes ahead."""
+        return self._read(seat, f"{question} y/N").strip().lower() in ("y", "yes")
 
     def _read(self, seat: str, prompt: str) -> str:
         self.desk.at_prompt = True
@@ -202,13 +188,6 @@ class ConsoleHuman(Player):
             raise self.desk.leave(f"the output was closed ({exc.strerror or exc})") from None
 
 
-def _prompt(field: FieldSpec, limit: int | None, earlier: str | None) -> str:
-    """``produce (0 to 27 now) [12]``: the range the game allows now, and what blank keeps."""
-    hint = f"{field.minimum or 0:g} to {limit} now" if limit is not None else field.hint()
-    if earlier is not None and earlier.strip():
-        kept = f" [{earlier.strip()}]"
-    elif field.default not in (None, ""):
-        kept = f" [{field.default}]"
-    else:
-        kept = ""
-    return f"{field.name} ({hint}){kept}"
+def _prompt(field: FieldSpec, hint: str, kept: str) -> str:
+    """``produce (0 to 27 now) [12]``: the allowed values, and what a blank answer keeps."""
+    return f"{field.name} ({hint}) [{kept.strip()}]" if kept.strip() else f"{field.name} ({hint})"

@@ -21,17 +21,17 @@ from textual.message import Message
 from textual.screen import Screen
 
 from arena.app.commands import ArenaCommands
-from arena.app.home_model import ModelCatalog, load_model_catalog
-from arena.app.human import HumanTurn
 from arena.app.input_priority import InputPriority
-from arena.app.live import LiveMatch, MatchManager, PlayerFactory
+from arena.app.model_catalog import ModelCatalog, load_model_catalog
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.modals import ConfirmScreen, TextScreen, help_body
-from arena.app.tournament_job import TournamentJob, TournamentManager
 from arena.store.database import Store, StoreError
 
 if TYPE_CHECKING:
+    from arena.app.human import HumanTurn
+    from arena.app.live import LiveMatch, MatchManager, PlayerFactory
     from arena.app.table_process import TableProcess
+    from arena.app.tournament_job import TournamentJob, TournamentManager
     from arena.app.tournament_model import TournamentDraft
     from arena.engine.match import MatchConfig
     from arena.tournament.config import TournamentConfig
@@ -46,9 +46,11 @@ USER_INPUT = (
 )
 """Input a person waits to see answered (not mouse moves, which come in streams)."""
 
-# Only the home screen is imported to start: every other screen (the tournament screen
-# brings numpy and the rating code) is imported when it is first opened, and the models
-# file is read once the home screen has painted its first game (see read_models).
+# Only the home screen's frame is imported to start: the games, the engine (pydantic) and
+# the match and tournament managers load once that frame is painted (the home screen
+# asks for them), every other screen (the tournament screen brings numpy and the rating
+# code) when it is first opened, and the models file once the first game is painted
+# (see read_models).
 
 
 class ArenaApp(App[int]):
@@ -104,10 +106,12 @@ class ArenaApp(App[int]):
         self.store = store
         self.close_error = ""
         """Why the store could not save everything at quit ("" when it did)."""
-        self.matches = MatchManager(store, extra_players=extra_players, step_delay=step_delay)
+        self._extra_players = extra_players
+        self._step_delay = step_delay
+        self._matches: MatchManager | None = None
+        self._tournaments: TournamentManager | None = None
         self.input_priority = InputPriority()
         """Tournament episodes on this loop yield through it: they wait while a key is answered."""
-        self.tournaments = TournamentManager(store, yield_point=self.input_priority.yield_point)
         self._tables: TableProcess | None = None
         self.catalog = ModelCatalog(loaded=not load_models)
         self._load_models = load_models
@@ -133,6 +137,36 @@ class ArenaApp(App[int]):
         await super().on_event(event)
         if isinstance(event, USER_INPUT):
             self.input_priority.touch()
+
+    @property
+    def matches(self) -> MatchManager:
+        """This session's matches (made on first use: its module brings the engine)."""
+        if self._matches is None:
+            from arena.app.live import MatchManager
+
+            self._matches = MatchManager(
+                self.store, extra_players=self._extra_players, step_delay=self._step_delay
+            )
+            if self.catalog.loaded:
+                self._matches.models_config = self.catalog.config
+        return self._matches
+
+    @property
+    def tournaments(self) -> TournamentManager:
+        """This session's tournaments (made on first use: its module brings the tournament code)."""
+        if self._tournaments is None:
+            from arena.app.tournament_job import TournamentManager
+
+            self._tournaments = TournamentManager(self.store, yield_point=self.input_priority.yield_point)
+            if self.catalog.loaded:
+                self._tournaments.models_config = self.catalog.config
+        return self._tournaments
+
+    def session(self) -> tuple[list[LiveMatch], list[TournamentJob]]:
+        """This session's matches and tournaments so far, without loading either manager."""
+        matches = self._matches.matches if self._matches is not None else []
+        jobs = self._tournaments.jobs if self._tournaments is not None else []
+        return matches, jobs
 
     @property
     def tables(self) -> TableProcess:
@@ -171,14 +205,18 @@ class ArenaApp(App[int]):
 
     async def _read_models(self) -> None:
         self.catalog = await load_model_catalog()
-        self.matches.models_config = self.catalog.config
-        self.tournaments.models_config = self.catalog.config
+        if self._matches is not None:
+            self._matches.models_config = self.catalog.config
+        if self._tournaments is not None:
+            self._tournaments.models_config = self.catalog.config
         self.post_message(self.ModelsLoaded())
 
     def on_arena_app_models_loaded(self, message: ModelsLoaded) -> None:
         """Offer the models in the home screen's seat lists and the tournament set-up."""
         from arena.app.screens.tournament_setup import TournamentSetupScreen
 
+        if not self.is_running:  # the list arrived as the app quits: its screens are being taken down
+            return
         for screen in self.screen_stack:
             if isinstance(screen, HomeScreen | TournamentSetupScreen):
                 screen.refresh_players()
@@ -359,8 +397,9 @@ class ArenaApp(App[int]):
 
     def action_request_quit(self) -> None:
         """Quit; while matches or tournaments run, ask first and then record them as aborted."""
-        running = [match.title for match in self.matches.running()]
-        running += [job.title for job in self.tournaments.running()]
+        matches, jobs = self.session()
+        running = [match.title for match in matches if match.running]
+        running += [job.title for job in jobs if job.running]
         if not running:
             self.exit(0)
             return
@@ -377,14 +416,18 @@ class ArenaApp(App[int]):
         self.push_screen(ConfirmScreen(question, yes="Quit", no="Keep playing"), answer)
 
     async def _stop_and_exit(self) -> None:
-        await self.matches.cancel_all()
-        await self.tournaments.stop_all()
+        await self._stop_all()
         self.exit(0)
+
+    async def _stop_all(self) -> None:
+        if self._matches is not None:
+            await self._matches.cancel_all()
+        if self._tournaments is not None:
+            await self._tournaments.stop_all()
 
     async def on_unmount(self) -> None:
         """Stop every running match and tournament (recorded as aborted), the table process, the store."""
-        await self.matches.cancel_all()
-        await self.tournaments.stop_all()
+        await self._stop_all()
         if self._tables is not None:
             await self._tables.close()
         try:

@@ -1,17 +1,16 @@
 """The home screen's logic as plain objects: who can take a seat, and the match being set up.
 
-Models are optional: ``players.models`` is imported in a thread after the screen is up,
-and if it is missing or incomplete the seat lists simply offer no models.
+The models a seat may take come from :mod:`arena.app.model_catalog` (read after the screen
+is up); this module brings the engine, so the home screen imports it once its frame is painted.
 """
 
 from __future__ import annotations
 
-import asyncio
-import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.app.model_catalog import ModelCatalog
 from arena.contract.game import GameDefinition
 from arena.contract.options import GameOption
 from arena.engine.lineup import baseline_choices
@@ -31,37 +30,6 @@ class SeatOption:
     kind: str
     available: bool = True
     reason: str = ""
-
-
-@dataclass(slots=True)
-class ModelCatalog:
-    """What the models file offers, with the reason each unavailable model cannot play."""
-
-    config: Any = None
-    entries: list[Any] = field(default_factory=list)
-    error: str | None = None
-    loaded: bool = False
-
-
-async def load_model_catalog() -> ModelCatalog:
-    """Import ``players.models`` and ask which models can play; never raises."""
-    try:
-        module = await asyncio.to_thread(importlib.import_module, "players.models")
-        load_config = module.load_models_config
-        describe = module.describe_available
-    except (ImportError, AttributeError):
-        return ModelCatalog(loaded=True)
-    try:
-        config = await asyncio.to_thread(load_config)
-    except Exception as exc:  # a broken models file must not stop the app
-        return ModelCatalog(error=f"models file: {exc}", loaded=True)
-    try:
-        entries = list(await describe(config))
-    except Exception as exc:
-        return ModelCatalog(
-            config=config, error=f"cannot list models: {type(exc).__name__}: {exc}", loaded=True
-        )
-    return ModelCatalog(config=config, entries=entries, loaded=True)
 
 
 def seat_options(spec: GameDefinition, catalog: ModelCatalog, extra: Iterable[str] = ()) -> list[SeatOption]:

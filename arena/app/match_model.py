@@ -32,9 +32,8 @@ from arena.contract.records import (
     StepStarted,
     TurnRecord,
     TurnsRecorded,
-    TurnUsage,
-    tokens_text,
 )
+from arena.contract.usage import NO_USAGE, Usage
 from arena.engine.audience import MESSAGE_FIELD, Audience, has_message_field, move_without_message
 
 HIDDEN_VIEW = "hidden"
@@ -64,7 +63,7 @@ class ReasonLine:
     reason: str
     action_text: str
     flags: str
-    usage: TurnUsage
+    usage: Usage
     latency: float
     timed: bool = True
     """Whether the latency means something: not for a scripted baseline, whose time is the machine's load."""
@@ -82,17 +81,13 @@ class ChatLine:
 
 @dataclass(slots=True)
 class SeatStats:
-    """Running totals for one seat."""
+    """Running totals for one seat: what it spent, and the match view's facts beside it."""
 
     seat: str
     player: str
     kind: str
     decisions: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cached_tokens: int = 0
-    cache_write_tokens: int = 0
-    cost_usd: float = 0.0
+    usage: Usage = NO_USAGE
     latency_total: float = 0.0
     last_latency: float = 0.0
     fallbacks: int = 0
@@ -111,11 +106,9 @@ class SeatStats:
     def summary(self) -> str:
         """``120+40 tok (90 cached) · $0.0012 · 0.84s (avg 0.91s) · 1 fallback``."""
         parts = []
-        if self.input_tokens or self.output_tokens or self.cost_usd:
-            tokens = tokens_text(
-                self.input_tokens, self.output_tokens, self.cached_tokens, self.cache_write_tokens
-            )
-            parts += [tokens, f"${self.cost_usd:.4f}"]
+        usage = self.usage
+        if usage.spent:
+            parts += [usage.tokens_text(), usage.cost_text()]
         parts.append(f"{self.last_latency:.2f}s (avg {self.mean_latency:.2f}s)")
         if self.fallbacks:
             parts.append(f"{self.fallbacks} fallback{'s' if self.fallbacks != 1 else ''}")
@@ -218,11 +211,7 @@ class MatchModel(Observer):
             )
             stats = self.stats[turn.seat]
             stats.decisions += 1
-            stats.input_tokens += usage.input_tokens
-            stats.output_tokens += usage.output_tokens
-            stats.cached_tokens += usage.cached_tokens
-            stats.cache_write_tokens += usage.cache_write_tokens
-            stats.cost_usd += usage.cost_usd
+            stats.usage += usage
             stats.latency_total += turn.latency
             stats.last_latency = turn.latency
             stats.fallbacks += int(turn.fallback)

@@ -1,7 +1,7 @@
 """Stepping through a saved episode: a plain object the replay screen reads.
 
 The state after step ``k`` is rebuilt, not stored: the game is created again from the
-episode's seed and options (``definition.create(seed, config)``, with the definition its
+episode's seed and options (``definition.create(seed, options)``, with the definition its
 caller found) and the stored actions are applied step by step. Deep copies of the game are kept every
 ``snapshot_every`` steps, so reaching any step costs at most one copy and that many
 ``apply`` calls. If the game cannot be rebuilt (unknown game, changed rules) the replay
@@ -20,7 +20,7 @@ from rich.pretty import Pretty
 from rich.text import Text
 
 from arena.contract.game import GameDefinition, GameState
-from arena.contract.records import tokens_text
+from arena.contract.usage import Usage, unpriced_seat
 from arena.display.board import board
 from arena.engine.recorder import stored_turn
 from arena.plugins.games import installed_game
@@ -52,21 +52,18 @@ class ReplayTurn:
     error: str | None
     error_detail: str
     attempts: list[dict[str, Any]]
-    input_tokens: int
-    output_tokens: int
-    cached_tokens: int
-    cache_write_tokens: int
-    cost_usd: float
+    usage: Usage
     latency: float
     state: dict[str, Any]
 
     @classmethod
-    def from_row(cls, row: dict[str, Any], players: dict[str, str]) -> ReplayTurn:
+    def from_row(
+        cls, row: dict[str, Any], players: dict[str, str], unpriced: frozenset[str] = frozenset()
+    ) -> ReplayTurn:
         """Build from a ``turns`` row as :meth:`arena.store.database.Store.turns` returns it.
 
-        Read by record field."""
+        Read by record field; ``unpriced`` names the seats whose model had no price."""
         turn = stored_turn(row)
-        usage = turn["usage"]
         return cls(
             index=turn["index"],
             step=turn["step"],
@@ -82,11 +79,7 @@ class ReplayTurn:
             error=turn["error"],
             error_detail=turn["error_detail"] or "",
             attempts=list(turn["attempts"] or []),
-            input_tokens=usage["input_tokens"],
-            output_tokens=usage["output_tokens"],
-            cached_tokens=usage["cached_tokens"],
-            cache_write_tokens=usage["cache_write_tokens"],
-            cost_usd=usage["cost_usd"],
+            usage=Usage.from_columns(turn["usage"], unpriced=turn["seat"] in unpriced),
             latency=turn["latency"],
             state=turn["state"] if isinstance(turn["state"], dict) else {},
         )
@@ -102,11 +95,9 @@ class ReplayTurn:
 
     def usage_line(self) -> str:
         """``120+40 tok (90 cached) · $0.0012 · 0.84s`` (just the latency when nothing was spent)."""
-        if self.input_tokens or self.output_tokens or self.cost_usd:
-            tokens = tokens_text(
-                self.input_tokens, self.output_tokens, self.cached_tokens, self.cache_write_tokens
-            )
-            return f"{tokens} · ${self.cost_usd:.4f} · {self.latency:.2f}s"
+        usage = self.usage
+        if usage.spent:
+            return f"{usage.tokens_text()} · {usage.cost_text()} · {self.latency:.2f}s"
         return f"{self.latency:.2f}s"
 
 
@@ -130,8 +121,9 @@ class ReplayModel:
         self.seats = [row["seat"] for row in seats]
         self.snapshot_every = max(1, snapshot_every)
         self.steps: list[list[ReplayTurn]] = []
+        unpriced = frozenset(row["seat"] for row in seats if unpriced_seat(row.get("config")))
         for row in turns:
-            turn = ReplayTurn.from_row(row, self.players)
+            turn = ReplayTurn.from_row(row, self.players, unpriced)
             while len(self.steps) <= turn.step:
                 self.steps.append([])
             self.steps[turn.step].append(turn)
@@ -157,16 +149,16 @@ class ReplayModel:
         )
 
     def _init_game(self) -> None:
-        seed, config = int(self.episode["seed"]), dict(self.episode.get("config") or {})
+        seed, options = int(self.episode["seed"]), dict(self.episode.get("options") or {})
         spec = self.definition
         if spec is None:
             self.rebuild_error = f"cannot rebuild the game: {self.episode['game']} is not installed"
             return
         try:
             try:
-                game = spec.create(seed, config)
+                game = spec.create(seed, options)
             except ValueError:  # recorded options outside today's limits: use them as played
-                game = spec.new_state(seed, spec.Options.model_construct(**config))
+                game = spec.new_state(seed, spec.Options.model_construct(**options))
         except Exception as exc:  # a removed option, changed rules: keep the stored turns readable
             self.rebuild_error = f"cannot rebuild the game: {type(exc).__name__}: {exc}"
             return

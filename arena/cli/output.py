@@ -26,8 +26,8 @@ from arena.contract.records import (
     Observer,
     TurnRecord,
     TurnsRecorded,
-    TurnUsage,
 )
+from arena.contract.usage import NO_USAGE, Usage
 from arena.display.board import board
 from arena.display.sanitize import plain_text
 from arena.display.values import format_row
@@ -170,15 +170,15 @@ def turn_line(turn: TurnRecord, player: str = "") -> Text:
         line.append("  ")
         line.append(plain_text(turn.reason, limit=160), style="italic")
     usage = turn.usage
-    if usage.total_tokens or usage.cost_usd:
-        line.append(f"  [{usage.tokens_text()}, ${usage.cost_usd:.4f}, {turn.latency:.2f}s]", style="dim")
+    if usage.spent:
+        line.append(f"  [{usage.tokens_text()}, {usage.cost_text()}, {turn.latency:.2f}s]", style="dim")
     elif _calls_a_model(player):
         line.append(f"  [{turn.latency:.2f}s]", style="dim")
     return line
 
 
 def results_table(
-    results: dict[str, SeatResult], players: dict[str, str], usage: dict[str, TurnUsage] | None = None
+    results: dict[str, SeatResult], players: dict[str, str], usage: dict[str, Usage] | None = None
 ) -> Table:
     """Seats side by side: score, every metric, then tokens and cost when a seat used any."""
     table = Table(title="results", header_style="bold")
@@ -191,13 +191,13 @@ def results_table(
         metric_names += [name for name in result.metrics if name not in metric_names]
     for name in metric_names:
         table.add_row(name, *format_row([r.metrics.get(name) for r in results.values()]))
-    spent = [usage.get(seat, TurnUsage()) for seat in results] if usage else []
-    if any(u.total_tokens or u.cost_usd for u in spent):
+    spent = [usage.get(seat, NO_USAGE) for seat in results] if usage else []
+    if any(u.spent for u in spent):
         table.add_row("input tokens", *(str(u.input_tokens) for u in spent))
         table.add_row("cached input", *(str(u.cached_tokens) for u in spent))
         table.add_row("cache-write input", *(str(u.cache_write_tokens) for u in spent))
         table.add_row("output tokens", *(str(u.output_tokens) for u in spent))
-        table.add_row("cost usd", *(f"{u.cost_usd:.4f}" for u in spent))
+        table.add_row("cost usd", *(u.cost_text().removeprefix("$") for u in spent))
     return table
 
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 import enum
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel
+
+from arena.contract.usage import NO_USAGE, Usage
 
 
 class ErrorClass(enum.StrEnum):
@@ -53,37 +55,6 @@ class UserLeft(Exception):
 
 
 @dataclass(slots=True)
-class Usage:
-    """Tokens and money one decision cost. Zero for scripted players and humans.
-
-    ``input_tokens`` counts every input token; ``cached_tokens`` of them were read from the
-    provider's prompt cache and ``cache_write_tokens`` written to it (each priced at its own
-    rate in ``cost_usd``).
-    """
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cached_tokens: int = 0
-    reasoning_tokens: int = 0
-    cost_usd: float = 0.0
-    cache_write_tokens: int = 0
-
-    def add(self, other: Usage) -> None:
-        """Accumulate another usage record into this one."""
-        self.input_tokens += other.input_tokens
-        self.output_tokens += other.output_tokens
-        self.cached_tokens += other.cached_tokens
-        self.reasoning_tokens += other.reasoning_tokens
-        self.cost_usd += other.cost_usd
-        self.cache_write_tokens += other.cache_write_tokens
-
-    @property
-    def total_tokens(self) -> int:
-        """Input plus output tokens."""
-        return self.input_tokens + self.output_tokens
-
-
-@dataclass(slots=True)
 class Decision:
     """A player's answer to one :class:`DecisionRequest`.
 
@@ -98,7 +69,7 @@ class Decision:
     action: BaseModel | dict[str, Any] | None
     reason: str = ""
     raw: str = ""
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage = NO_USAGE
     latency: float = 0.0
     error: ErrorClass | None = None
     error_detail: str = ""

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arena.contract.game import GameState, SeatResult
 from arena.contract.unvalidated import unvalidated
+from arena.contract.usage import Usage
 
 
 class EpisodeStatus:
@@ -75,39 +76,6 @@ class Attempt(Record):
     sampling: dict[str, Any] | None = None
 
 
-class TurnUsage(Record):
-    """Tokens and money one turn cost (the stored usage columns, in their order)."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cached_tokens: int = 0
-    """Input tokens read from a provider's prompt cache (counted in ``input_tokens`` too)."""
-    cache_write_tokens: int = 0
-    """Input tokens written to a provider's prompt cache (counted in ``input_tokens`` too)."""
-    reasoning_tokens: int = 0
-    cost_usd: float = 0.0
-
-    @property
-    def total_tokens(self) -> int:
-        """Input plus output tokens."""
-        return self.input_tokens + self.output_tokens
-
-    def tokens_text(self) -> str:
-        """The token counts as front ends show them (see :func:`tokens_text`)."""
-        return tokens_text(self.input_tokens, self.output_tokens, self.cached_tokens, self.cache_write_tokens)
-
-
-def tokens_text(
-    input_tokens: int, output_tokens: int, cached_tokens: int = 0, cache_write_tokens: int = 0
-) -> str:
-    """``1200+40 tok (900 cached, 250 written to cache)``; the cache parts only when not zero."""
-    text = f"{input_tokens}+{output_tokens} tok"
-    cache = [f"{cached_tokens} cached"] if cached_tokens else []
-    if cache_write_tokens:
-        cache.append(f"{cache_write_tokens} written to cache")
-    return f"{text} ({', '.join(cache)})" if cache else text
-
-
 class TurnRecord(Record):
     """One decision of one seat. Field order is the order ``arena export`` writes a turn in.
 
@@ -130,7 +98,8 @@ class TurnRecord(Record):
     error: str | None
     error_detail: str
     attempts: tuple[Attempt, ...]
-    usage: TurnUsage
+    usage: Usage
+    """What the decision cost, its attempts added (stored as :data:`arena.contract.usage.USAGE_COLUMNS`)."""
     latency: float
     state: dict[str, Any]
     sampling: dict[str, Any] | None = None
@@ -174,7 +143,8 @@ class EpisodeEnded(Record):
     status: str
     results: dict[str, SeatResult]
     message: str = ""
-    usage: dict[str, TurnUsage] = Field(default_factory=dict)
+    usage: dict[str, Usage] = Field(default_factory=dict)
+    """Each seat's usage over the episode."""
 
 
 Event = EpisodeStarted | StepStarted | TurnsRecorded | EpisodeEnded
@@ -204,7 +174,6 @@ class CallbackObserver(Observer):
 
 
 TURN_FIELDS: tuple[str, ...] = tuple(TurnRecord.model_fields)
-USAGE_FIELDS: tuple[str, ...] = tuple(TurnUsage.model_fields)
 
 
 class EpisodeSink(Protocol):

@@ -33,7 +33,7 @@ def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
             "seed": episode["seed"],
             "status": episode["status"],
             "message": episode["message"],
-            "config": episode["config"],
+            "options": episode["options"],
             "versions": {
                 "game": episode["game_version"],
                 "prompt": episode["prompt_version"],
@@ -94,11 +94,11 @@ def _game_extra(spec: GameDefinition, episode: dict[str, Any], turns: list[dict[
     if type(view).export_extra is GameView.export_extra:  # the game adds nothing: no replay
         return {}
     try:
-        seed, config = int(episode["seed"]), dict(episode["config"] or {})
+        seed, options = int(episode["seed"]), dict(episode["options"] or {})
         try:
-            game = spec.create(seed, config)
+            game = spec.create(seed, options)
         except ValueError:  # recorded options outside today's limits: use them as played
-            game = spec.new_state(seed, spec.Options.model_construct(**config))
+            game = spec.new_state(seed, spec.Options.model_construct(**options))
         steps: dict[int, dict[str, Any]] = {}
         for turn in turns:
             steps.setdefault(turn["step"], {})[turn["seat"]] = turn["action"]

@@ -20,7 +20,6 @@ from arena import __version__
 from arena.contract.game import GameState
 from arena.contract.records import (
     TURN_FIELDS,
-    USAGE_FIELDS,
     EpisodeEnded,
     EpisodeStatus,
     Event,
@@ -28,6 +27,7 @@ from arena.contract.records import (
     TurnRecord,
     TurnsRecorded,
 )
+from arena.contract.usage import NO_USAGE, USAGE_COLUMNS, Usage
 from arena.store.database import Store
 from arena.store.turn_rows import dumps, dumps_bytes, state_digest
 
@@ -39,7 +39,7 @@ _PLAIN = tuple(name for name in TURN_FIELDS if name not in (*DIGESTED, "usage"))
 TURN_COLUMNS: tuple[str, ...] = (
     "episode_id",
     *(COLUMN_NAMES.get(name, name) for name in _PLAIN),
-    *USAGE_FIELDS,
+    *USAGE_COLUMNS,
     *DIGESTED,
     "digest",
     "reason_in_action",
@@ -49,7 +49,6 @@ TURN_COLUMNS: tuple[str, ...] = (
 
 # Read from the records' __dict__: item lookups cost half of attribute reads on pydantic models.
 _plain_values = operator.itemgetter(*_PLAIN)
-_usage_values = operator.itemgetter(*USAGE_FIELDS)
 _ACTION, _VALID, _FALLBACK, _ERROR, _ATTEMPTS, _SAMPLING, _SERVED = (
     _PLAIN.index(name) for name in ("action", "valid", "fallback", "error", "attempts", "sampling", "served")
 )
@@ -80,8 +79,8 @@ def turn_row(episode_id: int, turn: TurnRecord) -> list[Any]:
     if values["served"] is not None:
         plain[_SERVED] = dumps(values["served"])
     digest = state_digest(dumps_bytes(values["state"]))
-    usage = _usage_values(values["usage"].__dict__)
-    return [episode_id, *plain, *usage, None, None, digest, int(reason_in_action)]
+    usage: Usage = values["usage"]
+    return [episode_id, *plain, *usage.columns(), None, None, digest, int(reason_in_action)]
 
 
 _BOOLEAN = frozenset(name for name, info in TurnRecord.model_fields.items() if info.annotation is bool)
@@ -96,7 +95,7 @@ def stored_turn(row: dict[str, Any]) -> dict[str, Any]:
     turn: dict[str, Any] = {}
     for name in TURN_FIELDS:
         if name == "usage":
-            turn["usage"] = {field: row[field] for field in USAGE_FIELDS}
+            turn["usage"] = {column: row[column] for column in USAGE_COLUMNS}
         else:
             value = row[COLUMN_NAMES.get(name, name)]
             turn[name] = bool(value) if name in _BOOLEAN else value
@@ -133,7 +132,7 @@ class Recorder:
             prompt_version=definition.prompt_version,
             arena_version=__version__,
             seed=game.seed,
-            config=options,
+            options=options,
             seats=[(s.seat, s.spec, s.kind) for s in seats],
             tournament_id=tournament_id,
             slot_key=slot_key,
@@ -155,13 +154,9 @@ class Recorder:
             # A seat that could not play leaves no score for anyone (metrics stay, for the record).
             scored = event.status != EpisodeStatus.PLAYER_FAILED
             for seat, result in event.results.items():
-                usage = event.usage.get(seat)
                 seats[seat] = {
                     "score": result.score if scored else None,
                     "metrics": result.metrics,
-                    "input_tokens": usage.input_tokens if usage else 0,
-                    "output_tokens": usage.output_tokens if usage else 0,
-                    "cost_usd": usage.cost_usd if usage else 0.0,
-                    "cache_write_tokens": usage.cache_write_tokens if usage else 0,
+                    "usage": event.usage.get(seat, NO_USAGE),
                 }
             self.store.finish_episode(episode_id, event.status, event.message, seats)

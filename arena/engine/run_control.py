@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from arena.contract.player import Usage
+from arena.contract.usage import Usage
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,6 @@ from arena.contract.player import (
     ErrorClass,
     FatalPlayerError,
     Player,
-    Usage,
     UserLeft,
 )
 from arena.contract.playerconfig import seat_configuration
@@ -44,9 +43,10 @@ from arena.contract.records import (
     StepStarted,
     TurnsRecorded,
 )
+from arena.contract.usage import Usage
 from arena.contract.validation_errors import one_line
 from arena.engine.run_control import Budget, RunControl
-from arena.engine.turns import PendingTurn, turn_usage
+from arena.engine.turns import PendingTurn
 from arena.store.observation_dump import ObservationDumper
 
 YIELD_EVERY = 0.002
@@ -222,8 +222,7 @@ class EpisodeRunner:
             result.metrics["invalid_replies"] = self.invalid[seat]
             result.metrics["decisions"] = decisions
             result.metrics["fallback_rate"] = round(self.fallbacks[seat] / decisions, 4) if decisions else 0.0
-        usage = {seat: turn_usage(spent) for seat, spent in self.usage.items()}
-        self._emit(EpisodeEnded(status=status, results=results, message=message, usage=usage))
+        self._emit(EpisodeEnded(status=status, results=results, message=message, usage=dict(self.usage)))
         return EpisodeOutcome(status, results, self.episode_id, message, self.usage)
 
     async def _play(self) -> tuple[str, str]:
@@ -272,10 +271,7 @@ class EpisodeRunner:
                 if broken:
                     return EpisodeStatus.PLAYER_FAILED, broken
             if budgeted:  # without a limit no total can cross it: skip summing
-                total = Usage()
-                for usage in self.usage.values():
-                    total.add(usage)
-                reason = self.budget.exceeded(total)
+                reason = self.budget.exceeded(Usage.total(self.usage.values()))
                 if reason:
                     return EpisodeStatus.BUDGET_EXCEEDED, reason
         return EpisodeStatus.FINISHED, ""
@@ -335,7 +331,7 @@ class EpisodeRunner:
                 decision.latency = time.perf_counter() - started
             self._track_failures(seat, decision)
             if pending.absorb(decision, request):
-                self.usage[seat].add(decision.usage)
+                self.usage[seat] += decision.usage
             action, error, detail = self._check(seat, decision)
             if action is not None:
                 pending.accept(action, decision)

@@ -8,34 +8,13 @@ from typing import Any
 from pydantic import BaseModel
 
 from arena.contract.game import GameState
-from arena.contract.player import Decision, DecisionRequest, Usage
-from arena.contract.records import Attempt, TurnRecord, TurnUsage
+from arena.contract.player import Decision, DecisionRequest
+from arena.contract.records import Attempt, TurnRecord
 from arena.contract.unvalidated import unvalidated
+from arena.contract.usage import NO_USAGE, Usage
 from arena.store.observation_dump import ObservationDumper
 
-NO_USAGE = TurnUsage()
 _TURN_FIELD_NAMES = set(TurnRecord.model_fields)
-
-
-def turn_usage(usage: Usage) -> TurnUsage:
-    """The frozen record of a running usage total (the stored columns only)."""
-    if not (
-        usage.input_tokens
-        or usage.output_tokens
-        or usage.cached_tokens
-        or usage.cache_write_tokens
-        or usage.reasoning_tokens
-        or usage.cost_usd
-    ):
-        return NO_USAGE  # scripted players and people: one shared frozen record
-    return TurnUsage.trusted(
-        input_tokens=usage.input_tokens,
-        output_tokens=usage.output_tokens,
-        cached_tokens=usage.cached_tokens,
-        cache_write_tokens=usage.cache_write_tokens,
-        reasoning_tokens=usage.reasoning_tokens,
-        cost_usd=usage.cost_usd,
-    )
 
 
 @dataclass(slots=True)
@@ -46,7 +25,7 @@ class PendingTurn:
     step: int
     request: DecisionRequest
     attempts: list[Attempt] = field(default_factory=list)
-    usage: TurnUsage = NO_USAGE
+    usage: Usage = NO_USAGE
     latency: float = 0.0
     raw: str = ""
     reason: str = ""
@@ -59,9 +38,10 @@ class PendingTurn:
 
     def absorb(self, decision: Decision, request: DecisionRequest) -> bool:
         """Account for one attempt's cost, time, raw text and prompt; whether it cost anything."""
-        spent = turn_usage(decision.usage)
-        if spent is not NO_USAGE:
-            self.usage = spent if self.usage is NO_USAGE else _added(self.usage, spent)
+        usage = decision.usage
+        spent = usage is not NO_USAGE and usage.spent  # a scripted player's is NO_USAGE: one look
+        if spent:
+            self.usage += usage
         self.latency += decision.latency
         self.raw = decision.raw
         self.reason = decision.reason
@@ -71,7 +51,7 @@ class PendingTurn:
         prompt = request.prompt_if_rendered()
         if prompt is not None and self.prompt is None:
             self.prompt = prompt
-        return spent is not NO_USAGE
+        return spent
 
     def accept(self, action: BaseModel, decision: Decision | None) -> None:
         """Use ``action``; ``decision`` is ``None`` when it is the game's fallback."""
@@ -121,15 +101,3 @@ def _action_dump(action: BaseModel) -> dict[str, Any]:
         dumped: dict[str, Any] = action.__pydantic_serializer__.to_python(action)
         return dumped
     return action.model_dump()
-
-
-def _added(first: TurnUsage, second: TurnUsage) -> TurnUsage:
-    """The usage of two attempts at one decision."""
-    return TurnUsage.trusted(
-        input_tokens=first.input_tokens + second.input_tokens,
-        output_tokens=first.output_tokens + second.output_tokens,
-        cached_tokens=first.cached_tokens + second.cached_tokens,
-        cache_write_tokens=first.cache_write_tokens + second.cache_write_tokens,
-        reasoning_tokens=first.reasoning_tokens + second.reasoning_tokens,
-        cost_usd=first.cost_usd + second.cost_usd,
-    )

@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # loaded (with numpy) only when asked for: see Store.db
     from arena.contract.game import GameDefinition
 
 JSON_COLUMNS = frozenset(
-    {"observation", "action", "attempts", "state", "config", "metrics", "sampling", "served"}
+    {"observation", "action", "attempts", "state", "config", "options", "metrics", "sampling", "served"}
 )
 
 

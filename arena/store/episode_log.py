@@ -82,7 +82,7 @@ def _rebuild(episode: dict[str, Any], rows: list[dict[str, Any]], spec: GameDefi
             f" installed is {installed}"
         )
     try:
-        game = spec.create(int(episode["seed"]), dict(episode["config"] or {}))
+        game = spec.create(int(episode["seed"]), dict(episode["options"] or {}))
         for step in _steps(rows):
             observations = {
                 row["seat"]: dumps_bytes(game.observation(row["seat"]).model_dump(mode="json"))

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any, NotRequired, TypedDict, Unpack
 
 from arena.contract.playerconfig import config_hash
+from arena.contract.usage import Usage
 from arena.store.turn_rows import dumps
 
 Op = tuple[str, Sequence[Sequence[Any]]]
@@ -42,7 +43,8 @@ class NewEpisode(TypedDict):
     prompt_version: str
     arena_version: str
     seed: int
-    config: dict[str, Any]
+    options: dict[str, Any]
+    """The game options the episode is played with."""
     seats: list[tuple[str, str, str]]
     """(seat, player spec, player kind) for each seat."""
     tournament_id: NotRequired[int | None]
@@ -68,7 +70,7 @@ def create_episode(conn: sqlite3.Connection, **episode: Unpack[NewEpisode]) -> i
         ],
     )
     cursor = conn.execute(
-        "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, config,"
+        "INSERT INTO episodes (game, game_version, prompt_version, arena_version, seed, options,"
         " status, started_at, pid, tournament_id, slot_key) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         (
             episode["game"],
@@ -76,7 +78,7 @@ def create_episode(conn: sqlite3.Connection, **episode: Unpack[NewEpisode]) -> i
             episode["prompt_version"],
             episode["arena_version"],
             episode["seed"],
-            dumps(episode["config"]),
+            dumps(episode["options"]),
             "running",
             started,
             os.getpid(),
@@ -98,20 +100,23 @@ def add_turns(columns: tuple[str, ...], rows: Sequence[Sequence[Any]]) -> Write:
 
 
 def finish_episode(episode_id: int, status: str, message: str, seats: dict[str, dict[str, Any]]) -> Write:
-    """The final status (and turn count) and each seat's score, metrics and usage."""
-    seat_rows = [
-        (
-            v["score"],
-            dumps(v["metrics"]),
-            v["input_tokens"],
-            v["output_tokens"],
-            v["cost_usd"],
-            v["cache_write_tokens"],
-            episode_id,
-            seat,
+    """The final status (and turn count) and each seat's ``score``, ``metrics`` and ``usage`` (a
+    :class:`~arena.contract.usage.Usage`; the seat's cached and reasoning tokens stay in its turns)."""
+    seat_rows = []
+    for seat, v in seats.items():
+        usage: Usage = v["usage"]
+        seat_rows.append(
+            (
+                v["score"],
+                dumps(v["metrics"]),
+                usage.input_tokens,
+                usage.output_tokens,
+                usage.cost_usd,
+                usage.cache_write_tokens,
+                episode_id,
+                seat,
+            )
         )
-        for seat, v in seats.items()
-    ]
     return (
         (SET_STATUS, [(status, message, now(), episode_id, episode_id)]),
         (

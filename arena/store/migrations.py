@@ -282,5 +282,12 @@ def _v10(db: Database) -> None:
     db.execute("DROP TABLE IF EXISTS writers")
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10]
+def _v11(db: Database) -> None:
+    # The column holds an episode's game options (``--option days=30``), not a player's
+    # configuration (``player_configs.config``) nor a tournament's (``tournaments.config``):
+    # named for what it holds. Indexes do not name it, so the rename is all there is.
+    db.execute("ALTER TABLE episodes RENAME COLUMN config TO options")
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""

@@ -16,6 +16,7 @@ from typing import Any
 
 from arena import __version__
 from arena.contract.game import GameDefinition
+from arena.contract.usage import has_price
 from arena.engine.lineup import build_player
 from arena.engine.runner import REASK_ERRORS
 from arena.plugins.games import get_game
@@ -164,7 +165,7 @@ def _cost_disclosure(
         if entry["kind"] == "baseline":
             continue
         config = entry.get("settings") or {}
-        priced = bool(config.get("price_input_per_mtok") or config.get("price_output_per_mtok"))
+        priced = has_price(config)
         spent = per_player.get(player, {})
         if not priced and (spent.get("input_tokens") or spent.get("output_tokens")):
             unpriced.append(player)

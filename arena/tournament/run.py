@@ -31,6 +31,7 @@ from typing import Any, Protocol
 from arena.contract.player import Player
 from arena.contract.playerconfig import config_hash, seat_configuration
 from arena.contract.records import EpisodeStatus, Event, Observer, TurnsRecorded
+from arena.contract.usage import Usage
 from arena.engine.lineup import build_player
 from arena.engine.match import MatchConfig, prepare_runner
 from arena.engine.run_control import Budget
@@ -391,7 +392,7 @@ class _SpendMeter(Observer):
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, TurnsRecorded):
-            self.progress.spend_usd += sum(turn.usage.cost_usd for turn in event.turns)
+            self.progress.spend_usd += Usage.total(turn.usage for turn in event.turns).cost_usd
 
 
 async def run_tournament(store: Store, config: TournamentConfig, **kwargs: Any) -> TournamentProgress:

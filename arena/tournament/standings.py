@@ -12,12 +12,13 @@ dict that the CLI, the app and the report all read.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
 
 from arena.contract.records import EpisodeStatus
+from arena.contract.usage import NO_USAGE, Usage
 from arena.plugins.games import get_game
 from arena.store.database import Store
 from arena.tournament.config import TournamentConfig
@@ -32,29 +33,26 @@ FAILURE_KEYS = ("decisions", "invalid", "reasked", "fallback", "timeouts", "prov
 
 
 @dataclass
-class PlayerUsage:
-    """A player's episodes, tokens and dollars over the counted episodes."""
+class PlayerTotals:
+    """A player over the counted episodes: how many, what they cost, how its decisions failed."""
 
     episodes: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0
-    cached_tokens: int = 0
-    cache_write_tokens: int = 0
+    usage: Usage = NO_USAGE
     failures: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
     """Attempts not used as given, by error class (``schema``, ``timeout``, ...)."""
 
     def cost_dict(self) -> dict[str, Any]:
         """The report's ``cost.per_player`` entry."""
+        usage = self.usage
         return {
             "episodes": self.episodes,
-            "input_tokens": self.input_tokens,
-            "cached_tokens": self.cached_tokens,
-            "cache_write_tokens": self.cache_write_tokens,
-            "output_tokens": self.output_tokens,
-            "cost_usd": round(self.cost_usd, 6),
-            "usd_per_episode": round(self.cost_usd / self.episodes, 6) if self.episodes else 0.0,
+            "input_tokens": usage.input_tokens,
+            "cached_tokens": usage.cached_tokens,
+            "cache_write_tokens": usage.cache_write_tokens,
+            "output_tokens": usage.output_tokens,
+            "cost_usd": round(usage.cost_usd, 6),
+            "usd_per_episode": round(usage.cost_usd / self.episodes, 6) if self.episodes else 0.0,
         }
 
 
@@ -64,7 +62,7 @@ class TournamentData:
 
     records: list[EpisodeRecord]
     left_out: list[dict[str, Any]]
-    usage: defaultdict[str, PlayerUsage]
+    per_player: defaultdict[str, PlayerTotals]
     statuses: Counter[str]
     errors: Counter[str]
 
@@ -84,7 +82,7 @@ def read_tournament(store: Store, tournament_id: int) -> TournamentData:
             eid, {"seed": seed, "key": key, "status": status, "message": message, "seats": []}
         )
         item["seats"].append(seat)
-    data = TournamentData([], [], defaultdict(PlayerUsage), Counter(), Counter())
+    data = TournamentData([], [], defaultdict(PlayerTotals), Counter(), Counter())
     for eid, item in episodes.items():
         data.statuses[item["status"]] += 1
         if item["status"] != EpisodeStatus.FINISHED:
@@ -109,11 +107,10 @@ def read_tournament(store: Store, tournament_id: int) -> TournamentData:
             )
         )
         for _, player, _, _, tokens_in, tokens_out, cost in item["seats"]:
-            usage = data.usage[player]
-            usage.episodes += 1
-            usage.input_tokens += tokens_in
-            usage.output_tokens += tokens_out
-            usage.cost_usd += cost
+            totals = data.per_player[player]
+            totals.episodes += 1
+            if tokens_in or tokens_out or cost:  # a baseline's seat spent nothing: nothing to add
+                totals.usage += Usage(input_tokens=tokens_in, output_tokens=tokens_out, cost_usd=cost)
     _add_failures(store, tournament_id, data)
     return data
 
@@ -138,7 +135,7 @@ def tournament_table(
     data = read_tournament(store, tournament_id)
     players = list(config.players)
     for player in players:
-        data.usage[player].failures.update(dict.fromkeys(FAILURE_KEYS, 0))
+        data.per_player[player].failures.update(dict.fromkeys(FAILURE_KEYS, 0))
     result: dict[str, Any] = {
         "tournament": {
             "id": tournament_id,
@@ -163,8 +160,8 @@ def tournament_table(
         "failures": {
             "episodes_by_status": dict(data.statuses),
             "errors_by_class": dict(data.errors),
-            "per_player": {p: {k: data.usage[p].failures[k] for k in FAILURE_KEYS} for p in players},
-            "errors_by_player": {p: dict(sorted(data.usage[p].errors.items())) for p in players},
+            "per_player": {p: {k: data.per_player[p].failures[k] for k in FAILURE_KEYS} for p in players},
+            "errors_by_player": {p: dict(sorted(data.per_player[p].errors.items())) for p in players},
         },
         "cost": _cost(data, players),
         "left_out": data.left_out,
@@ -175,19 +172,15 @@ def tournament_table(
         result.update(ratings=None, win_matrix=None, metrics={}, order_confidence=[])
         result["players"] = [{"player": p, **nothing, **empty} for p in players]
         return result
-    usage = data.usage
+    counted = {p: data.per_player[p] for p in players if data.per_player[p].episodes}
     result.update(
         tables(
             data.records,
             players=players,
             resamples=resamples,
             seed=config.seed,
-            cost_per_episode={p: usage[p].cost_usd / usage[p].episodes for p in players if usage[p].episodes},
-            tokens_per_episode={
-                p: (usage[p].input_tokens + usage[p].output_tokens) / usage[p].episodes
-                for p in players
-                if usage[p].episodes
-            },
+            cost_per_episode={p: t.usage.cost_usd / t.episodes for p, t in counted.items()},
+            tokens_per_episode={p: t.usage.total_tokens / t.episodes for p, t in counted.items()},
             roles=MetricRoles.of(spec),
         )
     )
@@ -195,17 +188,17 @@ def tournament_table(
 
 
 def _cost(data: TournamentData, players: list[str]) -> dict[str, Any]:
-    total = sum(u.cost_usd for u in data.usage.values())
+    total = Usage.total(t.usage for t in data.per_player.values())
     episodes = len(data.records)
     return {
         "episodes": episodes,
-        "total_usd": round(total, 6),
-        "usd_per_episode": round(total / episodes, 6) if episodes else 0.0,
-        "input_tokens": sum(u.input_tokens for u in data.usage.values()),
-        "cached_tokens": sum(u.cached_tokens for u in data.usage.values()),
-        "cache_write_tokens": sum(u.cache_write_tokens for u in data.usage.values()),
-        "output_tokens": sum(u.output_tokens for u in data.usage.values()),
-        "per_player": {p: data.usage[p].cost_dict() for p in players},
+        "total_usd": round(total.cost_usd, 6),
+        "usd_per_episode": round(total.cost_usd / episodes, 6) if episodes else 0.0,
+        "input_tokens": total.input_tokens,
+        "cached_tokens": total.cached_tokens,
+        "cache_write_tokens": total.cache_write_tokens,
+        "output_tokens": total.output_tokens,
+        "per_player": {p: data.per_player[p].cost_dict() for p in players},
     }
 
 
@@ -222,18 +215,19 @@ def _add_failures(store: Store, tournament_id: int, data: TournamentData) -> Non
         (tournament_id,),
     )
     for player, decisions, fallbacks, cached, written in counts:
-        data.usage[player].failures.update({"decisions": decisions, "fallback": fallbacks})
-        data.usage[player].cached_tokens = cached
-        data.usage[player].cache_write_tokens = written
+        totals = data.per_player[player]
+        totals.failures.update({"decisions": decisions, "fallback": fallbacks})
+        # The seats table keeps no cached count: a player's cache tokens are summed from its turns.
+        totals.usage = replace(totals.usage, cached_tokens=cached, cache_write_tokens=written)
     troubled = store.conn.execute(
         f"SELECT s.player, t.fallback, t.attempts{joined} AND t.attempts != '[]'", (tournament_id,)
     )
     for player, fallback, attempts_json in troubled:
         attempts = orjson.loads(attempts_json)
-        failures = data.usage[player].failures
+        failures = data.per_player[player].failures
         errors = [str(a.get("error", "")) for a in attempts]
         data.errors.update(errors)
-        data.usage[player].errors.update(errors)
+        data.per_player[player].errors.update(errors)
         failures["invalid"] += len(attempts)
         failures["reasked"] += int(len(attempts) > 1 or not fallback)
         failures["timeouts"] += sum(e in TIMEOUT_ERRORS for e in errors)

@@ -21,7 +21,8 @@ from typing import Any
 
 import anthropic
 
-from arena.contract.player import DecisionRequest, Usage
+from arena.contract.player import DecisionRequest
+from arena.contract.usage import NO_USAGE, Usage
 
 from .base import ChatMessage, Completion, ModelPlayer, shared_ssl_context
 from .calls import served_by
@@ -141,15 +142,16 @@ def _content(message: ChatMessage) -> str | list[dict[str, Any]]:
 
 
 def _usage(raw: Any) -> Usage:
-    usage = Usage()
+    """The tokens a message reports; Anthropic counts cache reads and writes apart from ``input_tokens``."""
     if raw is None:
-        return usage
+        return NO_USAGE
     cached = raw.cache_read_input_tokens or 0
     created = raw.cache_creation_input_tokens or 0
-    usage.input_tokens = (raw.input_tokens or 0) + cached + created
-    usage.output_tokens = raw.output_tokens or 0
-    usage.cached_tokens = cached
-    usage.cache_write_tokens = created
     details = raw.output_tokens_details
-    usage.reasoning_tokens = (details.thinking_tokens or 0) if details is not None else 0
-    return usage
+    return Usage(
+        input_tokens=(raw.input_tokens or 0) + cached + created,
+        output_tokens=raw.output_tokens or 0,
+        cached_tokens=cached,
+        cache_write_tokens=created,
+        reasoning_tokens=(details.thinking_tokens or 0) if details is not None else 0,
+    )

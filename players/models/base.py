@@ -365,13 +365,7 @@ class ModelPlayer(Player):
             raise failure from exc
 
     def _read(self, completion: Completion, request: DecisionRequest, schema: dict[str, object]) -> Decision:
-        usage = completion.usage
-        usage.cost_usd = self.settings.cost(
-            usage.input_tokens,
-            usage.output_tokens,
-            cached_tokens=usage.cached_tokens,
-            cache_write_tokens=usage.cache_write_tokens,
-        )
+        usage = self.settings.priced(completion.usage)
         raw = completion.text
         self._last_reply = ((request.game, request.seat, request.step), raw)
         if self.memory is not None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from arena.contract.player import Usage
+from arena.contract.usage import NO_USAGE, Usage
 
 Finish = Literal["stop", "truncated", "refusal"]
 
@@ -35,7 +35,7 @@ class Completion:
     """
 
     text: str
-    usage: Usage = field(default_factory=Usage)
+    usage: Usage = NO_USAGE
     finish: Finish = "stop"
     refusal: str = ""
     served: dict[str, Any] | None = None

@@ -21,13 +21,14 @@ from __future__ import annotations
 import datetime
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import parse_qsl, urlencode
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from arena.contract.usage import Usage, has_price
 from arena.contract.validation_errors import first_problem, one_line
 from arena.plugins.players import PlayerSpec, SpecError
 from players.providers import Provider, UnknownProviderError, provider_named, providers
@@ -204,6 +205,21 @@ class ModelSettings(BaseModel):
         if self.price_cache_write_per_mtok is not None:
             return self.price_cache_write_per_mtok
         return self.price_input_per_mtok * self.provider_plugin.cache_write_ratio
+
+    @property
+    def has_price(self) -> bool:
+        """Whether these settings price a model's tokens (:func:`arena.contract.usage.has_price`)."""
+        return has_price(self.__dict__)  # the fields, by name
+
+    def priced(self, usage: Usage) -> Usage:
+        """``usage`` with its dollars at these prices, marked ``unpriced`` when there are none."""
+        cost = self.cost(
+            usage.input_tokens,
+            usage.output_tokens,
+            cached_tokens=usage.cached_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
+        )
+        return replace(usage, cost_usd=cost, unpriced=not self.has_price)
 
     def cost(
         self, input_tokens: int, output_tokens: int, *, cached_tokens: int = 0, cache_write_tokens: int = 0

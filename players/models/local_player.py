@@ -15,7 +15,8 @@ import asyncio
 import threading
 from typing import Any
 
-from arena.contract.player import DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
+from arena.contract.player import DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError
+from arena.contract.usage import Usage
 
 from . import local_runtime
 from .base import ChatMessage, Completion, ModelPlayer

@@ -20,7 +20,8 @@ from typing import Any
 
 import openai
 
-from arena.contract.player import DecisionRequest, ErrorClass, PlayerSetupError, Usage
+from arena.contract.player import DecisionRequest, ErrorClass, PlayerSetupError
+from arena.contract.usage import NO_USAGE, Usage
 
 from .base import ChatMessage, Completion, ModelPlayer, sdk_message, shared_ssl_context
 from .calls import served_by
@@ -141,15 +142,7 @@ class OpenAIPlayer(ModelPlayer):
                     texts.append(part.text)
                 elif part.type == "refusal":
                     refusals.append(part.refusal)
-        usage = Usage()
-        if response.usage is not None:
-            usage.input_tokens = response.usage.input_tokens
-            usage.output_tokens = response.usage.output_tokens
-            details = response.usage.input_tokens_details
-            usage.cached_tokens = (details.cached_tokens or 0) if details is not None else 0
-            usage.cache_write_tokens = (details.cache_write_tokens or 0) if details is not None else 0
-            out_details = response.usage.output_tokens_details
-            usage.reasoning_tokens = (out_details.reasoning_tokens or 0) if out_details is not None else 0
+        usage = _responses_usage(response.usage)
         # The Responses API documents no system_fingerprint; a server that sends one is heard.
         fingerprint = getattr(response, "system_fingerprint", None)
         served = served_by(model=response.model, system_fingerprint=fingerprint)
@@ -192,15 +185,7 @@ class OpenAIPlayer(ModelPlayer):
         if not response.choices:
             raise ProviderFailure(ErrorClass.PROVIDER_ERROR, "the reply had no choices")
         choice = response.choices[0]
-        usage = Usage()
-        if response.usage is not None:
-            usage.input_tokens = response.usage.prompt_tokens or 0
-            usage.output_tokens = response.usage.completion_tokens or 0
-            prompt_details = response.usage.prompt_tokens_details
-            usage.cached_tokens = (prompt_details.cached_tokens or 0) if prompt_details else 0
-            usage.cache_write_tokens = _chat_cache_writes(response.usage)
-            out_details = response.usage.completion_tokens_details
-            usage.reasoning_tokens = (out_details.reasoning_tokens or 0) if out_details else 0
+        usage = _chat_usage(response.usage)
         served = served_by(model=response.model, system_fingerprint=response.system_fingerprint)
         completion = Completion(choice.message.content or "", usage, served=served)
         if choice.message.refusal:
@@ -292,6 +277,36 @@ def _probe_status(exc: openai.APIStatusError, base: str, compat: bool) -> tuple[
     if compat:
         return True, f"server up at {base} (GET /models: HTTP {status})"
     return None
+
+
+def _responses_usage(raw: Any) -> Usage:
+    """The tokens a Responses API reply reports (none when it reports no usage)."""
+    if raw is None:
+        return NO_USAGE
+    details = raw.input_tokens_details
+    out_details = raw.output_tokens_details
+    return Usage(
+        input_tokens=raw.input_tokens,
+        output_tokens=raw.output_tokens,
+        cached_tokens=(details.cached_tokens or 0) if details is not None else 0,
+        cache_write_tokens=(details.cache_write_tokens or 0) if details is not None else 0,
+        reasoning_tokens=(out_details.reasoning_tokens or 0) if out_details is not None else 0,
+    )
+
+
+def _chat_usage(raw: Any) -> Usage:
+    """The tokens a chat completion reports (none when it reports no usage)."""
+    if raw is None:
+        return NO_USAGE
+    prompt_details = raw.prompt_tokens_details
+    out_details = raw.completion_tokens_details
+    return Usage(
+        input_tokens=raw.prompt_tokens or 0,
+        output_tokens=raw.completion_tokens or 0,
+        cached_tokens=(prompt_details.cached_tokens or 0) if prompt_details else 0,
+        cache_write_tokens=_chat_cache_writes(raw),
+        reasoning_tokens=(out_details.reasoning_tokens or 0) if out_details else 0,
+    )
 
 
 def _chat_cache_writes(usage: Any) -> int:

@@ -25,6 +25,7 @@ from tests.support.app_driving import (
     pick_game,
     render_plain,
     screen_text,
+    started,
     wait_until,
 )
 from tests.support.episodes import stored_turns
@@ -60,7 +61,7 @@ class Witness:
 
 async def test_a_person_bargains_through_the_form_and_sees_only_their_number(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await bargain_form(pilot, app, "baseline:bluffing")
         match = app.matches.matches[0]
         game: Any = match.model.game
@@ -120,7 +121,7 @@ async def test_replay_shows_both_numbers_and_each_seats_view(app_db: Path) -> No
     store.close()
     cost, value = state["cost"], state["value"]
     app = create_app(app_db, replay=episode_id, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
         screen = app.screen
         await pilot.press("end")
@@ -144,7 +145,7 @@ async def test_the_screen_never_shows_a_person_the_other_number_or_reasons(
     # The secret auditor on the app: the seller's cost is a sentinel, a person plays the buyer.
     monkeypatch.setattr(bargain_game, "draw_deal", lambda seed: Deal(SENTINEL, draw_deal(seed).value))
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await pick_game(pilot, app, "bargain")
         await choose_seat(pilot, app, 0, "baseline:bluffing")
         await choose_seat(pilot, app, 1, "human")

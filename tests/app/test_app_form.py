@@ -11,7 +11,15 @@ from arena.app import create_app
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.store.database import Store
-from tests.support.app_driving import bargain_form, burst, next_form, render_plain, screen_text, wait_until
+from tests.support.app_driving import (
+    bargain_form,
+    burst,
+    next_form,
+    render_plain,
+    screen_text,
+    started,
+    wait_until,
+)
 from tests.support.episodes import stored_turns
 
 
@@ -22,7 +30,7 @@ def field(form: HumanForm, index: int) -> Any:
 
 async def test_tab_moves_on_even_when_keys_arrive_at_once(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         form = await bargain_form(pilot, app)
         assert [f.name for f in form.form.fields] == ["action", "price", "message", "reason"]
         field(form, 1).focus()
@@ -42,7 +50,7 @@ async def test_tab_moves_on_even_when_keys_arrive_at_once(app_db: Path) -> None:
 
 async def test_a_rejected_submit_then_tab_keeps_moving_forward(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         form = await bargain_form(pilot, app)
         note = form.query_one("#err-1", Static)
         burst(app, "a", "b", "c", "enter")
@@ -60,7 +68,7 @@ async def test_a_rejected_submit_then_tab_keeps_moving_forward(app_db: Path) -> 
 
 async def test_the_first_choice_is_preselected_and_shown_as_chosen(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         form = await bargain_form(pilot, app)
         assert form.form.entries["action"] == "offer"
         assert app.focused is field(form, 1), "typing starts in price: the action already shows offer"
@@ -85,7 +93,7 @@ async def test_the_first_choice_is_preselected_and_shown_as_chosen(app_db: Path)
 
 async def test_a_rule_problem_sits_next_to_its_field_and_clears_when_fixed(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         form = await bargain_form(pilot, app)
         await pilot.press("enter")
         note = form.query_one("#err-1", Static)
@@ -100,7 +108,7 @@ async def test_a_rule_problem_sits_next_to_its_field_and_clears_when_fixed(app_d
 
 async def test_choosing_accept_hides_price_and_message_and_offer_brings_them_back(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         form = await bargain_form(pilot, app)
         burst(app, "4", "2", "tab", "h", "i")
         await wait_until(pilot, lambda: field(form, 2).value == "hi", "price and message typed")

@@ -19,13 +19,13 @@ from arena.contract.player import Decision, DecisionRequest, Player
 from arena.engine.match import MatchConfig
 from games.bargain import BargainState
 from games.bargain.rules import PRICE_MAX, BargainAction
-from tests.support.app_driving import bargain_form, render_plain, wait_until
+from tests.support.app_driving import bargain_form, render_plain, started, wait_until
 from tests.support.gamekit import new_lemonade
 
 
 async def test_home_keys_work_while_a_text_field_has_focus(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         seed = app.screen.query_one("#opt-seed", Input)
         seed.focus()
         await pilot.pause()
@@ -39,7 +39,7 @@ async def test_home_keys_work_while_a_text_field_has_focus(app_db: Path) -> None
 
 async def test_letters_typed_with_the_submit_button_focused_open_nothing(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         form = await bargain_form(pilot, app)
         form.query_one("#form-submit", Button).focus()
         await pilot.pause()
@@ -60,7 +60,7 @@ async def test_letters_typed_with_the_submit_button_focused_open_nothing(app_db:
 
 async def test_the_home_rules_follow_the_options_typed(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         rules = app.screen.query_one("#game-rules", Static)
         assert "for 30 days" in render_plain(rules.content)
         days = app.screen.query_one("#opt-0", Input)
@@ -86,7 +86,7 @@ class GreedySeller(Player):
 
 async def test_accepting_a_losing_price_in_the_app_asks_first(app_db: Path) -> None:
     app = create_app(app_db, load_models=False, extra_players={"test:greedy": lambda seat: GreedySeller()})
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         config = MatchConfig(game="bargain", seats={"seller": "test:greedy", "buyer": "human"}, seed=1)
         match = app.start_match(config)
         await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the buyer's form")
@@ -116,7 +116,7 @@ async def test_accepting_a_losing_price_in_the_app_asks_first(app_db: Path) -> N
 
 async def test_the_chart_is_titled_for_what_it_plots(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await bargain_form(pilot, app)
         chart = app.screen.query_one(ScoreChart)
         await wait_until(pilot, lambda: chart.border_title == "offers (asks and bids)", "the offers title")
@@ -125,7 +125,7 @@ async def test_the_chart_is_titled_for_what_it_plots(app_db: Path) -> None:
 
 async def test_seat_panes_wrap_their_reasons_again_when_the_terminal_narrows(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with started(app, size=(160, 48)) as pilot:
         config = MatchConfig(
             game="lemonade",
             seats={"a": "baseline:weather", "b": "baseline:cost-plus"},
@@ -146,7 +146,7 @@ async def test_seat_panes_wrap_their_reasons_again_when_the_terminal_narrows(app
 
 async def test_rematch_and_swap_seats_from_the_results(app_db: Path) -> None:
     app = create_app(app_db, load_models=False, step_delay=0.0)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         seats = {"a": "baseline:weather", "b": "baseline:cost-plus"}
         first = app.start_match(MatchConfig(game="lemonade", seats=seats, seed=5, options={"days": 2}))
         await wait_until(pilot, lambda: first.model.over, "the first match")
@@ -168,7 +168,7 @@ async def test_rematch_and_swap_seats_from_the_results(app_db: Path) -> None:
 
 async def test_a_seat_takes_a_typed_spec_not_in_the_list(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: bool(app.screen.query("#seat-typed")), "the typed-spec field")
         typed = app.screen.query_one("#seat-typed", Input)
         typed.focus()
@@ -196,7 +196,7 @@ async def test_a_held_write_the_database_refuses_is_reported_at_quit(
 
     monkeypatch.setattr(database, "GROUP_SECONDS", 3600.0)  # held until the store closes
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await pilot.pause()
         app.store.add_turns(TURN_COLUMNS, turn_rows(episode_id=999, step=0), group=True)  # no such episode
         await pilot.press("ctrl+q")

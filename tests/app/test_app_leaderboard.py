@@ -15,7 +15,7 @@ from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.leaderboard import leaderboard
 from arena.tournament.run import run_tournament
-from tests.support.app_driving import render_plain, wait_until
+from tests.support.app_driving import render_plain, started, wait_until
 
 
 async def test_marked_tournaments_open_one_leaderboard_with_each_games_column(app_db: Path) -> None:
@@ -32,7 +32,7 @@ async def test_marked_tournaments_open_one_leaderboard_with_each_games_column(ap
     expected = leaderboard(store, [1, 2])
     store.close()
     app = create_app(app_db, load_models=False, open_replay=True)
-    async with app.run_test(size=(150, 45)) as pilot:
+    async with started(app, size=(150, 45)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode browser")
         await pilot.press("ctrl+t")
         await wait_until(pilot, lambda: isinstance(app.screen, TournamentsScreen), "the tournament list")

@@ -12,7 +12,7 @@ from arena.contract.player import Decision
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from games.lemonade.rules import LemonadeDecision
-from tests.support.app_driving import render_plain, wait_until
+from tests.support.app_driving import render_plain, started, wait_until
 from tests.support.scripted import ScriptedPlayer
 
 REASON = "[bold red]Yesterday I sold 999 cups[/bold red]"
@@ -27,7 +27,7 @@ async def test_the_replay_board_shows_false_claims_and_their_text_literally(app_
     finally:
         store.close()
     app = create_app(app_db, replay=outcome.episode_id, load_models=False)
-    async with app.run_test(size=(160, 50)) as pilot:
+    async with started(app, size=(160, 50)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
         screen = app.screen
         assert isinstance(screen, ReplayScreen)

@@ -18,7 +18,7 @@ from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import ResultsTable, SeatPane
 from arena.contract.player import Decision, DecisionRequest, Player
 from arena.store.database import Store
-from tests.support.app_driving import next_form, render_plain, wait_until
+from tests.support.app_driving import next_form, render_plain, started, wait_until
 from tests.support.episodes import stored_turns
 
 HOSTILE_REASON = "[@click=app.quit]x[/] \x1b[2J"
@@ -64,7 +64,7 @@ def log_text(log: RichLog) -> str:
 
 async def test_baseline_match_runs_to_the_end_and_is_saved(app_db: Path) -> None:
     app = create_app(app_db, step_delay=0.0, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
         await set_days(pilot, app, 8)
         await pilot.press("ctrl+s")
@@ -85,7 +85,7 @@ async def test_baseline_match_runs_to_the_end_and_is_saved(app_db: Path) -> None
 
 async def test_leaving_the_screen_keeps_the_match_running(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await set_days(pilot, app, 2)
         await choose_player(pilot, app, 1, "human", "human")
         await pilot.press("ctrl+s")
@@ -112,7 +112,7 @@ async def test_leaving_the_screen_keeps_the_match_running(app_db: Path) -> None:
 
 async def test_a_person_plays_through_the_form(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await set_days(pilot, app, 5)
         await choose_player(pilot, app, 0, "human", "human")
         await pilot.press("ctrl+s")
@@ -160,7 +160,7 @@ async def test_hostile_reason_is_shown_literally(app_db: Path) -> None:
     app = create_app(
         app_db, step_delay=0.0, load_models=False, extra_players={"test:hostile": lambda seat: HostileStand()}
     )
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await set_days(pilot, app, 3)
         await choose_player(pilot, app, 0, "test", "test:hostile")
         await pilot.press("ctrl+s")
@@ -186,7 +186,7 @@ async def test_hostile_reason_is_shown_literally(app_db: Path) -> None:
 
 async def test_two_people_share_the_keyboard(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await set_days(pilot, app, 1)
         await choose_player(pilot, app, 0, "human", "human")
         await choose_player(pilot, app, 1, "human", "human")

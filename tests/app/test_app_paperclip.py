@@ -10,12 +10,20 @@ from arena.app import create_app
 from arena.app.widgets.human_form import HumanForm
 from games.paperclip.answers import format_report
 from games.paperclip.world import apply, parse_text
-from tests.support.app_driving import burst, choose_seat, next_form, pick_game, screen_text, wait_until
+from tests.support.app_driving import (
+    burst,
+    choose_seat,
+    next_form,
+    pick_game,
+    screen_text,
+    started,
+    wait_until,
+)
 
 
 async def test_a_person_answers_a_puzzle_in_the_form_and_sees_it_graded(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(200, 60)) as pilot:
+    async with started(app, size=(200, 60)) as pilot:
         await pick_game(pilot, app, "paperclip")
         await choose_seat(pilot, app, 0, "human")
         await choose_seat(pilot, app, 1, "baseline:oracle")

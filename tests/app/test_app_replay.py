@@ -18,7 +18,7 @@ from arena.contract.player import Decision, DecisionRequest, Player
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from games.lemonade.rules import LemonadeDecision
-from tests.support.app_driving import record_episode, render_plain, wait_until
+from tests.support.app_driving import record_episode, render_plain, started, wait_until
 
 
 def shown(screen: ReplayScreen, widget_id: str) -> str:
@@ -29,7 +29,7 @@ def shown(screen: ReplayScreen, widget_id: str) -> str:
 async def test_step_through_a_saved_episode(app_db: Path) -> None:
     episode_id = await record_episode(app_db, days=12)
     app = create_app(app_db, replay=episode_id, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
@@ -70,7 +70,7 @@ async def test_browse_filter_and_open_an_episode(app_db: Path) -> None:
     await record_episode(app_db, days=2, seed=1)
     second = await record_episode(app_db, days=3, seed=2)
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episodes")
         table = app.screen.query_one("#episodes", DataTable)
@@ -90,14 +90,14 @@ async def test_browse_filter_and_open_an_episode(app_db: Path) -> None:
 
 async def test_missing_episode_opens_the_list(app_db: Path) -> None:
     app = create_app(app_db, replay=42, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode list")
 
 
 async def test_help_and_command_palette(app_db: Path) -> None:
     await record_episode(app_db, days=2)
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await pilot.press("f1")
         await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), "the help")
         text = render_plain(app.screen.query_one(Static).content)
@@ -120,7 +120,7 @@ async def test_replay_at_start_up_with_a_models_file_then_home_offers_the_models
     monkeypatch.setenv("ARENA_MODELS", str(models))
     episode_id = await record_episode(app_db, days=2)
     app = create_app(app_db, replay=episode_id)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.catalog.loaded, "the models file")
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
         await pilot.pause()
@@ -138,7 +138,7 @@ async def test_replay_at_start_up_with_a_models_file_then_home_offers_the_models
 async def test_steps_are_labelled_by_what_they_show_and_the_last_shows_the_results(app_db: Path) -> None:
     episode_id = await record_episode(app_db, days=3)
     app = create_app(app_db, replay=episode_id, load_models=False)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app, size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
@@ -174,7 +174,7 @@ async def test_the_prompt_tab_keeps_each_prompt_line_whole(app_db: Path) -> None
     finally:
         store.close()
     app = create_app(app_db, replay=1, load_models=False)
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with started(app, size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
         await pilot.press("right")
         screen = app.screen

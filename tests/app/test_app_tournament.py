@@ -24,7 +24,7 @@ from arena.app.tournament_board import FULL_RESAMPLES
 from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
-from tests.support.app_driving import choose_seat, pick_game, render_plain, screen_text, wait_until
+from tests.support.app_driving import choose_seat, pick_game, render_plain, screen_text, started, wait_until
 
 
 async def set_field(pilot: Any, app: ArenaApp, selector: str, value: str) -> None:
@@ -94,7 +94,7 @@ def stored(db: Path, tournament_id: int) -> tuple[str, list[dict[str, Any]]]:
 
 async def test_a_small_tournament_runs_to_the_end_and_its_rows_open_episodes_in_replay(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(140, 45)) as pilot:
+    async with started(app, size=(140, 45)) as pilot:
         setup = await open_setup(pilot, app, "baseline:honest", "baseline:pushover", 3)
         assert setup.draft is not None and setup.draft.players == ["baseline:honest", "baseline:pushover"]
         assert await type_player(pilot, app, "baseline:bluffing") == ""
@@ -164,7 +164,7 @@ async def test_a_small_tournament_runs_to_the_end_and_its_rows_open_episodes_in_
 
 async def test_the_set_up_marks_a_human_and_bad_specs_inline_and_starts_nothing(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(140, 45)) as pilot:
+    async with started(app, size=(140, 45)) as pilot:
         setup = await open_setup(pilot, app, "human", "baseline:honest", 2)
         players = render_plain(setup.query_one("#t-players", OptionList).get_option_at_index(0).prompt)
         assert "✗ human" in players and "cannot seat a human" in players
@@ -195,7 +195,7 @@ async def test_the_set_up_marks_a_human_and_bad_specs_inline_and_starts_nothing(
 
 async def test_stopping_leaves_it_aborted_and_the_screen_resumes_it(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(140, 45)) as pilot:
+    async with started(app, size=(140, 45)) as pilot:
         await open_setup(pilot, app, "baseline:honest", "baseline:bluffing", 5000)
         screen = await start(pilot, app)
         job = app.tournaments.jobs[0]
@@ -233,7 +233,7 @@ async def test_stopping_leaves_it_aborted_and_the_screen_resumes_it(app_db: Path
 
 async def test_quitting_asks_while_a_tournament_runs(app_db: Path) -> None:
     app = create_app(app_db, load_models=False)
-    async with app.run_test(size=(140, 45)) as pilot:
+    async with started(app, size=(140, 45)) as pilot:
         await open_setup(pilot, app, "baseline:honest", "baseline:bluffing", 5000)
         await start(pilot, app)
         job = app.tournaments.jobs[0]
@@ -254,7 +254,7 @@ async def test_past_tournaments_open_from_the_episode_browser(app_db: Path) -> N
     progress = await run_tournament(store, config)
     store.close()
     app = create_app(app_db, load_models=False, open_replay=True)
-    async with app.run_test(size=(140, 45)) as pilot:
+    async with started(app, size=(140, 45)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode browser")
         await pilot.press("ctrl+t")
         await wait_until(pilot, lambda: isinstance(app.screen, TournamentsScreen), "the tournament list")

@@ -7,7 +7,6 @@ import sys
 
 PLAIN_MODULES = (
     "arena.app",
-    "arena.app.action_form",
     "arena.app.browse_model",
     "arena.app.home_model",
     "arena.app.human",

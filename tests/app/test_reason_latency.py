@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from arena.app.match_model import ReasonLine
 from arena.app.widgets.panels import reason_entry
-from arena.contract.records import TurnUsage
+from arena.contract.usage import NO_USAGE
 
 
 def shown(timed: bool, latency: float) -> str:
-    line = ReasonLine(0, "steady", "price 3", "", TurnUsage(), latency, timed=timed)
+    line = ReasonLine(0, "steady", "price 3", "", NO_USAGE, latency, timed=timed)
     return reason_entry(line).plain
 
 

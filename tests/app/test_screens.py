@@ -28,7 +28,7 @@ from arena.engine.match import MatchConfig
 from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
-from tests.support.app_driving import WAIT_STEPS, bargain_form, record_episode, wait_until
+from tests.support.app_driving import WAIT_STEPS, bargain_form, record_episode, started, wait_until
 
 SCREENS = Path(__file__).parents[1] / "golden" / "screens"
 SIZES = ((100, 30), (160, 48))
@@ -172,7 +172,7 @@ SCENES: dict[str, Scene] = {
 async def test_screen_matches_its_golden_file(scene: str, size: tuple[int, int], tmp_path: Path) -> None:
     db = tmp_path / "screens.db"
     app = create_app(db, load_models=False)
-    async with app.run_test(size=size) as pilot:
+    async with started(app, size=size) as pilot:
         await SCENES[scene](pilot, app, db)
         svg = await settled_screenshot(pilot, app, f"{scene} {size[0]}x{size[1]}")
     compare(f"{scene}_{size[0]}x{size[1]}", svg)

@@ -9,15 +9,16 @@ from typing import Literal
 
 from pydantic import BaseModel, RootModel
 
-from arena.app.action_form import JSON_FIELD, ActionForm
 from arena.app.browse_model import EpisodeFilter, episode_cells
-from arena.app.home_model import MatchDraft, ModelCatalog, reflow, seat_options
+from arena.app.home_model import MatchDraft, reflow, seat_options
 from arena.app.human import HumanDesk, HumanPlayer
 from arena.app.match_model import HIDDEN_VIEW, HistoryRow, MatchModel
+from arena.app.model_catalog import ModelCatalog
 from arena.app.replay_model import ReplayModel
 from arena.app.safe import SafeRenderable, safe_text
 from arena.app.screens.match import HISTORY_WIDTHS, history_cells
 from arena.contract.player import DecisionRequest
+from arena.engine.action_form import JSON_FIELD, ActionForm
 from arena.engine.match import MatchConfig, play_match, prepare_runner
 from arena.engine.runner import decision_request
 from arena.plugins.games import get_game

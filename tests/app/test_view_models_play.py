@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.app.action_form import ActionForm
 from arena.app.match_model import MatchModel
 from arena.contract.player import DecisionRequest
+from arena.engine.action_form import ActionForm
 from arena.engine.match import MatchConfig, prepare_runner
 from arena.engine.runner import decision_request
 from arena.plugins.games import get_game

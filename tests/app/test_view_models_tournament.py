@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena.app.home_model import MatchDraft, ModelCatalog
+from arena.app.home_model import MatchDraft
+from arena.app.model_catalog import ModelCatalog
 from arena.app.tournament_board import (
     BUSY_SHARE,
     MIN_INTERVAL,

@@ -190,12 +190,56 @@ def test_the_app_shows_its_home_screen_without_other_screens_numpy_or_the_models
     assert within(modules, later) == []
 
 
+# The home screen's first frame: the moment the app first hands the driver a screen.
+APP_FIRST_FRAME = """
+import asyncio, json, sys
+from pathlib import Path
+from arena.app import create_app
+
+async def main() -> None:
+    app = create_app(Path(sys.argv[1]), load_models=False)
+    first = []
+    original = app._display
+
+    def display(screen, renderable):
+        if renderable is not None and not first:
+            first.append(sorted(sys.modules))
+        original(screen, renderable)
+
+    app._display = display
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not first:
+            await pilot.pause(0.01)
+    print(json.dumps(first[0]))
+
+asyncio.run(main())
+"""
+
+
+def test_the_home_screens_first_frame_comes_before_the_games_the_engine_and_pydantic(tmp_path: Path) -> None:
+    # Half the start-up is importing the games, the engine and pydantic: the frame (keys
+    # answered) is painted without them, and the games load after it.
+    command = [sys.executable, "-c", APP_FIRST_FRAME, str(tmp_path / "arena.db")]
+    result = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tmp_path)
+    modules = json.loads(result.stdout.strip().splitlines()[-1])
+    assert "arena.app.screens.home" in modules and "arena.store.database" in modules
+    later = (
+        "pydantic",
+        "games",
+        "arena.engine",
+        "arena.contract.game",
+        "arena.plugins.games",
+        "arena.app.live",
+    )
+    assert within(modules, later) == []
+
+
 def test_listing_which_models_can_play_loads_no_http_client_without_model_entries(tmp_path: Path) -> None:
     # What the app does in the background once its home screen is painted: with no models
     # file only the built-in local model is checked, for its package, without any client.
     code = (
         "import asyncio, json, sys\n"
-        "from arena.app.home_model import load_model_catalog\n"
+        "from arena.app.model_catalog import load_model_catalog\n"
         "catalog = asyncio.run(load_model_catalog())\n"
         "print(json.dumps([catalog.loaded, catalog.error, sorted(sys.modules)]))"
     )

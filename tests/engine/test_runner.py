@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.contract.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError, Usage
+from arena.contract.player import Decision, ErrorClass, FatalPlayerError, PlayerSetupError
 from arena.contract.records import CallbackObserver, EpisodeEnded, Event, TurnsRecorded
+from arena.contract.usage import Usage
 from arena.engine.match import MatchConfig, play_match, prepare_runner
 from arena.engine.run_control import Budget, RunControl
 from arena.plugins.games import get_game

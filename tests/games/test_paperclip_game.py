@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from arena.app.action_form import ActionForm
 from arena.cli.main import main
+from arena.engine.action_form import ActionForm
 from arena.engine.match import MatchConfig, play_match
 from arena.engine.runner import decision_request
 from arena.plugins.games import get_game

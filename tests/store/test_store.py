@@ -6,6 +6,7 @@ import json
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from arena.contract.playerconfig import config_hash
 from arena.engine.export import export_episode
@@ -76,6 +77,16 @@ def test_the_running_process_keeps_its_own_running_episodes(db_path: Path) -> No
 DATA = Path(__file__).parents[1] / "data"
 
 
+def renamed_options(document: dict[str, Any]) -> None:
+    """An export written before migration 11, as it exports now: the episode's ``config`` is ``options``.
+
+    Migration 11 renamed the column to what it holds (the game options); the export names
+    it the same. Nothing else about the document changes.
+    """
+    episode = document["episode"]
+    episode["options"] = episode.pop("config")
+
+
 def test_a_database_written_before_player_configs_opens_and_exports_the_same(tmp_path: Path) -> None:
     # schema_v2.db and its export were written by the code of the previous schema (user_version 2).
     db = tmp_path / "old.db"
@@ -86,6 +97,7 @@ def test_a_database_written_before_player_configs_opens_and_exports_the_same(tmp
     for episode_id, document in expected.items():
         for turn in document["turns"]:  # migration 6's column: every older turn wrote nothing to a cache
             turn["usage"]["cache_write_tokens"] = 0
+        renamed_options(document)
         assert json.loads(json.dumps(export_episode(store, int(episode_id)))) == document
     assert all(seat["config"] is None for seat in store.seats(1))
     store.close()
@@ -98,8 +110,11 @@ def test_a_schema_5_database_migrates_and_exports_its_turns_with_no_cache_writes
     shutil.copy(DATA / "schema_v5.db", db)
     expected = json.loads((DATA / "schema_v5_export.json").read_text())
     store = Store(db)
-    assert store.schema_version() == len(MIGRATIONS) == 10
+    assert store.schema_version() == len(MIGRATIONS) == 11
+    columns = [row[1] for row in store.conn.execute("PRAGMA table_info(episodes)")]
+    assert "options" in columns and "config" not in columns
     for episode_id, document in expected.items():
+        renamed_options(document)
         exported = json.loads(json.dumps(export_episode(store, int(episode_id))))
         assert [turn["usage"].pop("cache_write_tokens") for turn in exported["turns"]] == [0] * len(
             document["turns"]
@@ -115,7 +130,9 @@ def test_each_distinct_configuration_is_stored_once_and_seats_refer_to_it(db_pat
     store = Store(db_path)
     cold = {"kind": "model", "name": "m", "temperature": 0.2}
     hot = {"kind": "model", "name": "m", "temperature": 0.9}
-    common = dict(game="lemonade", game_version="1", prompt_version="p", arena_version="0", seed=1, config={})
+    common = dict(
+        game="lemonade", game_version="1", prompt_version="p", arena_version="0", seed=1, options={}
+    )
     seats = [("a", "m", "model"), ("b", "m", "model")]
     first = store.create_episode(**common, seats=seats, configs={"a": cold, "b": cold})  # type: ignore[arg-type]
     second = store.create_episode(**common, seats=seats, configs={"a": cold, "b": hot})  # type: ignore[arg-type]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,26 @@ async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], what: str
             return
         await pilot.pause(0.02)
     raise AssertionError(f"gave up waiting for: {what}")
+
+
+def home_set_up(app: Any) -> bool:
+    """True once the home screen (wherever it is in the stack) shows a game's seats and options."""
+    from arena.app.screens.home import HomeScreen
+
+    home = app.screen_stack[0] if app.screen_stack else None
+    return isinstance(home, HomeScreen) and home.spec is not None and bool(home.query("#seats Select"))
+
+
+@asynccontextmanager
+async def started(app: Any, size: tuple[int, int] = (120, 40)) -> AsyncIterator[Pilot[Any]]:
+    """Run ``app`` headless; yields once its home screen has set up the first game.
+
+    The app paints the home screen's frame first and loads the games after it, so a test
+    that goes on at once would find no seats yet.
+    """
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: home_set_up(app), "the home screen's set-up")
+        yield pilot
 
 
 async def record_episode(db_path: Path, *, days: int = 6, seed: int = 3) -> int:

@@ -17,7 +17,7 @@ def running_episode(store: Store) -> int:
         prompt_version="p",
         arena_version="0",
         seed=1,
-        config={},
+        options={},
         seats=[("a", "baseline:weather", "baseline")],
     )
 

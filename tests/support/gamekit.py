@@ -64,7 +64,7 @@ def replay_stored(store: Store, episode_id: int, name: str) -> int:
     episode = store.episode(episode_id)
     assert episode is not None and episode["status"] == "finished"
     definition = get_game(name)
-    game = definition.create(episode["seed"], episode["config"])
+    game = definition.create(episode["seed"], episode["options"])
     turns = store.turns(episode_id, definition)
     assert turns, "the episode stored no turns"
     by_step: dict[int, list[dict[str, Any]]] = {}

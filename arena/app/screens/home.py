@@ -9,7 +9,7 @@ players on that many deal seeds, in every seating, rolled up into ratings and ta
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -19,23 +19,18 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from arena.app.home_model import (
-    SEED_FIELD,
-    TYPED,
-    MatchDraft,
-    SeatOption,
-    default_seats,
-    seat_options,
-    typed_seat,
-)
 from arena.app.safe import safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.widgets.home_parts import SessionList, option_label, players_summary, recent_view
-from arena.app.widgets.setup_fields import option_fields, rules_view, seat_rows
 from arena.app.widgets.steady_footer import SteadyFooter
-from arena.contract.game import GameDefinition
-from arena.plugins.games import UnknownGameError, game_names, get_game
-from arena.plugins.players import SpecError
+
+if TYPE_CHECKING:
+    from arena.app.home_model import MatchDraft, SeatOption
+    from arena.contract.game import GameDefinition
+
+# The screen's frame needs Textual alone. The games, the set-up logic and its fields bring
+# the engine and pydantic (about half the start-up), so they are imported by the methods
+# that need them, which run once the frame is painted (see on_mount).
 
 
 class HomeScreen(ArenaScreen):
@@ -61,21 +56,15 @@ class HomeScreen(ArenaScreen):
         self._players_stale = False
 
     def compose(self) -> ComposeResult:
-        """Build the widgets."""
-        games = []
-        for name in game_names():
-            try:
-                games.append(Option(Text(get_game(name).title), id=name))
-            except UnknownGameError:
-                continue
+        """Build the widgets (the games are listed once the frame is painted)."""
         yield Header()
         with Horizontal(id="home"):
             with Vertical(id="home-left"):
-                yield OptionList(*games, id="games")
+                yield OptionList(id="games")
                 yield SessionList()
                 yield Static(Text(""), id="recent")
             with VerticalScroll(id="home-main"):
-                yield Static(Text(""), id="game-about")
+                yield Static(Text("loading the games…", style="dim italic"), id="game-about")
                 with VerticalScroll(id="rules-box"):
                     yield Static(Text(""), id="game-rules")
                 yield Vertical(id="seats")
@@ -89,8 +78,8 @@ class HomeScreen(ArenaScreen):
                 yield Static(Text(""), id="players-info")
         yield SteadyFooter()
 
-    async def on_mount(self) -> None:
-        """Set up once the widgets exist, the first game shown before the screen is first drawn."""
+    def on_mount(self) -> None:
+        """Set up once the widgets exist; the games load once this frame is painted."""
         self.query_one("#games").border_title = "games"
         self.query_one("#session-matches").border_title = "this session (enter: open)"
         self.query_one("#tournament-seeds").tooltip = Text(
@@ -103,16 +92,31 @@ class HomeScreen(ArenaScreen):
         self.query_one("#options").border_title = "seed and options"
         self.query_one("#home-main").can_focus = False
         self.query_one("#session-matches").can_focus = False
-        games = self.query_one("#games", OptionList)
-        games.highlighted = 0
-        games.focus()
+        self.query_one("#games", OptionList).focus()
         self.refresh_recent()
         self.set_interval(1.0, self.refresh_matches)
-        first = games.get_option_at_index(0).id if games.option_count else None
-        if first is None:  # no game to show first: read the models once this is painted
-            self.call_after_refresh(self.arena.read_models)
-        else:  # now rather than on the highlight, which would come after a first, empty paint
-            await self.select_game(first)
+        self.call_after_refresh(self._list_games)
+
+    async def _list_games(self) -> None:
+        """List every game that loads and show the first (its import is most of the start-up)."""
+        from arena.plugins.games import UnknownGameError, game_names, get_game
+
+        listed = []
+        for name in game_names():
+            try:
+                listed.append(Option(Text(get_game(name).title), id=name))
+            except UnknownGameError:
+                continue
+        games = self.query_one("#games", OptionList)
+        games.add_options(listed)
+        if not listed:  # no game to show: read the models now
+            self.query_one("#game-about", Static).update(Text("no game is installed", style="dim italic"))
+            self.arena.read_models()
+            return
+        games.highlighted = 0
+        first = listed[0].id
+        assert first is not None
+        await self.select_game(first)
 
     def on_screen_resume(self) -> None:
         """Refresh when this screen comes back on top."""
@@ -133,6 +137,9 @@ class HomeScreen(ArenaScreen):
 
     async def select_game(self, name: str) -> None:
         """Show ``name``'s description, rules, seats and options."""
+        from arena.app.home_model import MatchDraft, seat_options
+        from arena.plugins.games import get_game
+
         spec = get_game(name)
         self.spec = spec
         self.draft = MatchDraft(spec)
@@ -151,6 +158,9 @@ class HomeScreen(ArenaScreen):
         self.call_after_refresh(self.arena.read_models)  # once the game is painted: read the models
 
     async def _build_seats(self) -> None:
+        from arena.app.home_model import default_seats
+        from arena.app.widgets.setup_fields import seat_rows
+
         assert self.draft is not None
         seats = self.draft.seat_names()
         previous = dict(self.draft.seats)
@@ -165,6 +175,8 @@ class HomeScreen(ArenaScreen):
     @on(Input.Submitted, "#seat-typed")
     async def _seat_typed(self, event: Input.Submitted) -> None:
         """Give a seat any spec typed as ``SEAT=SPEC`` (not only the listed players)."""
+        from arena.app.home_model import typed_seat
+
         event.stop()
         if self.draft is None:
             return
@@ -185,6 +197,8 @@ class HomeScreen(ArenaScreen):
         self._show_errors(final=False)
 
     async def _build_options(self) -> None:
+        from arena.app.widgets.setup_fields import option_fields
+
         assert self.draft is not None and self.spec is not None
         box = self.query_one("#options", Grid)
         await box.remove_children()
@@ -199,6 +213,8 @@ class HomeScreen(ArenaScreen):
 
     def refresh_players(self) -> None:
         """The model list arrived: offer the models in every seat list, keeping choices."""
+        from arena.app.home_model import TYPED, seat_options
+
         if self.spec is None or self.draft is None:
             return
         if self._building:
@@ -219,6 +235,8 @@ class HomeScreen(ArenaScreen):
 
     def _show_rules(self) -> None:
         """The rules as each seat is told them with the options entered so far."""
+        from arena.app.widgets.setup_fields import rules_view
+
         if self.spec is None or self.draft is None:
             return
         given: dict[str, str] = {name: text for name, text in self.draft.options.items() if text.strip()}
@@ -273,6 +291,8 @@ class HomeScreen(ArenaScreen):
                 note.display = bool(message)
 
     def _show_errors(self, *, final: bool) -> dict[str, str]:
+        from arena.app.home_model import SEED_FIELD
+
         assert self.draft is not None
         errors = self.draft.errors(self.choices)
         self._note("#opt-error-seed", errors.get(SEED_FIELD, ""))
@@ -291,6 +311,9 @@ class HomeScreen(ArenaScreen):
 
     def action_start(self) -> None:
         """Check the set-up and start the match (it runs even if you leave its screen)."""
+        from arena.plugins.games import UnknownGameError
+        from arena.plugins.players import SpecError
+
         if self.draft is None:
             return
         if self._show_errors(final=True):

@@ -21,7 +21,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
 from textual.widgets import DataTable, Header, Static
 
-from arena.app.action_form import ActionForm
 from arena.app.live import LiveMatch
 from arena.app.match_model import HIDDEN_VIEW, HistoryRow
 from arena.app.safe import one_line, prerender, safe_text
@@ -31,6 +30,7 @@ from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import MessagesPane, ResultsTable, ScoreChart, SeatPane
 from arena.app.widgets.steady_footer import SteadyFooter
 from arena.display.board import board
+from arena.engine.action_form import ActionForm
 from arena.plugins.players import SpecError
 
 if TYPE_CHECKING:

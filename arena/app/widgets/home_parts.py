@@ -9,11 +9,11 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from arena.app.home_model import SeatOption
 from arena.app.safe import safe_line, safe_text
 
 if TYPE_CHECKING:
     from arena.app.app import ArenaApp
+    from arena.app.home_model import SeatOption
 
 
 def option_label(choice: SeatOption) -> Text:
@@ -52,10 +52,9 @@ class SessionList(OptionList):
 
     def refresh_from(self, app: ArenaApp) -> None:
         """Show the app's matches and tournaments, newest first (only redrawn when changed)."""
-        shown = [(str(m.key), f"{m.title} · {m.model.status_line()}") for m in app.matches.matches]
-        shown += [
-            (f"tournament-{job.key}", f"{job.title} · {job.status_line()}") for job in app.tournaments.jobs
-        ]
+        matches, jobs = app.session()
+        shown = [(str(m.key), f"{m.title} · {m.model.status_line()}") for m in matches]
+        shown += [(f"tournament-{job.key}", f"{job.title} · {job.status_line()}") for job in jobs]
         if shown == self._shown:
             return
         self._shown = shown

@@ -1,6 +1,7 @@
 """The form a person fills in when their seat must act.
 
-Fields come from the game's action schema (via :class:`~arena.app.action_form.ActionForm`):
+Fields come from the game's action schema (via :class:`~arena.engine.action_form.ActionForm`,
+which holds every rule; this widget only draws the fields and reads the keys):
 numbers and text as inputs, a few choices as radio buttons, more as a select, yes/no as a
 checkbox. Each entry is checked as it is typed; on submit the schema and the game's rule
 check run, and any problem is shown next to its field or under the form. Enter submits,
@@ -25,11 +26,11 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Select, Static
 
-from arena.app.action_form import ActionForm
 from arena.app.human import HumanTurn
 from arena.app.safe import safe_text
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.choice_set import ChoiceSet
+from arena.engine.action_form import ActionForm, yes_no
 from arena.engine.forms import FieldSpec
 
 MAX_RADIO_CHOICES = 4
@@ -150,7 +151,7 @@ class HumanForm(Vertical):
         problem = self.form.field_errors.get(spec.name)
         if problem:
             return safe_text(problem)
-        return safe_text(spec.description or spec.hint())
+        return safe_text(spec.description or self.form.hint(spec, now=False))
 
     def _show_note(self, index: int) -> None:
         spec = self.form.fields[index]
@@ -178,9 +179,8 @@ class HumanForm(Vertical):
             value = entry if entry in spec.choices else Select.NULL
             return Select(options, value=value, id=control_id, allow_blank=not spec.required, compact=True)
         if spec.kind == "boolean":
-            checked = entry.lower() in ("yes", "true", "1")
-            return Checkbox(safe_text(spec.name), value=checked, id=control_id, compact=True)
-        placeholder = spec.hint()
+            return Checkbox(safe_text(spec.name), value=self.form.checked(spec), id=control_id, compact=True)
+        placeholder = self.form.hint(spec, now=False)
         # A number is usually replaced, so entering its field selects it; text is usually
         # continued, so the cursor goes to its end.
         select_on_focus = spec.kind in ("number", "integer")
@@ -300,7 +300,7 @@ class HumanForm(Vertical):
     @on(Checkbox.Changed)
     def _checkbox_changed(self, event: Checkbox.Changed) -> None:
         event.stop()
-        self._set(event.checkbox, "yes" if event.value else "no")
+        self._set(event.checkbox, yes_no(event.value))
 
     @on(Button.Pressed, "#form-submit")
     def _submit_pressed(self, event: Button.Pressed) -> None:
@@ -322,7 +322,7 @@ class HumanForm(Vertical):
             elif isinstance(control, Select):
                 text = "" if control.value is Select.NULL else str(control.value)
             elif isinstance(control, Checkbox):
-                text = "yes" if control.value else "no"
+                text = yes_no(control.value)
             else:
                 continue
             if text != self.form.entries.get(spec.name, ""):
@@ -343,9 +343,8 @@ class HumanForm(Vertical):
                 if isinstance(field, Input):
                     field.select_all()
             return
-        action, reason = outcome.action, outcome.reason
-        caution = self.turn.request.caution(action) if self.turn.request.caution else None
-        if caution is None:
+        action, reason, question = outcome.action, outcome.reason, outcome.question
+        if question is None:
             self._hand_over(action, reason)
             return
 
@@ -353,7 +352,7 @@ class HumanForm(Vertical):
             if go_ahead and not self.turn.done:
                 self._hand_over(action, reason)
 
-        self.app.push_screen(ConfirmScreen(f"{caution}; go ahead?", yes="Go ahead", no="Change it"), answer)
+        self.app.push_screen(ConfirmScreen(question, yes="Go ahead", no="Change it"), answer)
 
     def _hand_over(self, action: BaseModel, reason: str) -> None:
         entries = self.form.entries_for_storage()

@@ -28,8 +28,8 @@ def reason_entry(line: ReasonLine) -> Text:
     text.append("\n")
     text.append_text(safe_text(line.reason or "(no reason given)", "italic", limit=1200))
     usage = line.usage
-    if usage.total_tokens or usage.cost_usd:
-        cost = f"  [{usage.tokens_text()}, ${usage.cost_usd:.4f}, {line.latency:.2f}s]"
+    if usage.spent:
+        cost = f"  [{usage.tokens_text()}, {usage.cost_text()}, {line.latency:.2f}s]"
         text.append_text(safe_text(cost, "dim"))
     elif line.timed and line.latency >= MIN_SHOWN_LATENCY:
         text.append_text(safe_text(f"  [{line.latency:.2f}s]", "dim"))

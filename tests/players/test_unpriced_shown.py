@@ -1,0 +1,77 @@
+"""A model with no price spends tokens at an unknown cost: no front end shows it as $0.
+
+One match, an unpriced model beside a priced one, through the real SDK and the wire server:
+the console's turn lines and results table, the app's reasons and seat totals, and the
+replay all say "no price" for the unpriced seat and dollars for the priced one. The stored
+columns keep 0 for the unpriced dollars, as they always have.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+
+from arena.app.match_model import MatchModel
+from arena.app.replay_model import ReplayModel
+from arena.app.widgets.panels import reason_entry
+from arena.cli.output import results_table, turn_line
+from arena.contract.records import CallbackObserver, EpisodeEnded, Event, TurnsRecorded
+from arena.engine.match import MatchConfig, play_match
+from arena.store.database import Store
+from players.models import ModelsConfig
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer, reply
+
+GOOD = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady at the base price"}
+
+
+def rendered(table: object) -> str:
+    console = Console(width=200, record=True)
+    console.print(table)
+    return console.export_text()
+
+
+async def test_an_unpriced_model_shows_no_price_where_a_priced_one_shows_dollars(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, CANARY_KEY)
+    players = {"a": "free", "b": "paid"}
+    view = MatchModel("lemonade", list(players), players)
+    events: list[Event] = []
+    with WireServer() as wire:
+        wire.script(*(reply(GOOD, input_tokens=200, output_tokens=30) for _ in range(4)))
+        paid = settings_for("openai-chat", wire, price_input_per_mtok=2.0, price_output_per_mtok=8.0)
+        models = ModelsConfig(models={"free": settings_for("openai-chat", wire), "paid": paid})
+        outcome = await play_match(
+            MatchConfig("lemonade", players, seed=4, options={"days": 2}),
+            store,
+            [view, CallbackObserver(events.append)],
+            models_config=models,
+        )
+    assert outcome.status == "finished"
+    free, spent = outcome.usage["a"], outcome.usage["b"]
+    assert free.unpriced and free.total_tokens == 460 and free.cost_usd == 0.0
+    assert not spent.unpriced and spent.cost_usd == pytest.approx(2 * (200 * 2.0 + 30 * 8.0) / 1e6)
+
+    turns = [turn for event in events if isinstance(event, TurnsRecorded) for turn in event.turns]
+    lines = {turn.seat: turn_line(turn, players[turn.seat]).plain for turn in turns}
+    assert "[200+30 tok, no price, " in lines["a"] and "$0" not in lines["a"]
+    assert "[200+30 tok, $0.0006, " in lines["b"]
+    ended = events[-1]
+    assert isinstance(ended, EpisodeEnded)
+    table = rendered(results_table(ended.results, players, ended.usage))
+    cost_row = next(line for line in table.splitlines() if "cost usd" in line)
+    assert "no price" in cost_row and "0.0013" in cost_row and "0.0000" not in cost_row
+
+    for line in view.reasons["a"]:
+        assert "no price" in reason_entry(line).plain and "$0" not in reason_entry(line).plain
+    assert view.stats["a"].summary().startswith("400+60 tok · no price · ")
+    assert view.stats["b"].summary().startswith("400+60 tok · $0.0013 · ")
+
+    replay = ReplayModel.load(store, outcome.episode_id or 0)
+    shown = {turn.seat: turn.usage_line() for step in replay.steps for turn in step}
+    assert shown["a"].startswith("200+30 tok · no price · ")
+    assert shown["b"].startswith("200+30 tok · $0.0006 · ")
+
+    seats = {seat["seat"]: seat for seat in store.seats(outcome.episode_id or 0)}
+    assert seats["a"]["cost_usd"] == 0.0 and seats["a"]["input_tokens"] == 400  # the stored columns as ever
