@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from arena.contract.records import EpisodeStatus
-from arena.contract.usage import NO_USAGE, Usage
+from arena.contract.usage import NO_USAGE, Usage, unpriced_seat
 from arena.plugins.games import get_game
 from arena.store.database import Store
 from arena.tournament.config import TournamentConfig
@@ -173,13 +173,17 @@ def tournament_table(
         result["players"] = [{"player": p, **nothing, **empty} for p in players]
         return result
     counted = {p: data.per_player[p] for p in players if data.per_player[p].episodes}
+    # A model with no price spent an unknown number of dollars, not $0: its cells stay empty
+    # (and so do rating per dollar and the cost of another seed, which would rest on that $0).
+    settings: dict[str, Any] = dict((row.get("config") or {}).get("player_settings") or {})
+    priced = {p: t for p, t in counted.items() if not unpriced_seat(settings.get(p))}
     result.update(
         tables(
             data.records,
             players=players,
             resamples=resamples,
             seed=config.seed,
-            cost_per_episode={p: t.usage.cost_usd / t.episodes for p, t in counted.items()},
+            cost_per_episode={p: t.usage.cost_usd / t.episodes for p, t in priced.items()},
             tokens_per_episode={p: t.usage.total_tokens / t.episodes for p, t in counted.items()},
             roles=MetricRoles.of(spec),
         )

@@ -27,6 +27,7 @@ from arena.tournament import provenance
 from arena.tournament.config import build_config
 from arena.tournament.report import build_report, markdown
 from arena.tournament.run import run_tournament
+from arena.tournament.standings import tournament_table
 from players.models import ModelsConfig
 from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
 from tests.support.wire_server import WireServer, reply
@@ -223,6 +224,21 @@ async def test_an_unpriced_model_costs_unknown_dollars_not_zero(
     assert (price["priced"], price["price_source"]) == (False, None)
     text = markdown(report)
     assert "- total unknown: no price for m" in text and "| unknown (no price) |" in text
+
+
+async def test_the_table_leaves_an_unpriced_models_dollars_empty_not_zero(
+    store: Store, wire: WireServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, CANARY_KEY)
+    wire.script(*[reply(STAND) for _ in range(2)])
+    models = ModelsConfig(models={"m": settings_for("openai-chat", wire)})
+    config = build_config(game="lemonade", players=("m", "baseline:weather"), seeds=1, options={"days": 1})
+    progress = await run_tournament(store, config, models_config=models)
+    table = tournament_table(store, progress.tournament_id)
+    rows = {row["player"]: row for row in table["players"]}
+    assert rows["m"]["tokens_per_episode"] > 0, "it spent tokens"
+    assert rows["m"]["usd_per_episode"] is None and rows["m"]["rating_per_dollar"] is None
+    assert rows["baseline:weather"]["usd_per_episode"] == 0.0, "a baseline costs nothing, truly"
 
 
 async def test_a_schema_5_database_migrates_and_then_records_what_served_a_model(
