@@ -42,7 +42,7 @@ from textual import events
 from textual.widgets import Static
 
 from arena.app import create_app
-from arena.app.replay_model import ReplayModel
+from arena.app.replay_data import ReplayData
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import TextScreen
@@ -293,7 +293,7 @@ async def _run_load(app: Any, seat_spec: str, episodes: int, label: str) -> None
         app.watch_match(watched)
         await pilot.pause(1.0)
         if not all(m.running for m in matches):
-            failed = [m.model.message for m in matches if not m.running]
+            failed = [m.data.message for m in matches if not m.running]
             raise SystemExit(f"episodes did not keep running: {failed[:1]}")
         monitor_task = asyncio.create_task(monitor())
         screen = app.screen
@@ -305,13 +305,13 @@ async def _run_load(app: Any, seat_spec: str, episodes: int, label: str) -> None
 
         clock = PaintClock(app)
         keys: list[float] = []
-        steps_before = sum(m.model.steps_done for m in matches)
+        steps_before = sum(m.data.steps_done for m in matches)
         for index in range(40):
             before = status_text()
             key = "minus" if index % 2 == 0 else "plus"
             keys.append(await clock.key(key, lambda before=before: status_text() != before))
             await asyncio.sleep(0.05)
-        decided = sum(m.model.steps_done for m in matches) - steps_before
+        decided = sum(m.data.steps_done for m in matches) - steps_before
         stop.set()
         await monitor_task
         for match in matches:
@@ -342,9 +342,9 @@ async def bench_replay(workdir: Path) -> None:
 
     store = Store(db)
     started = time.perf_counter()
-    model = ReplayModel.load(store, episode_id)
-    model.render()
-    print(f"ReplayModel.load + first render (plain object): {ms(time.perf_counter() - started)}")
+    replay = ReplayData.load(store, episode_id)
+    replay.render()
+    print(f"ReplayData.load + first render (plain object): {ms(time.perf_counter() - started)}")
     store.close()
 
     app = create_app(db, replay=episode_id, load_models=False, freeze_gc=True)
@@ -359,8 +359,8 @@ async def bench_replay(workdir: Path) -> None:
         clock = PaintClock(app)
 
         async def step(key: str) -> float:
-            before = screen.model.position
-            return await clock.key(key, lambda: screen.model.position != before)
+            before = screen.data.position
+            return await clock.key(key, lambda: screen.data.position != before)
 
         forward = [await step("right") for _ in range(100)]
         print(f"step forward (right), key to repainted: {summary(forward)}")
@@ -372,10 +372,10 @@ async def bench_replay(workdir: Path) -> None:
         jumps = []
         for position in (250, 499, 3, 377, 120, 480, 61, 333):
             began = time.perf_counter()
-            screen.model.go(position)
-            screen.model.game()
+            screen.data.go(position)
+            screen.data.game()
             jumps.append(time.perf_counter() - began)
-        print(f"ReplayModel jump to an arbitrary step (snapshots cached): {summary(jumps)}")
+        print(f"ReplayData jump to an arbitrary step (snapshots cached): {summary(jumps)}")
 
 
 # -- 4. tournament -------------------------------------------------------------------------

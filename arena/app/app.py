@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     from arena.app.human import HumanTurn
     from arena.app.live import LiveMatch, MatchManager, PlayerFactory
     from arena.app.table_process import TableProcess
+    from arena.app.tournament_data import TournamentDraft
     from arena.app.tournament_job import TournamentJob, TournamentManager
-    from arena.app.tournament_model import TournamentDraft
     from arena.engine.match import MatchConfig
     from arena.tournament.config import TournamentConfig
 
@@ -242,11 +242,11 @@ class ArenaApp(App[int]):
 
     def open_replay(self, episode_id: int) -> None:
         """Step through episode ``episode_id`` (not while a person here still plays in it)."""
-        from arena.app.replay_model import ReplayError, ReplayModel
+        from arena.app.replay_data import ReplayData, ReplayError
         from arena.app.screens.replay import ReplayScreen
 
         for match in self.matches.matches:
-            if match.model.secret and match.model.episode_id == episode_id:
+            if match.data.secret and match.data.episode_id == episode_id:
                 self.notify(
                     f"episode {episode_id} is still being played here by a person; its replay "
                     "shows every hidden number and reason, so it opens once the match ends",
@@ -255,13 +255,13 @@ class ArenaApp(App[int]):
                 )
                 return
         try:
-            model = ReplayModel.load(self.store, episode_id)
+            replay = ReplayData.load(self.store, episode_id)
         except ReplayError as exc:
             self.notify(str(exc), severity="error", markup=False)
             if self._open_replay and len(self.screen_stack) == 1:
                 self.open_episodes()
             return
-        self.push_screen(ReplayScreen(model))
+        self.push_screen(ReplayScreen(replay))
 
     def start_match(self, config: MatchConfig, *, show: bool = True) -> LiveMatch:
         """Start a match (and show it); raises ``SpecError``/``ValueError`` for a bad set-up."""
@@ -371,8 +371,8 @@ class ArenaApp(App[int]):
         screen = self.screen
         if isinstance(screen, MatchScreen) and screen.match is message.match:
             return
-        model = message.match.model
-        self.notify(f"{message.match.title} {model.status}", markup=False)
+        data = message.match.data
+        self.notify(f"{message.match.title} {data.status}", markup=False)
 
     # -- help and quitting --------------------------------------------------------------
     def action_help(self) -> None:

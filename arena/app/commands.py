@@ -37,7 +37,7 @@ class ArenaCommands(Provider):
         ]
         for match in reversed(app.matches.matches):
             commands.append(
-                (f"Watch match {match.title}", partial(app.watch_match, match), match.model.status_line())
+                (f"Watch match {match.title}", partial(app.watch_match, match), match.data.status_line())
             )
         for job in reversed(app.tournaments.jobs):
             watch = partial(app.open_tournament, job.tournament_id)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from arena.app.human import HumanDesk, HumanPlayer, HumanTurn
-from arena.app.match_model import MatchModel
+from arena.app.match_data import MatchData
 from arena.contract.player import Player, PlayerSetupError
 from arena.contract.records import CallbackObserver, EpisodeEnded, EpisodeStatus, Event
 from arena.engine.match import MatchConfig, prepare_runner
@@ -42,14 +42,14 @@ class LiveMatch:
         key: int,
         config: MatchConfig,
         runner: EpisodeRunner,
-        model: MatchModel,
+        data: MatchData,
         control: RunControl,
         desk: HumanDesk,
     ) -> None:
         self.key = key
         self.config = config
         self.runner = runner
-        self.model = model
+        self.data = data
         self.control = control
         self.desk = desk
         self.task: asyncio.Task[None] | None = None
@@ -61,7 +61,7 @@ class LiveMatch:
     @property
     def title(self) -> str:
         """``#3 lemonade (episode 12)`` — trusted text only."""
-        episode = f" (episode {self.model.episode_id})" if self.model.episode_id is not None else ""
+        episode = f" (episode {self.data.episode_id})" if self.data.episode_id is not None else ""
         return f"#{self.key} {self.config.game}{episode}"
 
     @property
@@ -71,7 +71,7 @@ class LiveMatch:
 
     def on_event(self, event: Event) -> None:
         """Observer: update the view state; tell listeners when the episode ended."""
-        self.model(event)
+        self.data(event)
         if isinstance(event, EpisodeEnded):
             self.desk.cancel_all()
 
@@ -83,14 +83,14 @@ class LiveMatch:
         try:
             self.outcome = await self.runner.run()
         except PlayerSetupError as exc:
-            self.model.fail(f"cannot start: {exc}")
+            self.data.fail(f"cannot start: {exc}")
         except asyncio.CancelledError:
-            if not self.model.over:
-                self.model.status = EpisodeStatus.ABORTED
-                self.model.touch()
+            if not self.data.over:
+                self.data.status = EpisodeStatus.ABORTED
+                self.data.touch()
             raise
         except Exception as exc:  # the runner recorded the failure; show it, never crash the app
-            self.model.fail(f"{type(exc).__name__}: {exc}")
+            self.data.fail(f"{type(exc).__name__}: {exc}")
         finally:
             self.desk.cancel_all()
             for player in self.runner.players.values():
@@ -114,19 +114,19 @@ class LiveMatch:
             self.control.resume()
         else:
             self.control.pause()
-        self.model.touch()
+        self.data.touch()
 
     def step_once(self) -> None:
         """Let exactly one more step run, then pause."""
         self.control.step()
-        self.model.touch()
+        self.data.touch()
 
     def change_speed(self, slower: bool) -> None:
         """Move to the next slower or faster pace in :data:`SPEEDS`."""
         index = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - self.control.delay))
         index = min(len(SPEEDS) - 1, index + 1) if slower else max(0, index - 1)
         self.control.delay = SPEEDS[index]
-        self.model.touch()
+        self.data.touch()
 
     def control_line(self) -> str:
         """``paused · max`` or ``running · 0.25 s/step`` (trusted text only)."""
@@ -134,7 +134,7 @@ class LiveMatch:
         return f"{state} · speed {speed_label(self.control.delay)}"
 
     def _human_turn(self, turn: HumanTurn) -> None:
-        self.model.touch()
+        self.data.touch()
         for listener in list(self.human_listeners):
             listener(self, turn)
 
@@ -174,14 +174,14 @@ class MatchManager:
             players=extra,
         )
         seats = list(runner.game.seats)
-        model = MatchModel(
+        data = MatchData(
             game_name=config.game,
             seats=seats,
             players={seat: runner.players[seat].spec for seat in seats},
             human_seats=[seat for seat in seats if isinstance(runner.players[seat], HumanPlayer)],
             source=runner.game,
         )
-        match = LiveMatch(len(self.matches) + 1, config, runner, model, control, desk)
+        match = LiveMatch(len(self.matches) + 1, config, runner, data, control, desk)
         runner.observers.append(CallbackObserver(match.on_event))
         self.matches.append(match)
         match.start()

@@ -64,7 +64,7 @@ async def test_a_person_bargains_through_the_form_and_sees_only_their_number(app
     async with started(app, size=(120, 40)) as pilot:
         await bargain_form(pilot, app, "baseline:bluffing")
         match = app.matches.matches[0]
-        game: Any = match.model.game
+        game: Any = match.data.game
         cost, value = game.deal.cost, game.deal.value
         witness = Witness(app)
         board = witness.look()
@@ -77,7 +77,7 @@ async def test_a_person_bargains_through_the_form_and_sees_only_their_number(app
         messages = log_text(app.screen.query_one("#messages", RichLog))
         assert MARKUP_MESSAGE in messages, "the message is shown literally, markup and all"
         assert "seller (you)  offer 61" in messages and f"buyer  offer {first_bid}" in messages
-        app.open_replay(match.model.episode_id or 0)
+        app.open_replay(match.data.episode_id or 0)
         await pilot.pause()
         assert isinstance(app.screen, MatchScreen), "no replay (full view) while the person still plays"
         assert not app.screen.check_action("replay", ())
@@ -88,7 +88,7 @@ async def test_a_person_bargains_through_the_form_and_sees_only_their_number(app
         assert "second try" in log_text(app.screen.query_one("#messages", RichLog))
         during = "\n".join(witness.seen)
         burst(app, "shift+tab", "right", "enter")
-        await wait_until(pilot, lambda: match.model.over, "the deal")
+        await wait_until(pilot, lambda: match.data.over, "the deal")
         assert app.is_running and app.return_code is None
         await wait_until(
             pilot, lambda: f"buyer value {value}" in witness.look(), "both numbers once it is over"
@@ -156,7 +156,7 @@ async def test_the_screen_never_shows_a_person_the_other_number_or_reasons(
             await next_form(pilot, app, step)
             assert "your value is" in witness.look()
             await pilot.press("5", "tab", *"low", "enter")
-        await wait_until(pilot, lambda: match.model.over, "no deal after eight rounds")
+        await wait_until(pilot, lambda: match.data.over, "no deal after eight rounds")
         during = "\n".join(witness.seen)
         await wait_until(pilot, lambda: f"seller cost {SENTINEL}" in witness.look(), "the full view")
     store = Store(app_db)

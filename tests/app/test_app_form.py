@@ -82,7 +82,7 @@ async def test_the_first_choice_is_preselected_and_shown_as_chosen(app_db: Path)
         # the bid is below this seller's cost: accepting it is confirmed first
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the loss question")
         await pilot.press("y")
-        await wait_until(pilot, lambda: match.model.over, "the accepted deal ends the match")
+        await wait_until(pilot, lambda: match.data.over, "the accepted deal ends the match")
         await wait_until(pilot, lambda: not app.screen.query(HumanForm), "the form closes with the match")
     store = Store(app_db)
     turns = stored_turns(store, store.list_episodes()[0]["id"])

@@ -106,12 +106,12 @@ async def test_accepting_a_losing_price_in_the_app_asks_first(app_db: Path) -> N
         assert f"accepting {PRICE_MAX} loses you {PRICE_MAX - value}; go ahead?" in question
         await pilot.press("n")
         await wait_until(pilot, lambda: isinstance(app.screen, MatchScreen), "back to the form")
-        assert match.model.steps_done == 1 and not match.model.over, "nothing was sent"
+        assert match.data.steps_done == 1 and not match.data.over, "nothing was sent"
         form.action_submit()
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question again")
         await pilot.press("y")
-        await wait_until(pilot, lambda: match.model.over, "the deal")
-        assert match.model.results is not None
+        await wait_until(pilot, lambda: match.data.over, "the deal")
+        assert match.data.results is not None
 
 
 async def test_the_chart_is_titled_for_what_it_plots(app_db: Path) -> None:
@@ -133,7 +133,7 @@ async def test_seat_panes_wrap_their_reasons_again_when_the_terminal_narrows(app
             options={"days": 3},
         )
         match = app.start_match(config)
-        await wait_until(pilot, lambda: match.model.over, "the match")
+        await wait_until(pilot, lambda: match.data.over, "the match")
         await pilot.pause()
         log = app.screen.query_one(SeatPane).query_one(RichLog)
         wide = log.size.width
@@ -149,15 +149,15 @@ async def test_rematch_and_swap_seats_from_the_results(app_db: Path) -> None:
     async with started(app, size=(120, 40)) as pilot:
         seats = {"a": "baseline:weather", "b": "baseline:cost-plus"}
         first = app.start_match(MatchConfig(game="lemonade", seats=seats, seed=5, options={"days": 2}))
-        await wait_until(pilot, lambda: first.model.over, "the first match")
+        await wait_until(pilot, lambda: first.data.over, "the first match")
         await pilot.press("m")
         await wait_until(pilot, lambda: len(app.matches.matches) == 2, "the rematch")
         again = app.matches.matches[1]
         assert (again.config.seats, again.config.seed, again.config.options) == (seats, 5, {"days": 2})
-        await wait_until(pilot, lambda: again.model.over, "the rematch to end")
-        assert again.model.results is not None and first.model.results is not None
-        assert {s: r.score for s, r in again.model.results.items()} == {
-            s: r.score for s, r in first.model.results.items()
+        await wait_until(pilot, lambda: again.data.over, "the rematch to end")
+        assert again.data.results is not None and first.data.results is not None
+        assert {s: r.score for s, r in again.data.results.items()} == {
+            s: r.score for s, r in first.data.results.items()
         }, "same seed, same players: same result"
         await pilot.press("w")
         await wait_until(pilot, lambda: len(app.matches.matches) == 3, "the swapped match")

@@ -70,7 +70,7 @@ async def test_baseline_match_runs_to_the_end_and_is_saved(app_db: Path) -> None
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, MatchScreen), "the match screen")
         match = app.matches.matches[0]
-        await wait_until(pilot, lambda: match.model.over, "the match to end")
+        await wait_until(pilot, lambda: match.data.over, "the match to end")
         results = app.screen.query_one(ResultsTable)
         await wait_until(pilot, lambda: bool(results.display) and results.row_count > 3, "the results table")
         history = app.screen.query_one("#history", DataTable)
@@ -99,10 +99,10 @@ async def test_leaving_the_screen_keeps_the_match_running(app_db: Path) -> None:
         form = app.screen.query_one(HumanForm)
         assert form.query_one("#field-0", Input).value == "4"
         await pilot.press("tab", "5", "enter")
-        await wait_until(pilot, lambda: match.model.steps_done == 1, "day 1")
+        await wait_until(pilot, lambda: match.data.steps_done == 1, "day 1")
         await next_form(pilot, app, 1)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: match.model.over, "the match to end")
+        await wait_until(pilot, lambda: match.data.over, "the match to end")
         await wait_until(pilot, lambda: not app.screen.query(HumanForm), "the form closes with the match")
     store = Store(app_db)
     episode = store.list_episodes()[0]
@@ -129,7 +129,7 @@ async def test_a_person_plays_through_the_form(app_db: Path) -> None:
         match = app.matches.matches[0]
 
         def played(days: int) -> Callable[[], bool]:
-            return lambda: match.model.steps_done == days
+            return lambda: match.data.steps_done == days
 
         await wait_until(pilot, played(1), "day 1 to be played")
         for day in (2, 3):
@@ -166,7 +166,7 @@ async def test_hostile_reason_is_shown_literally(app_db: Path) -> None:
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, MatchScreen), "the match screen")
         match = app.matches.matches[0]
-        await wait_until(pilot, lambda: match.model.over, "the match to end")
+        await wait_until(pilot, lambda: match.data.over, "the match to end")
         pane = app.screen.query_one(SeatPane)
         log = pane.query_one(RichLog)
         await wait_until(pilot, lambda: "[@click=app.quit]x[/]" in log_text(log), "the literal reason")
@@ -206,7 +206,7 @@ async def test_two_people_share_the_keyboard(app_db: Path) -> None:
         assert "a price" not in render_plain(board.content)
         await pilot.press("2", "tab", "4", "enter")
         match = app.matches.matches[0]
-        await wait_until(pilot, lambda: match.model.over, "the one-day match to end")
+        await wait_until(pilot, lambda: match.data.over, "the one-day match to end")
         await wait_until(
             pilot, lambda: "full view" in render_plain(board.content), "the full view at the end"
         )

@@ -36,23 +36,23 @@ async def test_step_through_a_saved_episode(app_db: Path) -> None:
         assert "step 0/12" in shown(screen, "#replay-head")
         assert "Day 1/12" in shown(screen, "#replay-board")
         await pilot.press("right", "right", "right")
-        assert screen.model.position == 3
+        assert screen.data.position == 3
         assert "step 3/12" in shown(screen, "#replay-head")
         assert "Day 4/12" in shown(screen, "#replay-board")
         decisions = shown(screen, "#replay-turns")
         assert "seat a baseline:weather" in decisions and "seat b baseline:cost-plus" in decisions
         assert "reason:" in decisions
         await pilot.press("left")
-        assert screen.model.position == 2
+        assert screen.data.position == 2
         await pilot.press("end")
         assert "Finished after 12 days" in shown(screen, "#replay-board")
         await pilot.press("home")
-        assert screen.model.position == 0
+        assert screen.data.position == 0
         await pilot.press("g")
         await wait_until(pilot, lambda: isinstance(app.screen, JumpScreen), "the jump box")
         await pilot.press("9", "enter")
         await wait_until(pilot, lambda: app.screen is screen, "back to the replay")
-        assert screen.model.position == 9
+        assert screen.data.position == 9
         await pilot.press("v")
         assert "seat a's view" in shown(screen, "#replay-head")
         board = shown(screen, "#replay-board")
@@ -83,7 +83,7 @@ async def test_browse_filter_and_open_an_episode(app_db: Path) -> None:
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         screen = app.screen
-        assert isinstance(screen, ReplayScreen) and screen.model.episode["id"] == second
+        assert isinstance(screen, ReplayScreen) and screen.data.episode["id"] == second
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "back to the list")
 

@@ -19,7 +19,7 @@ from textual.widgets import Static
 
 from arena.app import create_app
 from arena.app.app import ArenaApp
-from arena.app.replay_model import ReplayModel
+from arena.app.replay_data import ReplayData
 from arena.app.safe import prerender
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.leaderboard import LeaderboardScreen
@@ -185,11 +185,11 @@ async def test_the_replay_shows_the_right_step_after_many_steps(app_db: Path) ->
         keys = ["right"] * 70 + ["left"] * 23 + ["pagedown"] * 3 + ["left"] * 9 + ["pageup"]
         for key in keys:
             await pilot.press(key)
-        await wait_until(pilot, lambda: screen.model.position == 58, "step 58 (70 - 23 + 30 - 9 - 10)")
+        await wait_until(pilot, lambda: screen.data.position == 58, "step 58 (70 - 23 + 30 - 9 - 10)")
         await pilot.pause()
         store = Store(app_db)
         try:
-            fresh = ReplayModel.load(store, episode)
+            fresh = ReplayData.load(store, episode)
         finally:
             store.close()
         fresh.go(58)

@@ -149,7 +149,7 @@ async def test_a_small_tournament_runs_to_the_end_and_its_rows_open_episodes_in_
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         replay = app.screen
-        assert isinstance(replay, ReplayScreen) and replay.model.episode["id"] == first_episode
+        assert isinstance(replay, ReplayScreen) and replay.data.episode["id"] == first_episode
         await pilot.press("escape", "escape")
         await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "back to the tournament")
     status, episodes = stored(app_db, job.tournament_id)

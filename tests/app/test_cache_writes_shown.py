@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.app.match_model import MatchModel
-from arena.app.replay_model import ReplayModel
+from arena.app.match_data import MatchData
+from arena.app.replay_data import ReplayData
 from arena.app.widgets.panels import reason_entry
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
@@ -21,7 +21,7 @@ async def test_cache_reads_and_writes_show_in_the_match_and_replay_views(
 ) -> None:
     monkeypatch.setenv(KEY_ENV, CANARY_KEY)
     players = {"a": "claude", "b": "baseline:weather"}
-    view = MatchModel("lemonade", list(players), players)
+    view = MatchData("lemonade", list(players), players)
     with WireServer() as wire:
         wire.script(
             reply(GOOD, input_tokens=200, cache_write_tokens=1200),
@@ -40,7 +40,7 @@ async def test_cache_reads_and_writes_show_in_the_match_and_replay_views(
     assert "[1440+30 tok (1200 cached, 90 written to cache), $" in second
     assert view.stats["a"].summary().startswith("2840+60 tok (1200 cached, 1290 written to cache) · $")
     assert "tok" not in view.stats["b"].summary()
-    replay = ReplayModel.load(store, outcome.episode_id or 0)
+    replay = ReplayData.load(store, outcome.episode_id or 0)
     lines = [turn.usage_line() for step in replay.steps for turn in step if turn.seat == "a"]
     assert lines[0].startswith("1400+30 tok (1200 written to cache) · $")
     assert lines[1].startswith("1440+30 tok (1200 cached, 90 written to cache) · $")

@@ -7,21 +7,21 @@ import sys
 
 PLAIN_MODULES = (
     "arena.app",
-    "arena.app.browse_model",
-    "arena.app.home_model",
+    "arena.app.browse_data",
+    "arena.app.home_data",
     "arena.app.human",
     "arena.app.live",
-    "arena.app.match_model",
-    "arena.app.replay_model",
+    "arena.app.match_data",
+    "arena.app.replay_data",
     "arena.app.safe",
     "arena.app.tournament_board",
     "arena.app.tournament_charts",
     "arena.app.tournament_job",
-    "arena.app.tournament_model",
+    "arena.app.tournament_data",
 )
 
 
-def test_view_models_do_not_import_textual() -> None:
+def test_screen_data_modules_do_not_import_textual() -> None:
     code = (
         f"import sys\nfor name in {PLAIN_MODULES!r}:\n    __import__(name)\nprint('textual' in sys.modules)\n"
     )

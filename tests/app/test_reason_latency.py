@@ -6,7 +6,7 @@ A baseline's time is the machine's load (a busy machine made a 10 ms decision sh
 
 from __future__ import annotations
 
-from arena.app.match_model import ReasonLine
+from arena.app.match_data import ReasonLine
 from arena.app.widgets.panels import reason_entry
 from arena.contract.usage import NO_USAGE
 

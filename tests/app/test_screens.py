@@ -93,9 +93,9 @@ async def match(pilot: Any, app: ArenaApp, db: Path) -> None:
     screen = app.screen
     assert isinstance(screen, MatchScreen)
     await wait_until(
-        pilot, lambda: live.model.steps_done == MATCH_STEPS and live.control.paused, "the paused match"
+        pilot, lambda: live.data.steps_done == MATCH_STEPS and live.control.paused, "the paused match"
     )
-    await wait_until(pilot, lambda: screen._revision == live.model.revision, "the screen caught up")
+    await wait_until(pilot, lambda: screen._revision == live.data.revision, "the screen caught up")
     # auto-scrolling logs reach their newest line a refresh or two after the text lands
     await wait_until(
         pilot,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena.app.replay_model import ReplayModel
+from arena.app.replay_data import ReplayData
 from arena.cli.main import main
 from arena.contract.player import Decision, DecisionRequest
 from arena.engine.match import MatchConfig, play_match
@@ -56,7 +56,7 @@ async def test_a_lying_seat_has_false_claims_in_its_stored_metrics(store: Store)
 
 async def test_the_replay_shows_the_false_claims_of_the_step(store: Store) -> None:
     episode_id = await play_the_liar(store)
-    model = ReplayModel.load(store, episode_id)
+    model = ReplayData.load(store, episode_id)
     model.go(1)
     text = rendered(model)
     assert "a: 2 figures checked, 1 false" in text and "b: no figures stated" in text
@@ -73,7 +73,7 @@ async def test_the_replay_shows_the_false_claims_of_the_step(store: Store) -> No
     assert "reason audit" not in rendered(model)
 
 
-def rendered(model: ReplayModel) -> str:
+def rendered(model: ReplayData) -> str:
     buffer = io.StringIO()
     Console(file=buffer, width=200, color_system=None).print(model.render())
     return buffer.getvalue()

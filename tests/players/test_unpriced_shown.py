@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 
-from arena.app.match_model import MatchModel
-from arena.app.replay_model import ReplayModel
+from arena.app.match_data import MatchData
+from arena.app.replay_data import ReplayData
 from arena.app.widgets.panels import reason_entry
 from arena.cli.output import results_table, turn_line
 from arena.contract.records import CallbackObserver, EpisodeEnded, Event, TurnsRecorded
@@ -36,7 +36,7 @@ async def test_an_unpriced_model_shows_no_price_where_a_priced_one_shows_dollars
 ) -> None:
     monkeypatch.setenv(KEY_ENV, CANARY_KEY)
     players = {"a": "free", "b": "paid"}
-    view = MatchModel("lemonade", list(players), players)
+    view = MatchData("lemonade", list(players), players)
     events: list[Event] = []
     with WireServer() as wire:
         wire.script(*(reply(GOOD, input_tokens=200, output_tokens=30) for _ in range(4)))
@@ -68,7 +68,7 @@ async def test_an_unpriced_model_shows_no_price_where_a_priced_one_shows_dollars
     assert view.stats["a"].summary().startswith("400+60 tok · no price · ")
     assert view.stats["b"].summary().startswith("400+60 tok · $0.0013 · ")
 
-    replay = ReplayModel.load(store, outcome.episode_id or 0)
+    replay = ReplayData.load(store, outcome.episode_id or 0)
     shown = {turn.seat: turn.usage_line() for step in replay.steps for turn in step}
     assert shown["a"].startswith("200+30 tok · no price · ")
     assert shown["b"].startswith("200+30 tok · $0.0006 · ")

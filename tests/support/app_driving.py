@@ -134,7 +134,7 @@ async def next_form(pilot: Pilot[Any], app: Any, steps: int) -> Any:
 
     def ready() -> bool:
         forms = app.screen.query(HumanForm)
-        return match.model.steps_done == steps and bool(forms) and not forms.first().turn.done
+        return match.data.steps_done == steps and bool(forms) and not forms.first().turn.done
 
     await wait_until(pilot, ready, f"a new form after step {steps}")
     return app.screen.query_one(HumanForm)

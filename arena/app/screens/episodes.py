@@ -15,8 +15,8 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Select
 
-from arena.app.browse_model import COLUMNS as BROWSE_COLUMNS
-from arena.app.browse_model import STATUSES, EpisodeFilter, episode_cells
+from arena.app.browse_data import COLUMNS as BROWSE_COLUMNS
+from arena.app.browse_data import STATUSES, EpisodeFilter, episode_cells
 from arena.app.safe import safe_text
 from arena.app.screens.lists import STATUS_STYLES, ListScreen
 from arena.plugins.games import game_names

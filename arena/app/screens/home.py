@@ -25,7 +25,7 @@ from arena.app.widgets.home_parts import SessionList, option_label, players_summ
 from arena.app.widgets.steady_footer import SteadyFooter
 
 if TYPE_CHECKING:
-    from arena.app.home_model import MatchDraft, SeatOption
+    from arena.app.home_data import MatchDraft, SeatOption
     from arena.contract.game import GameDefinition
 
 # The screen's frame needs Textual alone. The games, the set-up logic and its fields bring
@@ -137,7 +137,7 @@ class HomeScreen(ArenaScreen):
 
     async def select_game(self, name: str) -> None:
         """Show ``name``'s description, rules, seats and options."""
-        from arena.app.home_model import MatchDraft, seat_options
+        from arena.app.home_data import MatchDraft, seat_options
         from arena.plugins.games import get_game
 
         spec = get_game(name)
@@ -158,7 +158,7 @@ class HomeScreen(ArenaScreen):
         self.call_after_refresh(self.arena.read_models)  # once the game is painted: read the models
 
     async def _build_seats(self) -> None:
-        from arena.app.home_model import default_seats
+        from arena.app.home_data import default_seats
         from arena.app.widgets.setup_fields import seat_rows
 
         assert self.draft is not None
@@ -175,7 +175,7 @@ class HomeScreen(ArenaScreen):
     @on(Input.Submitted, "#seat-typed")
     async def _seat_typed(self, event: Input.Submitted) -> None:
         """Give a seat any spec typed as ``SEAT=SPEC`` (not only the listed players)."""
-        from arena.app.home_model import typed_seat
+        from arena.app.home_data import typed_seat
 
         event.stop()
         if self.draft is None:
@@ -213,7 +213,7 @@ class HomeScreen(ArenaScreen):
 
     def refresh_players(self) -> None:
         """The model list arrived: offer the models in every seat list, keeping choices."""
-        from arena.app.home_model import TYPED, seat_options
+        from arena.app.home_data import TYPED, seat_options
 
         if self.spec is None or self.draft is None:
             return
@@ -291,7 +291,7 @@ class HomeScreen(ArenaScreen):
                 note.display = bool(message)
 
     def _show_errors(self, *, final: bool) -> dict[str, str]:
-        from arena.app.home_model import SEED_FIELD
+        from arena.app.home_data import SEED_FIELD
 
         assert self.draft is not None
         errors = self.draft.errors(self.choices)
@@ -335,7 +335,7 @@ class HomeScreen(ArenaScreen):
         """Set up a tournament of this game's seat players, seed and options (checked there)."""
         if self.draft is None:
             return
-        from arena.app.tournament_model import TournamentDraft  # the tournament code loads when used
+        from arena.app.tournament_data import TournamentDraft  # the tournament code loads when used
 
         seeds = self.query_one("#tournament-seeds", Input).value
         self.arena.open_tournament_setup(TournamentDraft.from_match(self.draft, seeds))

@@ -1,6 +1,6 @@
 """The match screen: the game's own board, the history, the messages, each seat's reasons, the score.
 
-The screen only reads the match's :class:`~arena.app.match_model.MatchModel`; a timer
+The screen only reads the match's :class:`~arena.app.match_data.MatchData`; a timer
 redraws what changed a few times a second, so a fast episode never floods the screen and
 a slow model never freezes it (the episode runs as a task owned by the app). Leaving the
 screen leaves the match running. While a person's move is due the run controls are off
@@ -22,7 +22,7 @@ from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
 from textual.widgets import DataTable, Header, Static
 
 from arena.app.live import LiveMatch
-from arena.app.match_model import HIDDEN_VIEW, HistoryRow
+from arena.app.match_data import HIDDEN_VIEW, HistoryRow
 from arena.app.safe import one_line, prerender, safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import TextScreen
@@ -89,25 +89,25 @@ class MatchScreen(ArenaScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the run controls once the episode is over, and replay until it is saved."""
-        model = self.match.model
+        data = self.match.data
         if action in RUN_CONTROLS:
-            return not model.over and self.match.desk.active() is None
+            return not data.over and self.match.desk.active() is None
         if action == "replay":
-            return model.episode_id is not None and not model.secret
+            return data.episode_id is not None and not data.secret
         if action in ("rematch", "swap"):
-            return model.over
+            return data.over
         return True
 
     def compose(self) -> ComposeResult:
         """Build the widgets."""
-        model = self.match.model
+        data = self.match.data
         yield Header()
         with Vertical(id="match-top"), ScrollableContainer(id="board-scroll"):
             yield Static(Text("waiting for the players…", style="dim"), id="board")
         with Horizontal(id="match-middle"):
             with Grid(id="seat-panes"):
-                for index, seat in enumerate(model.seats):
-                    yield SeatPane(seat, model.players.get(seat, "?"), index)
+                for index, seat in enumerate(data.seats):
+                    yield SeatPane(seat, data.players.get(seat, "?"), index)
             yield ScoreChart()
             yield ResultsTable()
         with Horizontal(id="match-log"):
@@ -124,7 +124,7 @@ class MatchScreen(ArenaScreen):
         for label, width in HISTORY_WIDTHS.items():
             table.add_column(label, width=width, key=label)
         self.watch(table, "virtual_size", self._history_resized, init=False)
-        columns = min(len(self.match.model.seats), MAX_PANE_COLUMNS)
+        columns = min(len(self.match.data.seats), MAX_PANE_COLUMNS)
         self.query_one("#seat-panes", Grid).styles.grid_size_columns = max(1, columns)
         self.query_one("#board-scroll").border_title = "board"
         self.query_one("#results", ResultsTable).display = False
@@ -143,53 +143,53 @@ class MatchScreen(ArenaScreen):
             return
         self._syncing = True
         try:
-            if self.match.model.revision == self._revision and self.match.model.waiting_line():
+            if self.match.data.revision == self._revision and self.match.data.waiting_line():
                 self._sync_status()  # the waiting time and spinner move on between events
-            while self.match.model.revision != self._revision and self.is_attached:
+            while self.match.data.revision != self._revision and self.is_attached:
                 await self._redraw()
         finally:
             self._syncing = False
 
     async def _redraw(self) -> None:
         match = self.match
-        model = match.model
-        self._revision = model.revision
-        state = (model.over, model.episode_id, model.secret, match.desk.active() is not None)
+        data = match.data
+        self._revision = data.revision
+        state = (data.over, data.episode_id, data.secret, match.desk.active() is not None)
         if state != self._binding_state:
             self._binding_state = state
             self.refresh_bindings()
         self.sub_title = match.title
-        if model.secret != self._secret:
-            self._secret = model.secret
-            self.set_class(model.secret, "-secret")
+        if data.secret != self._secret:
+            self._secret = data.secret
+            self.set_class(data.secret, "-secret")
             self._reset_history()
         await self._sync_form()
         self._sync_board()
         self._sync_history()
         self._sync_messages()
         self._sync_panes()
-        title = model.game.definition.view.score_series_title if model.game is not None else "score"
-        await self.query_one(ScoreChart).update_series(model.score_series(), title)
+        title = data.game.definition.view.score_series_title if data.game is not None else "score"
+        await self.query_one(ScoreChart).update_series(data.score_series(), title)
         self._sync_results()
         self._sync_status()
 
     def _board(self) -> Text:
-        model = self.match.model
+        data = self.match.data
         turn = self.match.desk.active()
-        viewer = model.board_viewer(turn.seat if turn else None)
+        viewer = data.board_viewer(turn.seat if turn else None)
         if viewer == HIDDEN_VIEW:
             return Text("several people share this screen: the board shows when a seat's form is open", "dim")
-        if model.game is None:
-            return Text(model.message or "waiting for the players…", style="dim")
+        if data.game is None:
+            return Text(data.message or "waiting for the players…", style="dim")
         caption = Text("full view\n" if viewer is None else f"what seat {viewer} sees\n", style="dim")
         box = self.query_one("#board-scroll")
         width = box.scrollable_content_region.width or self.app.size.width - 4
-        return caption + prerender(board(model.game, viewer), self.app.console, width)
+        return caption + prerender(board(data.game, viewer), self.app.console, width)
 
     def _sync_board(self) -> None:
         turn = self.match.desk.active()
-        model = self.match.model
-        key = (model.state_revision, model.status, turn.seat if turn else None)
+        data = self.match.data
+        key = (data.state_revision, data.status, turn.seat if turn else None)
         if key == self._board_key:
             return
         self._board_key = key
@@ -200,10 +200,10 @@ class MatchScreen(ArenaScreen):
         self._history_index = 0
 
     def _sync_history(self) -> None:
-        model = self.match.model
+        data = self.match.data
         table: DataTable[Text] = self.query_one("#history", DataTable)
-        rows = model.visible_history(self._history_index)
-        self._history_index = len(model.history)
+        rows = data.visible_history(self._history_index)
+        self._history_index = len(data.history)
         if not rows:
             return
         follow = table.cursor_row >= table.row_count - 1
@@ -233,30 +233,30 @@ class MatchScreen(ArenaScreen):
             table.vertical_scrollbar.position = table.scroll_y
 
     def _sync_messages(self) -> None:
-        model = self.match.model
+        data = self.match.data
         pane = self.query_one(MessagesPane)
-        pane.display = model.has_messages
-        if model.has_messages:
-            pane.update_chat(model.chat, model.human_seats)
+        pane.display = data.has_messages
+        if data.has_messages:
+            pane.update_chat(data.chat, data.human_seats)
 
     def _sync_panes(self) -> None:
-        model = self.match.model
-        visible = set(model.visible_seats())
+        data = self.match.data
+        visible = set(data.visible_seats())
         for pane in self.query(SeatPane):
             pane.update_pane(
-                model.stats[pane.seat],
-                model.reasons.get(pane.seat, []),
+                data.stats[pane.seat],
+                data.reasons.get(pane.seat, []),
                 hidden=pane.seat not in visible,
-                deciding=pane.seat in model.deciding,
+                deciding=pane.seat in data.deciding,
             )
 
     def _sync_results(self) -> None:
-        model = self.match.model
-        if self._results_shown or not model.results:
+        data = self.match.data
+        if self._results_shown or not data.results:
             return
-        seats, rows = model.result_rows()
+        seats, rows = data.result_rows()
         table = self.query_one("#results", ResultsTable)
-        table.show(seats, model.players, rows)
+        table.show(seats, data.players, rows)
         table.display = True
         # The final score is in the table: it takes the chart's place beside the reasons,
         # and the board keeps the full width.
@@ -264,16 +264,16 @@ class MatchScreen(ArenaScreen):
         self._results_shown = True
 
     def _sync_status(self) -> None:
-        model = self.match.model
-        line = Text(model.status_line(), style=STATUS_STYLES.get(model.status, "bold red"))
-        if not model.over:
+        data = self.match.data
+        line = Text(data.status_line(), style=STATUS_STYLES.get(data.status, "bold red"))
+        if not data.over:
             line.append(f"  ·  {self.match.control_line()}", style="dim")
-        if model.message:
+        if data.message:
             line.append("  ·  ")
-            line.append_text(safe_text(model.message, limit=300))
-        if model.over and model.episode_id is not None:
+            line.append_text(safe_text(data.message, limit=300))
+        if data.over and data.episode_id is not None:
             line.append(
-                f"  ·  saved as episode {model.episode_id} (r: replay, m: rematch, w: swap seats)",
+                f"  ·  saved as episode {data.episode_id} (r: replay, m: rematch, w: swap seats)",
                 style="dim",
             )
         self.query_one("#match-status", Static).update(line)
@@ -296,19 +296,19 @@ class MatchScreen(ArenaScreen):
 
     @on(HumanForm.Submitted)
     async def _submitted(self, event: HumanForm.Submitted) -> None:
-        self.match.model.touch()
+        self.match.data.touch()
         await self.sync()
 
     # -- actions ------------------------------------------------------------------------
     async def action_toggle_pause(self) -> None:
         """Pause before the next step, or play on."""
-        if not self.match.model.over:
+        if not self.match.data.over:
             self.match.toggle_pause()
             await self.sync()
 
     async def action_step(self) -> None:
         """Play exactly one more step, then pause."""
-        if not self.match.model.over:
+        if not self.match.data.over:
             self.match.step_once()
             await self.sync()
 
@@ -328,7 +328,7 @@ class MatchScreen(ArenaScreen):
 
     def action_replay(self) -> None:
         """Open this episode in the replay screen."""
-        episode_id = self.match.model.episode_id
+        episode_id = self.match.data.episode_id
         if episode_id is None:
             self.notify("the episode has not been saved yet", severity="warning", markup=False)
             return
@@ -357,11 +357,11 @@ class MatchScreen(ArenaScreen):
 
     def action_rules(self) -> None:
         """Show the rules each seat is told."""
-        model = self.match.model
-        game = model.game
+        data = self.match.data
+        game = data.game
         if game is None:
             return
-        seats = model.human_seats or model.seats
+        seats = data.human_seats or data.seats
         parts: list[RenderableType] = []
         for seat in seats:
             parts.append(Text(f"seat {seat}", style="bold"))

@@ -1,6 +1,6 @@
 """The replay screen: step through a saved episode turn by turn.
 
-The state after each step is rebuilt by :class:`~arena.app.replay_model.ReplayModel`;
+The state after each step is rebuilt by :class:`~arena.app.replay_data.ReplayData`;
 this screen shows it with the game's own rendering, next to each seat's action, reason,
 usage, prompt and raw reply. For hidden-information games ``v`` switches between the full
 view and each seat's own view.
@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
 from textual.widgets import Header, Input, Static, TabbedContent, TabPane
 
-from arena.app.replay_model import ReplayModel, ReplayTurn
+from arena.app.replay_data import ReplayData, ReplayTurn
 from arena.app.safe import prerender, safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import JumpScreen
@@ -87,12 +87,12 @@ class ReplayScreen(ArenaScreen):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, model: ReplayModel) -> None:
+    def __init__(self, data: ReplayData) -> None:
         super().__init__()
-        self.model = model
+        self.data = data
         self.texts = TextUpdates()
         self._board_width = 0
-        episode = model.episode
+        episode = data.episode
         self.sub_title = f"episode {episode['id']} · {episode['game']} · seed {episode['seed']}"
 
     def compose(self) -> ComposeResult:
@@ -126,20 +126,20 @@ class ReplayScreen(ArenaScreen):
 
     def show(self) -> None:
         """Draw the current step: only the texts that changed, laid out again only if they resize."""
-        model = self.model
-        episode = model.episode
+        data = self.data
+        episode = data.episode
         head = Text()
-        head.append(f"{model.step_label()}", style="bold")
-        head.append(f"  ·  {model.view_label()}  ·  {episode['status']}")
-        seats = " ".join(f"{s['seat']}={s['player']}" for s in model.seat_rows)
+        head.append(f"{data.step_label()}", style="bold")
+        head.append(f"  ·  {data.view_label()}  ·  {episode['status']}")
+        seats = " ".join(f"{s['seat']}={s['player']}" for s in data.seat_rows)
         head.append_text(safe_text(f"  ·  {seats}", "dim", limit=160))
-        for note in model.warnings():
+        for note in data.warnings():
             head.append_text(safe_text(f"\n⚠ {note}", "yellow"))
         put = self.texts.update
         put(self.query_one("#replay-head", Static), head)
         box = self.query_one("#replay-board-box")
         width = box.scrollable_content_region.width or self.app.size.width - 4
-        drawn = prerender(model.render(), self.app.console, width)
+        drawn = prerender(data.render(), self.app.console, width)
         board = self.query_one("#replay-board", Static)
         widest = max(map(cell_len, drawn.plain.split("\n")))
         if widest > max(width, self._board_width):
@@ -148,14 +148,14 @@ class ReplayScreen(ArenaScreen):
             self._board_width = widest
             board.styles.min_width = widest
         put(board, drawn)
-        turns = model.current_turns()
+        turns = data.current_turns()
         if turns:
             summary = Text("\n").join(turn_summary(turn) for turn in turns)
-        elif model.position == 0:
+        elif data.position == 0:
             summary = Text("the start of the episode: press → to see the first step", style="dim")
         else:
-            summary = Text(f"seat {model.view} did not act in this step", style="dim")
-        result_seats, rows = model.result_rows()
+            summary = Text(f"seat {data.view} did not act in this step", style="dim")
+        result_seats, rows = data.result_rows()
         shown = Group(summary, Text(""), results_table(result_seats, rows)) if rows else summary
         put(self.query_one("#replay-turns", Static), shown)
         prompt = long_texts(turns, "prompt")
@@ -165,16 +165,16 @@ class ReplayScreen(ArenaScreen):
         put(self.query_one("#replay-attempts", Static), long_texts(turns, "attempts"))
 
     def _move(self, position: int) -> None:
-        self.model.go(position)
+        self.data.go(position)
         self.show()
 
     def action_next(self) -> None:
         """The state after the next step."""
-        self._move(self.model.position + 1)
+        self._move(self.data.position + 1)
 
     def action_previous(self) -> None:
         """The state after the previous step."""
-        self._move(self.model.position - 1)
+        self._move(self.data.position - 1)
 
     def action_first(self) -> None:
         """The start of the episode."""
@@ -182,15 +182,15 @@ class ReplayScreen(ArenaScreen):
 
     def action_last(self) -> None:
         """The end of the episode."""
-        self._move(self.model.total)
+        self._move(self.data.total)
 
     def action_page_forward(self) -> None:
         """Ten steps on."""
-        self._move(self.model.position + PAGE)
+        self._move(self.data.position + PAGE)
 
     def action_page_back(self) -> None:
         """Ten steps back."""
-        self._move(self.model.position - PAGE)
+        self._move(self.data.position - PAGE)
 
     def action_jump(self) -> None:
         """Ask for a step number and go there."""
@@ -199,11 +199,11 @@ class ReplayScreen(ArenaScreen):
             if value is not None:
                 self._move(value)
 
-        self.app.push_screen(JumpScreen(self.model.total), jump)
+        self.app.push_screen(JumpScreen(self.data.total), jump)
 
     def action_view(self) -> None:
         """Full view, then each seat's own view."""
-        self.model.cycle_view()
+        self.data.cycle_view()
         self.show()
 
     def action_next_tab(self) -> None:

@@ -1,6 +1,6 @@
 """Setting up a tournament: game, players (any spec), deal seeds, master seed, options, concurrency.
 
-The logic lives in :class:`~arena.app.tournament_model.TournamentDraft`; this screen only
+The logic lives in :class:`~arena.app.tournament_data.TournamentDraft`; this screen only
 shows it and marks each problem on its field. Players come from the list of the game's
 baselines and the models file's models, or are typed as any spec (``openai:MODEL``,
 ``openai-compat:MODEL@URL``, a models-file name); a bad spec is refused with its reason
@@ -21,10 +21,10 @@ from textual.widget import Widget
 from textual.widgets import Button, Header, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from arena.app.home_model import SEED_FIELD, option_title
+from arena.app.home_data import SEED_FIELD, option_title
 from arena.app.safe import safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
-from arena.app.tournament_model import (
+from arena.app.tournament_data import (
     CONCURRENCY_FIELD,
     PLAYERS_FIELD,
     SEEDS_FIELD,

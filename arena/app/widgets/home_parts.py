@@ -13,7 +13,7 @@ from arena.app.safe import safe_line, safe_text
 
 if TYPE_CHECKING:
     from arena.app.app import ArenaApp
-    from arena.app.home_model import SeatOption
+    from arena.app.home_data import SeatOption
 
 
 def option_label(choice: SeatOption) -> Text:
@@ -53,7 +53,7 @@ class SessionList(OptionList):
     def refresh_from(self, app: ArenaApp) -> None:
         """Show the app's matches and tournaments, newest first (only redrawn when changed)."""
         matches, jobs = app.session()
-        shown = [(str(m.key), f"{m.title} · {m.model.status_line()}") for m in matches]
+        shown = [(str(m.key), f"{m.title} · {m.data.status_line()}") for m in matches]
         shown += [(f"tournament-{job.key}", f"{job.title} · {job.status_line()}") for job in jobs]
         if shown == self._shown:
             return

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Label, RichLog, Sparkline, Static
 
-from arena.app.match_model import ChatLine, ReasonLine, SeatStats
+from arena.app.match_data import ChatLine, ReasonLine, SeatStats
 from arena.app.safe import one_line, safe_line, safe_text
 from arena.display.values import format_row
 
@@ -198,7 +198,7 @@ class ResultsTable(DataTable[Text]):
         self.border_title = "results"
 
     def show(self, seats: list[str], players: dict[str, str], rows: list[list[Any]]) -> None:
-        """Fill the table from :meth:`arena.app.match_model.MatchModel.result_rows`."""
+        """Fill the table from :meth:`arena.app.match_data.MatchData.result_rows`."""
         self.clear(columns=True)
         self.add_column(Text("metric"), key="metric")
         for seat in seats:

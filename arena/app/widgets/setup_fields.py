@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
-from arena.app.home_model import SeatOption, option_kind, option_title, reflow, rules_by_seat
+from arena.app.home_data import SeatOption, option_kind, option_title, reflow, rules_by_seat
 from arena.app.safe import safe_text
 from arena.app.widgets.home_parts import option_label
 from arena.contract.game import GameDefinition

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.app.match_model import MatchModel
+from arena.app.match_data import MatchData
 from arena.contract.player import DecisionRequest
 from arena.engine.action_form import ActionForm
 from arena.engine.match import MatchConfig, prepare_runner
@@ -60,22 +60,22 @@ async def test_the_conversation_keeps_each_move_and_what_was_said(tmp_path: Path
     store = Store(tmp_path / "chat.db")
     config = MatchConfig("bargain", {"seller": "baseline:bluffing", "buyer": "baseline:honest"}, seed=3)
     runner = prepare_runner(config, store, [])
-    model = MatchModel(
+    data = MatchData(
         "bargain", list(runner.game.seats), {s: p.spec for s, p in runner.players.items()}, source=runner.game
     )
-    runner.observers.append(model)
+    runner.observers.append(data)
     await runner.run()
     store.close()
-    assert model.has_messages and len(model.chat) == len(model.history)
-    said = [line for line in model.chat if line.message]
+    assert data.has_messages and len(data.chat) == len(data.history)
+    said = [line for line in data.chat if line.message]
     assert said, "the bluffing seller talks"
-    for line, row in zip(model.chat, model.history, strict=True):
+    for line, row in zip(data.chat, data.history, strict=True):
         assert line.seat == row.seat and '"' not in line.move, "the move without its quoted message"
-    assert model.chat[-1].move.startswith(("accept", "offer"))
+    assert data.chat[-1].move.startswith(("accept", "offer"))
     lemonade_runner = prepare_runner(
         MatchConfig("lemonade", {"a": "baseline:weather", "b": "baseline:weather"}), None, []
     )
-    lemonade = MatchModel("lemonade", ["a", "b"], {}, source=lemonade_runner.game)
+    lemonade = MatchData("lemonade", ["a", "b"], {}, source=lemonade_runner.game)
     lemonade_runner.observers.append(lemonade)
     await lemonade_runner.run()
     assert not lemonade.has_messages and lemonade.chat == []

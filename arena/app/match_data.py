@@ -1,4 +1,4 @@
-"""View state of a running match, fed by the runner's events (a plain observer).
+"""Screen data of a running match, fed by the runner's events (a plain observer).
 
 The match screen only reads this object. It keeps the history rows, each seat's stated
 reasons and usage, the deciding seats and the final results; ``revision`` grows with
@@ -127,7 +127,7 @@ def turn_flags(turn: TurnRecord) -> str:
 
 
 @dataclass
-class MatchModel(Observer):
+class MatchData(Observer):
     """Everything the match screen shows, kept up to date by :meth:`__call__`."""
 
     game_name: str

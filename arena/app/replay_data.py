@@ -101,7 +101,7 @@ class ReplayTurn:
         return f"{self.latency:.2f}s"
 
 
-class ReplayModel:
+class ReplayData:
     """A saved episode, positioned after some step, rendered for some viewer."""
 
     def __init__(
@@ -138,7 +138,7 @@ class ReplayModel:
         self._init_game()
 
     @classmethod
-    def load(cls, store: Store, episode_id: int, **kwargs: Any) -> ReplayModel:
+    def load(cls, store: Store, episode_id: int, **kwargs: Any) -> ReplayData:
         """Read episode ``episode_id`` from ``store``; raises :class:`ReplayError` if absent."""
         episode = store.episode(episode_id)
         if episode is None:

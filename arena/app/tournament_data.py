@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.app.home_model import SEED_FIELD, MatchDraft, SeatOption, seat_options
+from arena.app.home_data import SEED_FIELD, MatchDraft, SeatOption, seat_options
 from arena.app.model_catalog import ModelCatalog
 from arena.contract.game import GameDefinition
 from arena.plugins.players import SpecError, parse_player_spec

@@ -9,12 +9,12 @@ from typing import Literal
 
 from pydantic import BaseModel, RootModel
 
-from arena.app.browse_model import EpisodeFilter, episode_cells
-from arena.app.home_model import MatchDraft, reflow, seat_options
+from arena.app.browse_data import EpisodeFilter, episode_cells
+from arena.app.home_data import MatchDraft, reflow, seat_options
 from arena.app.human import HumanDesk, HumanPlayer
-from arena.app.match_model import HIDDEN_VIEW, HistoryRow, MatchModel
+from arena.app.match_data import HIDDEN_VIEW, HistoryRow, MatchData
 from arena.app.model_catalog import ModelCatalog
-from arena.app.replay_model import ReplayModel
+from arena.app.replay_data import ReplayData
 from arena.app.safe import SafeRenderable, safe_text
 from arena.app.screens.match import HISTORY_WIDTHS, history_cells
 from arena.contract.player import DecisionRequest
@@ -125,32 +125,32 @@ async def test_match_model_follows_a_real_episode(tmp_path: Path) -> None:
         "lemonade", {"a": "baseline:weather", "b": "baseline:random"}, seed=2, options={"days": 5}
     )
     runner = prepare_runner(config, store, [])
-    model = MatchModel(
+    data = MatchData(
         "lemonade",
         list(runner.game.seats),
         {s: p.spec for s, p in runner.players.items()},
         source=runner.game,
     )
-    runner.observers.append(model)
+    runner.observers.append(data)
     await runner.run()
     store.close()
-    assert model.status == "finished" and model.over
-    assert len(model.history) == 10
-    assert model.stats["a"].decisions == 5
-    assert model.visible_seats() == ["a", "b"]
-    assert model.board_viewer(None) is None
-    seats, rows = model.result_rows()
+    assert data.status == "finished" and data.over
+    assert len(data.history) == 10
+    assert data.stats["a"].decisions == 5
+    assert data.visible_seats() == ["a", "b"]
+    assert data.board_viewer(None) is None
+    seats, rows = data.result_rows()
     assert seats == ["a", "b"] and rows[0][0] == "score"
-    assert len(model.score_series()["a"]) == 6
+    assert len(data.score_series()["a"]) == 6
 
 
 def test_match_model_hides_the_others_while_a_person_plays() -> None:
-    model = MatchModel("lemonade", ["a", "b"], {"a": "human", "b": "baseline:weather"}, human_seats=["a"])
-    model.status = "running"
-    assert model.secret
-    assert model.visible_seats() == ["a"]
-    assert model.board_viewer(None) == "a"
-    two = MatchModel("lemonade", ["a", "b"], {"a": "human", "b": "human"}, human_seats=["a", "b"])
+    data = MatchData("lemonade", ["a", "b"], {"a": "human", "b": "baseline:weather"}, human_seats=["a"])
+    data.status = "running"
+    assert data.secret
+    assert data.visible_seats() == ["a"]
+    assert data.board_viewer(None) == "a"
+    two = MatchData("lemonade", ["a", "b"], {"a": "human", "b": "human"}, human_seats=["a", "b"])
     two.status = "running"
     assert two.board_viewer(None) == HIDDEN_VIEW
     assert two.board_viewer("b") == "b"
@@ -163,7 +163,7 @@ async def test_replay_rebuilds_every_step(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     episode_id = await record_episode(db, days=12)
     store = Store(db)
-    replay = ReplayModel.load(store, episode_id, snapshot_every=5)
+    replay = ReplayData.load(store, episode_id, snapshot_every=5)
     turns = stored_turns(store, episode_id)
     store.close()
     assert replay.total == 12
@@ -266,11 +266,11 @@ async def test_replay_results_show_a_deals_episode_wide_values_once(tmp_path: Pa
         episode = store.episode(outcome.episode_id)
         assert episode is not None
         seats, turns = store.seats(outcome.episode_id), stored_turns(store, outcome.episode_id)
-        model = ReplayModel(episode, seats, turns, get_game("bargain"))
+        data = ReplayData(episode, seats, turns, get_game("bargain"))
     finally:
         store.close()
-    model.go(model.total)
-    shown_seats, rows = model.result_rows()
+    data.go(data.total)
+    shown_seats, rows = data.result_rows()
     by_name = {row[0]: row[1:] for row in rows}
     assert shown_seats == ["seller", "buyer"]
     assert by_name["price (episode)"][1] == "" and by_name["surplus (episode)"][1] == ""

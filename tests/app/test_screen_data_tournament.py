@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena.app.home_model import MatchDraft
+from arena.app.home_data import MatchDraft
 from arena.app.model_catalog import ModelCatalog
 from arena.app.tournament_board import (
     BUSY_SHARE,
@@ -22,8 +22,8 @@ from arena.app.tournament_board import (
     tournament_list,
 )
 from arena.app.tournament_charts import heat_map, histogram_line, interval_bar, score_histograms
+from arena.app.tournament_data import TournamentDraft, player_choices, player_problem
 from arena.app.tournament_job import TournamentBusy, TournamentManager, format_seconds
-from arena.app.tournament_model import TournamentDraft, player_choices, player_problem
 from arena.plugins.games import get_game
 from arena.store.database import Store
 from arena.tournament.config import TournamentConfigError, build_config
