@@ -415,7 +415,7 @@ async def bench_tournament(deals: int, workdir: Path) -> None:
         held = app.input_priority.held
     print(
         f"the same tournament in the app (its own loop, live leaderboard): {job.status} in {ms(took)}, "
-        f"{job.progress.done} episodes; last table recomputation {ms(tables)} (in the table process); "
+        f"{job.progress.done} episodes; last table recomputation {ms(tables)} (in a worker thread); "
         f"episodes held for input {held} times"
     )
     print(f"    key -> help opened/closed and repainted meanwhile: {summary(keys)}")

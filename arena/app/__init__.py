@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from arena.app.app import ArenaApp
     from arena.app.live import PlayerFactory
+    from arena.app.table_worker import TableWorker
 
 __all__ = ["create_app", "run_app"]
 
@@ -28,11 +29,14 @@ def create_app(
     step_delay: float = 0.25,
     load_models: bool = True,
     freeze_gc: bool = False,
+    tables: TableWorker | None = None,
 ) -> ArenaApp:
     """Build the app over ``db_path``; ``extra_players`` adds app-supplied seat choices.
 
     ``freeze_gc`` (what :func:`run_app` uses) keeps the objects alive at start-up out of
     the garbage collector's full passes; leave it off when many apps share a process.
+    ``tables`` computes the tournament tables (a :class:`~arena.app.table_worker.TableWorker`
+    with its own functions, e.g. a test holding a computation); by default the real ones.
     """
     from arena.app.app import create_app as build
 
@@ -44,6 +48,7 @@ def create_app(
         step_delay=step_delay,
         load_models=load_models,
         freeze_gc=freeze_gc,
+        tables=tables,
     )
 
 

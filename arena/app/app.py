@@ -30,7 +30,7 @@ from arena.store.database import Store, StoreError
 if TYPE_CHECKING:
     from arena.app.human import HumanTurn
     from arena.app.live import LiveMatch, MatchManager, PlayerFactory
-    from arena.app.table_process import TableProcess
+    from arena.app.table_worker import TableWorker
     from arena.app.tournament_data import TournamentDraft
     from arena.app.tournament_job import TournamentJob, TournamentManager
     from arena.engine.match import MatchConfig
@@ -100,6 +100,7 @@ class ArenaApp(App[int]):
         step_delay: float = 0.25,
         load_models: bool = True,
         freeze_gc: bool = False,
+        tables: TableWorker | None = None,
     ) -> None:
         super().__init__()
         self._freeze_gc = freeze_gc
@@ -112,7 +113,7 @@ class ArenaApp(App[int]):
         self._tournaments: TournamentManager | None = None
         self.input_priority = InputPriority()
         """Tournament episodes on this loop yield through it: they wait while a key is answered."""
-        self._tables: TableProcess | None = None
+        self._tables = tables
         self.catalog = ModelCatalog(loaded=not load_models)
         self._load_models = load_models
         self._replay = replay
@@ -169,12 +170,12 @@ class ArenaApp(App[int]):
         return matches, jobs
 
     @property
-    def tables(self) -> TableProcess:
-        """The child process computing tournament tables (started on the first request)."""
+    def tables(self) -> TableWorker:
+        """Where the screens get tournament tables, computed off the event loop (made on first use)."""
         if self._tables is None:
-            from arena.app.table_process import TableProcess
+            from arena.app.table_worker import TableWorker
 
-            self._tables = TableProcess()
+            self._tables = TableWorker()
         return self._tables
 
     def get_default_screen(self) -> Screen[None]:
@@ -426,10 +427,8 @@ class ArenaApp(App[int]):
             await self._tournaments.stop_all()
 
     async def on_unmount(self) -> None:
-        """Stop every running match and tournament (recorded as aborted), the table process, the store."""
+        """Stop every running match and tournament (recorded as aborted), then close the store."""
         await self._stop_all()
-        if self._tables is not None:
-            await self._tables.close()
         try:
             self.store.close()
         except StoreError as exc:  # a held write the database refused
@@ -457,6 +456,7 @@ def create_app(
     step_delay: float = 0.25,
     load_models: bool = True,
     freeze_gc: bool = False,
+    tables: TableWorker | None = None,
 ) -> ArenaApp:
     """Build the app over the database at ``db_path`` (tests and benchmarks pass options).
 
@@ -472,4 +472,5 @@ def create_app(
         step_delay=step_delay,
         load_models=load_models,
         freeze_gc=freeze_gc,
+        tables=tables,
     )

@@ -1,16 +1,13 @@
-"""A responsive app: tables off the interpreter, episodes giving way to keys, a replay that redraws little.
+"""A responsive app: tables off the event loop, episodes giving way to keys, a replay that redraws little.
 
-The tables are computed in the app's table process; these tests hold that process with
-SIGSTOP to keep a computation in flight for as long as they need, so what they assert is
-an order of events (keys answered, episodes played while the tables wait), never a time.
+The tables are computed in a worker thread; these tests give the app table functions that
+wait for the test's word (a threading.Event) to keep a computation in flight for as long
+as they need, so what they assert is an order of events (keys answered, episodes played
+while the tables wait), never a time.
 """
 
 from __future__ import annotations
 
-import os
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +23,7 @@ from arena.app.screens.leaderboard import LeaderboardScreen
 from arena.app.screens.modals import TextScreen
 from arena.app.screens.replay import ReplayScreen, turn_summary
 from arena.app.screens.tournament import TournamentScreen
+from arena.app.table_worker import TableWorker, rendered_board, rendered_leaderboard
 from arena.app.tournament_board import FULL_RESAMPLES
 from arena.app.widgets.steady_footer import SteadyFooter
 from arena.display.tables import render_table
@@ -34,18 +32,9 @@ from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
 from arena.tournament.standings import tournament_table
 from tests.support.app_driving import record_episode, render_plain, wait_until
+from tests.support.held import Held
 
 PLAYERS = ("baseline:honest", "baseline:bluffing", "baseline:pushover")
-
-
-@contextmanager
-def stopped(pid: int) -> Iterator[None]:
-    """The process ``pid`` held still (SIGSTOP) until the block ends, whatever happens in it."""
-    os.kill(pid, signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        os.kill(pid, signal.SIGCONT)
 
 
 async def toggle_help(pilot: Any, app: ArenaApp) -> None:
@@ -58,27 +47,25 @@ async def toggle_help(pilot: Any, app: ArenaApp) -> None:
 
 async def test_keys_are_answered_and_episodes_play_while_the_tables_are_in_flight(app_db: Path) -> None:
     config = build_config(game="bargain", players=PLAYERS, seeds=60, seed=1, concurrency=2)
-    app = create_app(app_db, load_models=False)
+    board = Held(rendered_board)
+    app = create_app(app_db, load_models=False, tables=TableWorker(board=board))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
         job = app.start_tournament(config)
         screen = app.screen
         assert isinstance(screen, TournamentScreen)
-        await wait_until(pilot, lambda: app.tables.running, "the table process")
-        pid = app.tables.pid
-        assert pid is not None
-        with stopped(pid):
-            # a request sent now cannot be answered until the process runs again
-            await wait_until(pilot, lambda: screen.policy.in_flight, "a table request waiting")
+        with board.holding():
+            # the first request has begun and cannot be answered until the test lets it go
+            await wait_until(pilot, lambda: board.started == 1, "a table computation begun")
             done_before = job.progress.done
-            requests_before = app.tables.requests
             await toggle_help(pilot, app)
             await toggle_help(pilot, app)
             assert app.input_priority.held > 0, "the episodes waited while the keys were answered"
             await wait_until(pilot, lambda: job.progress.done > done_before + 5, "episodes played meanwhile")
-            assert screen.policy.in_flight and app.tables.requests == requests_before, "the table still waits"
+            assert screen.policy.in_flight and screen.board is None, "the table still waits"
+            assert board.started == 1 and board.finished == 0, "never two computations at once"
         await wait_until(pilot, lambda: not screen.policy.in_flight, "the held request answered")
-        # Its seconds were this test's SIGSTOP, not a computation: the policy would wait four
+        # Its seconds were this test's hold, not a computation: the policy would wait four
         # times that before the next request (on a busy machine longer than a test waits).
         screen.policy.last_seconds = 0.0
         await wait_until(pilot, lambda: not job.running, "the tournament to end")
@@ -106,27 +93,25 @@ async def test_a_leaderboard_in_flight_leaves_its_screen_answering(app_db: Path)
         progress = await run_tournament(store, build_config(game="bargain", players=PLAYERS[:2], seeds=2))
     finally:
         store.close()
-    app = create_app(app_db, load_models=False)
+    leaderboard = Held(rendered_leaderboard)
+    app = create_app(app_db, load_models=False, tables=TableWorker(leaderboard=leaderboard))
     async with app.run_test(size=(120, 40)) as pilot:
         app.open_tournament(progress.tournament_id)
         await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament")
         first = app.screen
         assert isinstance(first, TournamentScreen)
-        await wait_until(pilot, lambda: first.board is not None, "its tables (the table process started)")
-        pid = app.tables.pid
-        assert pid is not None
-        with stopped(pid):
+        await wait_until(pilot, lambda: first.board is not None, "its tables")
+        with leaderboard.holding():
             app.push_screen(LeaderboardScreen([progress.tournament_id]))
             await wait_until(pilot, lambda: isinstance(app.screen, LeaderboardScreen), "the leaderboard")
             board = app.screen
             assert isinstance(board, LeaderboardScreen)
+            await wait_until(pilot, lambda: leaderboard.started == 1, "the leaderboard's computation begun")
             await toggle_help(pilot, app)
             assert board.board is None and "computing" in render_plain(
                 board.query_one("#lb-head", Static).content
             )
-        await wait_until(
-            pilot, lambda: board.board is not None, "the leaderboard once the process runs again"
-        )
+        await wait_until(pilot, lambda: board.board is not None, "the leaderboard once it is let go")
         assert board.error == ""
 
 

@@ -1,7 +1,7 @@
 """A leaderboard across tournaments: one Bradley-Terry table, each game's own rating beside.
 
 Opened from the tournament list with the tournaments marked there (space, then l). The
-table is computed and rendered in the app's table process (:mod:`arena.app.table_process`);
+table is computed and rendered in a worker thread (:mod:`arena.app.table_worker`);
 a set of tournaments that cannot make a leaderboard (no shared players, one without
 finished episodes) says why in the note line.
 """
@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Header, Static
 from arena.app.leaderboard_board import leaderboard_rows
 from arena.app.safe import safe_text
 from arena.app.screens.base import ArenaScreen
-from arena.app.table_process import RenderedLeaderboard
+from arena.app.table_worker import RenderedLeaderboard
 from arena.app.widgets.steady_footer import SteadyFooter
 from arena.tournament.wording import groups_note, rough_note
 

@@ -2,12 +2,11 @@
 
 The run belongs to the app (:class:`~arena.app.tournament_job.TournamentManager`); this
 screen only reads it, so leaving it leaves the tournament playing. A timer redraws the
-progress four times a second; the tables are recomputed in the app's table process
-(:mod:`arena.app.table_process`, not on the event loop nor in a thread of this interpreter)
-by :class:`~arena.app.tournament_board.RefreshPolicy`'s rules (never two at once, at most
+progress four times a second; the tables are recomputed in a worker thread
+(:mod:`arena.app.table_worker`, never on the event loop) by
+:class:`~arena.app.tournament_board.RefreshPolicy`'s rules (never two at once, at most
 every half second, fewer bootstrap resamples while it runs, the full 1,000 once it has
-ended). Enter on a
-leaderboard row lists that player's episodes, each of which opens in replay.
+ended). Enter on a leaderboard row lists that player's episodes, each of which opens in replay.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from textual.widgets import DataTable, Header, ProgressBar, Static, TabbedConten
 
 from arena.app.safe import safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
-from arena.app.table_process import RenderedBoard
+from arena.app.table_worker import RenderedBoard
 from arena.app.tournament_board import (
     FULL_RESAMPLES,
     LIVE_RESAMPLES,
