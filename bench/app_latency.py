@@ -17,7 +17,7 @@ key changed what is shown (``App._display``); with the headless driver nothing i
 written to a terminal, so a real terminal adds its own drawing time.
 
 Usage: ``.venv/bin/python bench/app_latency.py [--runs 5] [--episodes 8] [--delay 0.2] [--simulate]
-[--deals 300] [--only replay,tournament]``
+[--deals 300] [--keys 40] [--only replay,tournament]``
 """
 
 from __future__ import annotations
@@ -379,7 +379,7 @@ async def bench_replay(workdir: Path) -> None:
 
 
 # -- 4. tournament -------------------------------------------------------------------------
-async def bench_tournament(deals: int, workdir: Path) -> None:
+async def bench_tournament(deals: int, presses: int, workdir: Path) -> None:
     """Key -> repaint while the app plays a baseline tournament on its own loop, live tables shown."""
     players = ("baseline:honest", "baseline:bluffing", "baseline:pushover")
     config = build_config(game="bargain", players=players, seeds=deals, seed=1)
@@ -400,7 +400,7 @@ async def bench_tournament(deals: int, workdir: Path) -> None:
         clock = PaintClock(app)
         keys: list[float] = []
         shown_at: int | None = None
-        while job.running and len(keys) < 40:
+        while job.running and len(keys) < presses:
             opening = not isinstance(app.screen, TextScreen)
             if shown_at is None and screen.is_mounted and clock.paints:
                 shown_at = len(keys)
@@ -437,6 +437,7 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per model reply")
     parser.add_argument("--simulate", action="store_true", help="scripted sleeping players instead of HTTP")
     parser.add_argument("--deals", type=int, default=300, help="deal seeds of the tournament test")
+    parser.add_argument("--keys", type=int, default=40, help="keys pressed at most during the tournament test")
     parser.add_argument(
         "--only",
         default=",".join(SECTIONS),
@@ -456,7 +457,7 @@ def main() -> None:
         if "replay" in chosen:
             asyncio.run(bench_replay(workdir))
         if "tournament" in chosen:
-            asyncio.run(bench_tournament(args.deals, workdir))
+            asyncio.run(bench_tournament(args.deals, args.keys, workdir))
 
 
 if __name__ == "__main__":
