@@ -437,7 +437,7 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.2, help="seconds per model reply")
     parser.add_argument("--simulate", action="store_true", help="scripted sleeping players instead of HTTP")
     parser.add_argument("--deals", type=int, default=300, help="deal seeds of the tournament test")
-    parser.add_argument("--keys", type=int, default=40, help="keys pressed at most during the tournament test")
+    parser.add_argument("--keys", type=int, default=40, help="most keys pressed in the tournament test")
     parser.add_argument(
         "--only",
         default=",".join(SECTIONS),

@@ -34,7 +34,6 @@ from arena.display.tables import render_leaderboard, render_table
 T = TypeVar("T")
 
 
-
 @dataclass(frozen=True)
 class RenderedBoard:
     """A tournament's tables with the "all tables" tab already rendered at ``width``."""
