@@ -8,10 +8,14 @@ while the tables wait), never a time.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+import textual.screen
 from rich.text import Text
+from textual import events
 from textual.widgets import Static
 
 from arena.app import create_app
@@ -186,3 +190,65 @@ async def test_the_replay_shows_the_right_step_after_many_steps(app_db: Path) ->
         expected_turns = Text("\n").join(turn_summary(turn) for turn in fresh.current_turns())
         assert screen.query_one("#replay-turns", Static).content == expected_turns
         assert screen.texts.skipped >= len(keys), "texts a step leaves alone were not redrawn"
+
+
+async def test_a_step_is_painted_at_once_not_at_the_next_frame(
+    app_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Textual's frame timer made an hour long: only a paint that does not wait for it is seen.
+    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 3600.0)
+    episode = await record_episode(app_db, days=20, seed=3)
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_replay(episode)
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await wait_until(pilot, lambda: screen.boards != {}, "the first step drawn")
+        painted: list[int] = []
+        display = app._display
+
+        def recorded(shown: Any, update: Any) -> None:
+            if update is not None:
+                painted.append(screen.data.position)
+            display(shown, update)
+
+        monkeypatch.setattr(app, "_display", recorded)
+        for step in (1, 2, 3):
+            app.post_message(events.Key("right", None))
+            for _ in range(5000):  # turns of the loop, not a time
+                if step in painted:
+                    break
+                await asyncio.sleep(0)
+            assert step in painted, f"step {step} painted without the frame timer"
+
+
+async def test_the_next_board_is_drawn_ahead_and_a_board_shown_before_is_kept(app_db: Path) -> None:
+    episode = await record_episode(app_db, days=20, seed=4)
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_replay(episode)
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await wait_until(pilot, lambda: screen.boards != {}, "the first step drawn")
+        board = screen.query_one("#replay-board", Static)
+        width = screen.query_one("#replay-board-box").scrollable_content_region.width
+        await wait_until(pilot, lambda: (1, None, width) in screen.boards, "step 1's board drawn ahead")
+        ahead = screen.boards[(1, None, width)]
+        first = board.content
+        await pilot.press("right")
+        await wait_until(pilot, lambda: screen.data.position == 1, "step 1")
+        assert board.content is ahead, "the board drawn ahead is the one shown"
+        await wait_until(pilot, lambda: (2, None, width) in screen.boards, "step 2's board drawn ahead")
+        await pilot.press("left")
+        await wait_until(pilot, lambda: screen.data.position == 0, "back at the start")
+        assert board.content is first, "the board shown before is not rendered again"
+        store = Store(app_db)
+        try:
+            fresh = ReplayData.load(store, episode)
+        finally:
+            store.close()
+        for step in (1, 2):
+            fresh.go(step)
+            assert screen.boards[(step, None, width)] == prerender(fresh.render(), app.console, width)

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 NAVIGATION = frozenset({"next", "previous", "first", "last", "page_forward", "page_back"})
 PAGE = 10
+BOARDS_KEPT = 64
+"""Rendered boards kept (by step, view and width): stepping back over them renders nothing."""
 
 
 def turn_summary(turn: ReplayTurn) -> Text:
@@ -91,6 +93,9 @@ class ReplayScreen(ArenaScreen):
         super().__init__()
         self.data = data
         self.texts = TextUpdates()
+        self.boards: dict[tuple[int, str | None, int], Text] = {}
+        """Boards rendered so far, by step, view and width (oldest first)."""
+        self._heading = 1
         self._board_width = 0
         episode = data.episode
         self.sub_title = f"episode {episode['id']} · {episode['game']} · seed {episode['seed']}"
@@ -119,6 +124,7 @@ class ReplayScreen(ArenaScreen):
         self.query_one("#replay-board-box").border_title = "state"
         self.query_one("#replay-turns-box").border_title = "decisions that led here"
         self.show()
+        self.call_after_refresh(self._draw_ahead)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Arrow keys step the replay unless a text box has the cursor."""
@@ -137,9 +143,8 @@ class ReplayScreen(ArenaScreen):
             head.append_text(safe_text(f"\n⚠ {note}", "yellow"))
         put = self.texts.update
         put(self.query_one("#replay-head", Static), head)
-        box = self.query_one("#replay-board-box")
-        width = box.scrollable_content_region.width or self.app.size.width - 4
-        drawn = prerender(data.render(), self.app.console, width)
+        width = self._board_room()
+        drawn = self._board(width)
         board = self.query_one("#replay-board", Static)
         widest = max(map(cell_len, drawn.plain.split("\n")))
         if widest > max(width, self._board_width):
@@ -164,9 +169,49 @@ class ReplayScreen(ArenaScreen):
         put(self.query_one("#replay-raw", Static), long_texts(turns, "raw"))
         put(self.query_one("#replay-attempts", Static), long_texts(turns, "attempts"))
 
+    def _board_room(self) -> int:
+        box = self.query_one("#replay-board-box")
+        return box.scrollable_content_region.width or self.app.size.width - 4
+
+    def _board(self, width: int) -> Text:
+        """The current step's board at ``width``: rendered once, then kept."""
+        key = (self.data.position, self.data.view, width)
+        drawn = self.boards.get(key)
+        if drawn is None:
+            drawn = prerender(self.data.render(), self.app.console, width)
+            self.boards[key] = drawn
+            if len(self.boards) > BOARDS_KEPT:
+                del self.boards[next(iter(self.boards))]
+        return drawn
+
+    def _draw_ahead(self) -> None:
+        """Once a step is painted, render the board one step on the way the last key went.
+
+        Rendering a board is most of a step's work (lemonade's 1,000-turn board: ~8 of
+        ~14 ms); done while nobody waits, the next key in that direction finds it ready. A
+        key that comes meanwhile waits at most what was left of it, as long as it would
+        have rendered the board itself.
+        """
+        data = self.data
+        here, ahead = data.position, data.position + self._heading
+        if not self.is_current or not 0 <= ahead <= data.total:
+            return
+        width = self._board_room()
+        if (ahead, data.view, width) in self.boards:
+            return
+        data.go(ahead)
+        try:
+            self._board(width)
+        finally:
+            data.go(here)
+
     def _move(self, position: int) -> None:
+        if position != self.data.position:
+            self._heading = 1 if position > self.data.position else -1
         self.data.go(position)
         self.show()
+        self.paint_soon()  # a key held down or pressed quickly must not wait for the next frame
+        self.call_after_refresh(self._draw_ahead)
 
     def action_next(self) -> None:
         """The state after the next step."""
