@@ -70,7 +70,7 @@ async def main() -> None:
         if renderable is not None:
             marks.setdefault("frame", time.time())
             home = app.screen
-            if isinstance(home, HomeScreen) and home.spec is not None and home.query("#seats Select"):
+            if isinstance(home, HomeScreen) and home.definition is not None and home.query("#seats Select"):
                 marks.setdefault("set_up", time.time())
         original(screen, renderable)
 

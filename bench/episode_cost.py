@@ -36,10 +36,10 @@ SEATS = {"a": "baseline:weather", "b": "baseline:cost-plus"}
 
 async def game_only(episodes: int, _folder: Path) -> None:
     """The game and its baselines, with no runner: the floor of any episode loop."""
-    spec = get_game("lemonade")
+    definition = get_game("lemonade")
     for seed in range(1, episodes + 1):
-        game = spec.new_state(seed, spec.parse_options(spec.resolve_options({})))
-        players = {seat: build_player(text, spec, seed=seed, seat=seat) for seat, text in SEATS.items()}
+        game = definition.new_state(seed, definition.parse_options(definition.resolve_options({})))
+        players = {seat: build_player(text, definition, seed=seed, seat=seat) for seat, text in SEATS.items()}
         step = 0
         while not game.over():
             actions = {}

@@ -27,10 +27,10 @@ STREETS = {"identical": 2, "shared": 3}
 
 def mornings(market: str, seeds: int) -> list[LemonadeObservation]:
     """Every stand's observation on every morning of ``seeds`` episodes."""
-    spec = get_game("lemonade")
+    definition = get_game("lemonade")
     seen: list[LemonadeObservation] = []
     for seed in range(1, seeds + 1):
-        game = spec.create(seed, {"market": market, "stands": STREETS[market]})
+        game = definition.create(seed, {"market": market, "stands": STREETS[market]})
         rng = random.Random(seed)
         while not game.over():
             for seat in game.pending():

@@ -81,11 +81,11 @@ async def record_prompts(days: int, seed: int) -> list[DecisionRequest]:
     from arena.engine.lineup import build_player
     from arena.plugins.games import get_game
 
-    spec = get_game("lemonade")
+    definition = get_game("lemonade")
     log: list[DecisionRequest] = []
     seats = {"a": "baseline:weather", "b": "baseline:cost-plus"}
     players: dict[str, Player] = {
-        seat: PromptRecorder(build_player(text, spec, seed=seed, seat=seat), log)
+        seat: PromptRecorder(build_player(text, definition, seed=seed, seat=seat), log)
         for seat, text in seats.items()
     }
     config = MatchConfig("lemonade", {}, seed=seed, options={"days": days})

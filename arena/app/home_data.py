@@ -32,11 +32,13 @@ class SeatOption:
     reason: str = ""
 
 
-def seat_options(spec: GameDefinition, catalog: ModelCatalog, extra: Iterable[str] = ()) -> list[SeatOption]:
-    """Every player for ``spec``'s seats: baselines, human, models (available or not), extras."""
+def seat_options(
+    definition: GameDefinition, catalog: ModelCatalog, extra: Iterable[str] = ()
+) -> list[SeatOption]:
+    """Every player for ``definition``'s seats: baselines, human, models (available or not), extras."""
     options = [
         SeatOption(c.spec, c.description, "human" if c.spec == "human" else "baseline")
-        for c in baseline_choices(spec)
+        for c in baseline_choices(definition)
     ]
     for entry in catalog.entries:
         available = bool(getattr(entry, "available", True))
@@ -105,21 +107,23 @@ def option_title(option: GameOption) -> str:
     return option.name
 
 
-def rules_by_seat(spec: GameDefinition, given: dict[str, Any] | None = None) -> list[tuple[list[str], str]]:
+def rules_by_seat(
+    definition: GameDefinition, given: dict[str, Any] | None = None
+) -> list[tuple[list[str], str]]:
     """The rules each seat is told with the ``given`` options (the defaults where they are bad).
 
     Grouped by identical text; the game's description if even the defaults do not validate.
     """
     try:
         try:
-            options = spec.parse_options(dict(given or {}))
+            options = definition.parse_options(dict(given or {}))
         except ValueError:  # an option being typed: show the rules as they stand by default
-            options = spec.parse_options({})
+            options = definition.parse_options({})
         groups: dict[str, list[str]] = {}
-        for seat in spec.seats(options):
-            groups.setdefault(spec.rules(options, seat), []).append(seat)
+        for seat in definition.seats(options):
+            groups.setdefault(definition.rules(options, seat), []).append(seat)
     except Exception:  # a game whose defaults do not validate still shows its description
-        return [(list(spec.default_seats), spec.description)]
+        return [(list(definition.default_seats), definition.description)]
     return [(seats, text) for text, seats in groups.items()]
 
 
@@ -142,13 +146,13 @@ def reflow(text: str) -> str:
 class MatchDraft:
     """The match being set up: texts as typed, checked into a :class:`MatchConfig`."""
 
-    spec: GameDefinition
+    definition: GameDefinition
     seed: str = "0"
     options: dict[str, str] = field(default_factory=dict)
     seats: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for option in self.spec.options:
+        for option in self.definition.options:
             self.options.setdefault(option.name, str(option.default))
 
     def option_errors(self) -> dict[str, str]:
@@ -159,21 +163,21 @@ class MatchDraft:
                 errors[name] = f"{name} needs a value"
                 continue
             try:
-                self.spec.resolve_options({name: text})
+                self.definition.resolve_options({name: text})
             except ValueError as exc:
                 errors[name] = str(exc)
         return errors
 
     def resolved_options(self) -> dict[str, Any]:
         """The options as values; raises ``ValueError`` for the first bad one."""
-        return self.spec.resolve_options(dict(self.options))
+        return self.definition.resolve_options(dict(self.options))
 
     def seat_names(self) -> tuple[str, ...]:
         """The seats with these options (a game option may change them), else the default seats."""
         try:
-            return self.spec.seats_for(self.resolved_options())
+            return self.definition.seats_for(self.resolved_options())
         except Exception:  # options not valid yet: keep showing the default seats
-            return self.spec.default_seats
+            return self.definition.default_seats
 
     def errors(self, choices: Sequence[SeatOption]) -> dict[str, str]:
         """Every problem, keyed by ``seed``, an option name, or ``seat:NAME``."""
@@ -197,5 +201,8 @@ class MatchDraft:
         """The checked configuration (call :meth:`errors` first)."""
         seats = {seat: self.seats[seat] for seat in self.seat_names()}
         return MatchConfig(
-            game=self.spec.name, seats=seats, seed=parse_seed(self.seed), options=self.resolved_options()
+            game=self.definition.name,
+            seats=seats,
+            seed=parse_seed(self.seed),
+            options=self.resolved_options(),
         )

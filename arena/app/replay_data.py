@@ -150,15 +150,15 @@ class ReplayData:
 
     def _init_game(self) -> None:
         seed, options = int(self.episode["seed"]), dict(self.episode.get("options") or {})
-        spec = self.definition
-        if spec is None:
+        definition = self.definition
+        if definition is None:
             self.rebuild_error = f"cannot rebuild the game: {self.episode['game']} is not installed"
             return
         try:
             try:
-                game = spec.create(seed, options)
+                game = definition.create(seed, options)
             except ValueError:  # recorded options outside today's limits: use them as played
-                game = spec.new_state(seed, spec.Options.model_construct(**options))
+                game = definition.new_state(seed, definition.Options.model_construct(**options))
         except Exception as exc:  # a removed option, changed rules: keep the stored turns readable
             self.rebuild_error = f"cannot rebuild the game: {type(exc).__name__}: {exc}"
             return

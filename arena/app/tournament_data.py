@@ -32,8 +32,8 @@ def player_key(index: int) -> str:
     return f"player:{index}"
 
 
-def player_problem(text: str, spec: GameDefinition, catalog: ModelCatalog) -> str:
-    """Why ``text`` cannot play a tournament of ``spec`` (``""`` when it can, as far as known).
+def player_problem(text: str, definition: GameDefinition, catalog: ModelCatalog) -> str:
+    """Why ``text`` cannot play a tournament of ``definition`` (``""`` when it can, as far as known).
 
     Keys and servers are only probed when the tournament starts; here a spec is checked
     for its form, a baseline for the game, a models-file name against the file, and a
@@ -46,9 +46,9 @@ def player_problem(text: str, spec: GameDefinition, catalog: ModelCatalog) -> st
     if parsed.kind == "human":
         return "a tournament plays every episode unattended, so it cannot seat a human"
     if parsed.kind == "baseline":
-        if parsed.name not in spec.baselines:
-            known = ", ".join(f"baseline:{name}" for name in spec.baselines) or "none"
-            return f"{spec.name} has no baseline {parsed.name!r} (baselines: {known})"
+        if parsed.name not in definition.baselines:
+            known = ", ".join(f"baseline:{name}" for name in definition.baselines) or "none"
+            return f"{definition.name} has no baseline {parsed.name!r} (baselines: {known})"
         return ""
     for entry in catalog.entries:
         if str(getattr(entry, "spec", "")) == parsed.text and not getattr(entry, "available", True):
@@ -67,16 +67,16 @@ def player_problem(text: str, spec: GameDefinition, catalog: ModelCatalog) -> st
     return ""
 
 
-def player_choices(spec: GameDefinition, catalog: ModelCatalog) -> list[SeatOption]:
+def player_choices(definition: GameDefinition, catalog: ModelCatalog) -> list[SeatOption]:
     """The players to pick from: the game's baselines and the models file's models (no human)."""
-    return [choice for choice in seat_options(spec, catalog) if choice.kind != "human"]
+    return [choice for choice in seat_options(definition, catalog) if choice.kind != "human"]
 
 
 @dataclass
 class TournamentDraft:
     """The tournament being set up, as typed."""
 
-    spec: GameDefinition
+    definition: GameDefinition
     players: list[str] = field(default_factory=list)
     seeds: str = str(DEFAULT_SEEDS)
     concurrency: str = str(DEFAULT_CONCURRENCY)
@@ -84,12 +84,12 @@ class TournamentDraft:
     match: MatchDraft = field(init=False)
 
     def __post_init__(self) -> None:
-        self.match = MatchDraft(self.spec)
+        self.match = MatchDraft(self.definition)
 
     @classmethod
     def from_match(cls, match: MatchDraft, seeds: str = str(DEFAULT_SEEDS)) -> TournamentDraft:
         """A tournament of the home screen's set-up: its game, seed, options and seat players."""
-        draft = cls(match.spec, seeds=seeds.strip() or str(DEFAULT_SEEDS))
+        draft = cls(match.definition, seeds=seeds.strip() or str(DEFAULT_SEEDS))
         draft.match.seed = match.seed
         draft.match.options = dict(match.options)
         for seat in match.seat_names():
@@ -132,7 +132,7 @@ class TournamentDraft:
     def slot_count(self) -> int | None:
         """How many episodes the tournament will play, if seeds, options and players allow."""
         try:
-            seats = self.spec.create(0, self.match.resolved_options()).seats
+            seats = self.definition.create(0, self.match.resolved_options()).seats
             return len(lineups(seats, self.players)) * int(self.seeds.strip())
         except ValueError:
             return None
@@ -146,7 +146,7 @@ class TournamentDraft:
         _whole(errors, CONCURRENCY_FIELD, self.concurrency, "episodes at once", 1, MAX_CONCURRENCY)
         errors.update(self.match.option_errors())
         for index, text in enumerate(self.players):
-            problem = player_problem(text, self.spec, catalog)
+            problem = player_problem(text, self.definition, catalog)
             if problem:
                 errors[player_key(index)] = problem
         seats = self.seat_count()
@@ -154,14 +154,14 @@ class TournamentDraft:
         if len(self.players) < least:
             errors[PLAYERS_FIELD] = (
                 f"add at least {least} player{'s' if least > 1 else ''} "
-                f"({self.spec.name} has {seats} seat{'s' if seats != 1 else ''})"
+                f"({self.definition.name} has {seats} seat{'s' if seats != 1 else ''})"
             )
         return errors
 
     def config(self) -> TournamentConfig:
         """The checked configuration (call :meth:`errors` first); raises ``TournamentConfigError``."""
         fields: dict[str, Any] = {
-            "game": self.spec.name,
+            "game": self.definition.name,
             "players": tuple(self.players),
             "seeds": int(self.seeds.strip()),
             "seed": int(self.seed.strip()),

@@ -205,10 +205,10 @@ class PlayHelp(argparse.Action):
         parser.exit()
 
 
-def option_lines(spec: GameDefinition) -> list[str]:
+def option_lines(definition: GameDefinition) -> list[str]:
     """The seats and one line per option (``--option NAME=DEFAULT  help (range)``)."""
-    lines = [f"seats: {', '.join(spec.default_seats)} (by default)"]
-    for option in spec.options:
+    lines = [f"seats: {', '.join(definition.default_seats)} (by default)"]
+    for option in definition.options:
         if option.choices:
             allowed = f" (one of {', '.join(map(str, option.choices))})"
         elif option.minimum is not None and option.maximum is not None:
@@ -270,9 +270,9 @@ def parse_count(text: str) -> int:
     return value
 
 
-def seats_for(spec: GameDefinition, options: dict[str, Any]) -> tuple[str, ...]:
+def seats_for(definition: GameDefinition, options: dict[str, Any]) -> tuple[str, ...]:
     """The seats these options give (the default seats while the options are not valid yet)."""
     try:
-        return spec.seats_for(options)
+        return definition.seats_for(options)
     except ValueError:
-        return spec.default_seats
+        return definition.default_seats

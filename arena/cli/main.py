@@ -107,19 +107,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     from arena.engine.user_input import budget_problem
     from arena.plugins.games import get_game
 
-    spec = get_game(args.game)
+    definition = get_game(args.game)
     seats = parse_pairs(args.seat, "--seat")
     options: dict[str, Any] = dict(parse_pairs(args.option, "--option"))
     if not seats:
         example = " ".join(
-            f"--seat {s}=baseline:{next(iter(spec.baselines))}" for s in seats_for(spec, options)
+            f"--seat {s}=baseline:{next(iter(definition.baselines))}" for s in seats_for(definition, options)
         )
         raise UsageError(f"give every seat a player, e.g. {example}")
     problem = budget_problem(args.budget_usd, args.budget_tokens)
     if problem:
         raise UsageError(problem)
     config = MatchConfig(
-        game=spec.name,
+        game=definition.name,
         seats=seats,
         seed=parse_seed_flag(args.seed),
         options=options,
@@ -164,8 +164,10 @@ def cmd_players(args: argparse.Namespace) -> int:
     from arena.engine.lineup import baseline_choices
     from arena.plugins.games import get_game
 
-    spec = get_game(args.game)
-    rows = [{"spec": choice.spec, "description": choice.description} for choice in baseline_choices(spec)]
+    definition = get_game(args.game)
+    rows = [
+        {"spec": choice.spec, "description": choice.description} for choice in baseline_choices(definition)
+    ]
     rows += _model_rows()
     if args.json:
         from arena.cli.json_output import print_json
@@ -234,22 +236,22 @@ def cmd_games(args: argparse.Namespace) -> int:
 
         return print_json([_game_facts(get_game(name)) for name in game_names()])
     for name in game_names():
-        spec = get_game(name)
-        print(f"{name}\t{spec.title}: {spec.description}")
-        for line in option_lines(spec):
+        definition = get_game(name)
+        print(f"{name}\t{definition.title}: {definition.description}")
+        for line in option_lines(definition):
             print(f"\t{line}")
-        print(f"\twins, draws and losses: {spec.outcome_rule}")
+        print(f"\twins, draws and losses: {definition.outcome_rule}")
     return 0
 
 
-def _game_facts(spec: GameDefinition) -> dict[str, Any]:
+def _game_facts(definition: GameDefinition) -> dict[str, Any]:
     """One game for ``arena games --json``: what the text listing shows, as fields."""
     return {
-        "name": spec.name,
-        "title": spec.title,
-        "description": spec.description,
-        "version": spec.version,
-        "seats": list(spec.default_seats),
+        "name": definition.name,
+        "title": definition.title,
+        "description": definition.description,
+        "version": definition.version,
+        "seats": list(definition.default_seats),
         "options": [
             {
                 "name": option.name,
@@ -259,9 +261,9 @@ def _game_facts(spec: GameDefinition) -> dict[str, Any]:
                 "minimum": option.minimum,
                 "maximum": option.maximum,
             }
-            for option in spec.options
+            for option in definition.options
         ],
-        "outcome_rule": spec.outcome_rule,
+        "outcome_rule": definition.outcome_rule,
     }
 
 

@@ -88,17 +88,19 @@ def export_turn(row: dict[str, Any]) -> dict[str, Any]:
     return turn
 
 
-def _game_extra(spec: GameDefinition, episode: dict[str, Any], turns: list[dict[str, Any]]) -> dict[str, Any]:
+def _game_extra(
+    definition: GameDefinition, episode: dict[str, Any], turns: list[dict[str, Any]]
+) -> dict[str, Any]:
     """The game's own export data, from the episode rebuilt by replaying its stored actions."""
-    view = spec.view
+    view = definition.view
     if type(view).export_extra is GameView.export_extra:  # the game adds nothing: no replay
         return {}
     try:
         seed, options = int(episode["seed"]), dict(episode["options"] or {})
         try:
-            game = spec.create(seed, options)
+            game = definition.create(seed, options)
         except ValueError:  # recorded options outside today's limits: use them as played
-            game = spec.new_state(seed, spec.Options.model_construct(**options))
+            game = definition.new_state(seed, definition.Options.model_construct(**options))
         steps: dict[int, dict[str, Any]] = {}
         for turn in turns:
             steps.setdefault(turn["step"], {})[turn["seat"]] = turn["action"]

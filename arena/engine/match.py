@@ -59,15 +59,15 @@ def prepare_runner(
     Raises :class:`SpecError` or ``ValueError`` with a one-line message for a bad
     configuration (unknown seat, player or option).
     """
-    spec = get_game(config.game)
+    definition = get_game(config.game)
     problem = seed_problem(config.seed)
     if problem:
         raise SpecError(problem)
-    options = spec.resolve_options(config.options)
-    game = spec.new_state(config.seed, spec.parse_options(options))
+    options = definition.resolve_options(config.options)
+    game = definition.new_state(config.seed, definition.parse_options(options))
     unknown = sorted(set(config.seats) - set(game.seats))
     if unknown:
-        raise SpecError(f"{spec.name} has no seat {unknown[0]!r} (seats: {', '.join(game.seats)})")
+        raise SpecError(f"{definition.name} has no seat {unknown[0]!r} (seats: {', '.join(game.seats)})")
     missing = [seat for seat in game.seats if seat not in config.seats and not (players and seat in players)]
     if missing:
         raise SpecError(f"no player given for seat(s) {', '.join(missing)} (use --seat {missing[0]}=SPEC)")
@@ -76,7 +76,7 @@ def prepare_runner(
         if seat not in built:
             built[seat] = build_player(
                 text,
-                spec,
+                definition,
                 seed=config.seed,
                 seat=seat,
                 human_factory=human_factory,

@@ -69,20 +69,20 @@ def _steps(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
         yield step
 
 
-def _rebuild(episode: dict[str, Any], rows: list[dict[str, Any]], spec: GameDefinition | None) -> str:
+def _rebuild(episode: dict[str, Any], rows: list[dict[str, Any]], definition: GameDefinition | None) -> str:
     """Fill rows in place by replaying; returns what went wrong, or ``""``."""
-    if spec is None:
+    if definition is None:
         return f"cannot rebuild observations: game {episode['game']!r} is not installed"
-    if spec.name != episode["game"]:
-        return f"cannot rebuild observations: a {episode['game']} episode, given the game {spec.name}"
-    installed = spec.version
+    if definition.name != episode["game"]:
+        return f"cannot rebuild observations: a {episode['game']} episode, given the game {definition.name}"
+    installed = definition.version
     if episode["game_version"] != installed:
         return (
             f"cannot rebuild observations: recorded with {episode['game']} {episode['game_version']},"
             f" installed is {installed}"
         )
     try:
-        game = spec.create(int(episode["seed"]), dict(episode["options"] or {}))
+        game = definition.create(int(episode["seed"]), dict(episode["options"] or {}))
         for step in _steps(rows):
             observations = {
                 row["seat"]: dumps_bytes(game.observation(row["seat"]).model_dump(mode="json"))

@@ -67,10 +67,10 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
     table = tournament_table(store, tournament_id, stored=stored)
     if table["ratings"] is None:
         raise NothingToReport(f"tournament {tournament_id} has no finished episode to report yet")
-    spec = get_game(config.game)
+    definition = get_game(config.game)
     info = table["tournament"]
     status = info["status"]
-    sample = spec.create(0, info["options"])
+    sample = definition.create(0, info["options"])
     seats, players = list(info["seats"]), list(config.players)
     inference = _inference_all(row, config.players, config.game, seats[0])
     served, caps = served_by_player(store, tournament_id), output_caps(store, tournament_id)
@@ -82,7 +82,7 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
         if player in caps:
             entry["output_cap_sent"] = caps[player]
     settings = {p: dict(e.get("settings") or {}) for p, e in inference.items()}
-    templates = prompt_templates(spec, settings, players)
+    templates = prompt_templates(definition, settings, players)
     environment = provenance.environment()
     report: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
@@ -90,11 +90,11 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
             "tournament_id": tournament_id,
             "name": info["name"],
             "game": config.game,
-            "game_version": spec.version,
-            "prompt_version": spec.prompt_version,
+            "game_version": definition.version,
+            "prompt_version": definition.prompt_version,
             "arena_version": __version__,
             "arena": provenance.arena_code(),
-            "game_source": provenance.module_source(type(spec).__module__),
+            "game_source": provenance.module_source(type(definition).__module__),
             "episode_versions": episode_versions(store, tournament_id),
             "master_seed": config.seed,
             "seeds": config.seeds,
@@ -112,8 +112,8 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
         "harness": {
             "seats": info["seats"],
             "first_to_move": sample.pending(),
-            "episode_length": spec.view.progress(sample)[1] or None,
-            "max_steps": _max_steps(spec, config.seed, config.seeds, info["options"]),
+            "episode_length": definition.view.progress(sample)[1] or None,
+            "max_steps": _max_steps(definition, config.seed, config.seeds, info["options"]),
             "timeout": None,
             "timeout_note": TIMEOUT_NOTE,
             "reask": "one re-ask with the validation error for: " + ", ".join(sorted(REASK_ERRORS)),
@@ -138,7 +138,7 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
         "left_out": [{k: v for k, v in item.items() if k != "players"} for item in table["left_out"]],
         "appendix": {
             "prompt_templates": templates["templates"],
-            "rules": rules_texts(spec, info["options"], seats),
+            "rules": rules_texts(definition, info["options"], seats),
             "example_prompts": example_prompts(store, tournament_id, seats),
             "packages": environment["packages"],
         },
@@ -147,9 +147,11 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
     return report
 
 
-def _max_steps(spec: GameDefinition, master: int, seeds: int, options: dict[str, Any]) -> int | None:
+def _max_steps(definition: GameDefinition, master: int, seeds: int, options: dict[str, Any]) -> int | None:
     """The most steps an episode of this tournament can take: the longest over its deal seeds."""
-    lengths = [spec.view.progress(spec.create(deal_seed(master, i), options))[1] for i in range(seeds)]
+    lengths = [
+        definition.view.progress(definition.create(deal_seed(master, i), options))[1] for i in range(seeds)
+    ]
     return max(lengths, default=0) or None
 
 

@@ -146,18 +146,18 @@ def create_tournament(store: Store, config: TournamentConfig) -> int:
 
 def plan(config: TournamentConfig) -> list[Slot]:
     """The schedule ``config`` implies, after checking game, options and players."""
-    spec = get_game(config.game)
-    options = spec.resolve_options(config.options)
-    seats = spec.create(0, options).seats
+    definition = get_game(config.game)
+    options = definition.resolve_options(config.options)
+    seats = definition.create(0, options).seats
     for text in config.players:
         parsed = parse_player_spec(text)
         if parsed.kind == "human":
             raise TournamentConfigError("a tournament cannot seat a human; play one with: arena play")
-        if parsed.kind == "baseline" and parsed.name not in spec.baselines:
-            known = ", ".join(f"baseline:{name}" for name in spec.baselines)
-            raise SpecError(f"{spec.name} has no baseline {parsed.name!r} (baselines: {known})")
+        if parsed.kind == "baseline" and parsed.name not in definition.baselines:
+            known = ", ".join(f"baseline:{name}" for name in definition.baselines)
+            raise SpecError(f"{definition.name} has no baseline {parsed.name!r} (baselines: {known})")
     if len(seats) >= 2 and len(config.players) < 2:
-        raise TournamentConfigError(f"{spec.name} has {len(seats)} seats: give at least two players")
+        raise TournamentConfigError(f"{definition.name} has {len(seats)} seats: give at least two players")
     return schedule(seats, list(config.players), config.seeds, config.seed)
 
 
@@ -287,12 +287,16 @@ class TournamentRun:
             self.on_progress(self.progress)
 
     async def _prepare_players(self) -> None:
-        spec = get_game(self.config.game)
-        sample = spec.create(0, spec.resolve_options(self.config.options))
+        definition = get_game(self.config.game)
+        sample = definition.create(0, definition.resolve_options(self.config.options))
         configs: dict[str, dict[str, Any]] = {}
         for text in self.config.players:
             player = build_player(
-                text, spec, seed=self.config.seed, seat=sample.seats[0], models_config=self.models_config
+                text,
+                definition,
+                seed=self.config.seed,
+                seat=sample.seats[0],
+                models_config=self.models_config,
             )
             self._prepared[text] = player
             configs[text] = seat_configuration(player, sample)

@@ -129,7 +129,7 @@ def tournament_table(
     if stored is None:
         stored = load_tournament(store, tournament_id)
     row, config = stored
-    spec = get_game(config.game)
+    definition = get_game(config.game)
     slots = plan(config)
     states = slot_states(store, tournament_id, slots)
     data = read_tournament(store, tournament_id)
@@ -147,16 +147,16 @@ def tournament_table(
             "players": players,
             "deal_seeds": config.seeds,
             "master_seed": config.seed,
-            "options": spec.resolve_options(config.options),
+            "options": definition.resolve_options(config.options),
             "slots": len(slots),
             "counted": sum(s.done for s in states),
             "not_played": sum(not s.done and s.failures <= config.retries for s in states),
             "given_up": sum(not s.done and s.failures > config.retries for s in states),
         },
-        "summary_metrics": list(spec.summary_metrics),
-        "outcome_rule": spec.outcome_rule,
+        "summary_metrics": list(definition.summary_metrics),
+        "outcome_rule": definition.outcome_rule,
         "metrics_by_seat": {},
-        "deal_facts": deal_facts([], roles=MetricRoles.of(spec)),
+        "deal_facts": deal_facts([], roles=MetricRoles.of(definition)),
         "failures": {
             "episodes_by_status": dict(data.statuses),
             "errors_by_class": dict(data.errors),
@@ -185,7 +185,7 @@ def tournament_table(
             seed=config.seed,
             cost_per_episode={p: t.usage.cost_usd / t.episodes for p, t in priced.items()},
             tokens_per_episode={p: t.usage.total_tokens / t.episodes for p, t in counted.items()},
-            roles=MetricRoles.of(spec),
+            roles=MetricRoles.of(definition),
         )
     )
     return result

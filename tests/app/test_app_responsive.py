@@ -129,7 +129,7 @@ async def test_a_footer_is_rebuilt_only_when_its_keys_change(app_db: Path) -> No
         home_footer = home.query_one(SteadyFooter)
         await wait_until(
             pilot,
-            lambda: home.spec is not None and home_footer.composed_keys == home_footer.shown_keys(),
+            lambda: home.definition is not None and home_footer.composed_keys == home_footer.shown_keys(),
             "the home screen's game and keys",
         )
         await pilot.pause()  # a rebuild asked for while it was being built runs after the next refresh

@@ -42,8 +42,10 @@ def measured(renderable: RenderableType, console: Console, width: int) -> Text:
 
 async def states(game: str) -> list[Any]:
     """Copies of a baseline episode of ``game`` after every step."""
-    spec = get_game(game)
-    seats = GAMES[game] or {seat: f"baseline:{next(iter(spec.baselines))}" for seat in spec.create(1).seats}
+    definition = get_game(game)
+    seats = GAMES[game] or {
+        seat: f"baseline:{next(iter(definition.baselines))}" for seat in definition.create(1).seats
+    }
     runner = prepare_runner(MatchConfig(game, seats, seed=4), None, [])
     seen: list[Any] = [runner.game.clone()]
     apply = runner.game.apply

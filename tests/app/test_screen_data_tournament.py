@@ -55,21 +55,23 @@ def catalog_with_models() -> ModelCatalog:
 
 
 def test_a_player_spec_is_checked_for_form_game_and_models_file() -> None:
-    spec = get_game("bargain")
+    definition = get_game("bargain")
     nothing = ModelCatalog(loaded=True)
-    assert player_problem("baseline:honest", spec, nothing) == ""
-    assert "has no baseline 'weather'" in player_problem("baseline:weather", spec, nothing)
-    assert "cannot seat a human" in player_problem("human", spec, nothing)
-    assert "needs MODEL@BASE_URL" in player_problem("openai-compat:qwen", spec, nothing)
-    assert "unknown player kind" in player_problem("gpt:4", spec, nothing)
-    assert "no models file" in player_problem("local-qwen", spec, nothing)
-    assert player_problem("openai-compat:qwen@http://127.0.0.1:9/v1", spec, nothing) == ""
-    assert player_problem("local-qwen", spec, ModelCatalog(loaded=False)) == "", "not judged before loading"
+    assert player_problem("baseline:honest", definition, nothing) == ""
+    assert "has no baseline 'weather'" in player_problem("baseline:weather", definition, nothing)
+    assert "cannot seat a human" in player_problem("human", definition, nothing)
+    assert "needs MODEL@BASE_URL" in player_problem("openai-compat:qwen", definition, nothing)
+    assert "unknown player kind" in player_problem("gpt:4", definition, nothing)
+    assert "no models file" in player_problem("local-qwen", definition, nothing)
+    assert player_problem("openai-compat:qwen@http://127.0.0.1:9/v1", definition, nothing) == ""
+    assert player_problem("local-qwen", definition, ModelCatalog(loaded=False)) == "", (
+        "not judged before loading"
+    )
     models = catalog_with_models()
-    assert player_problem("local-qwen", spec, models) == ""
-    assert player_problem("cheap", spec, models) == "cheap is unavailable: OPENAI_API_KEY not set"
-    assert "unknown model 'nope'" in player_problem("nope", spec, models)
-    offered = [choice.spec for choice in player_choices(spec, models)]
+    assert player_problem("local-qwen", definition, models) == ""
+    assert player_problem("cheap", definition, models) == "cheap is unavailable: OPENAI_API_KEY not set"
+    assert "unknown model 'nope'" in player_problem("nope", definition, models)
+    offered = [choice.spec for choice in player_choices(definition, models)]
     assert "human" not in offered and {"baseline:honest", "cheap", "local-qwen"} <= set(offered)
 
 

@@ -162,7 +162,7 @@ from arena.app.screens.home import HomeScreen
 async def main() -> None:
     app = create_app(Path(sys.argv[1]), load_models=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        while not (isinstance(app.screen, HomeScreen) and app.screen.spec is not None):
+        while not (isinstance(app.screen, HomeScreen) and app.screen.definition is not None):
             await pilot.pause(0.01)
         print(json.dumps(sorted(sys.modules)))
 

@@ -49,13 +49,13 @@ def test_deal_follows_the_seed_formula() -> None:
 
 
 def test_registered_with_seats_baselines_and_rounds_option() -> None:
-    spec = get_game("bargain")
-    assert spec is DEFINITION and spec.default_seats == ("seller", "buyer")
-    assert {"honest", "bluffing", "pushover", "tit-for-tat", "random"} <= set(spec.baselines)
-    game = spec.create(3, {"rounds": 4})
+    definition = get_game("bargain")
+    assert definition is DEFINITION and definition.default_seats == ("seller", "buyer")
+    assert {"honest", "bluffing", "pushover", "tit-for-tat", "random"} <= set(definition.baselines)
+    game = definition.create(3, {"rounds": 4})
     assert game.rounds == 4
     with pytest.raises(ValueError):
-        spec.resolve_options({"rounds": 1})
+        definition.resolve_options({"rounds": 1})
 
 
 def test_seller_moves_first_and_turns_alternate() -> None:

@@ -70,11 +70,11 @@ def render_text(game: GameState, viewer: str | None) -> str:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_registry_spec_matches_game(name: str) -> None:
-    spec = get_game(name)
+    definition = get_game(name)
     game = new_game(name, 1)
-    assert tuple(spec.seats_for(SMALL_OPTIONS.get(name, {}))) == tuple(game.seats)
-    assert spec.baselines, "every game offers at least one baseline"
-    assert spec.prompt_version and spec.version and spec.title
+    assert tuple(definition.seats_for(SMALL_OPTIONS.get(name, {}))) == tuple(game.seats)
+    assert definition.baselines, "every game offers at least one baseline"
+    assert definition.prompt_version and definition.version and definition.title
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -139,13 +139,13 @@ class SamplePlayer(Player):
 
 @pytest.mark.parametrize("name", GAMES)
 async def test_replaying_stored_actions_reproduces_every_state(name: str, tmp_path: Path) -> None:
-    spec = get_game(name)
-    baseline = "random" if "random" in spec.baselines else next(iter(spec.baselines))
-    names = list(spec.baselines)
+    definition = get_game(name)
+    baseline = "random" if "random" in definition.baselines else next(iter(definition.baselines))
+    names = list(definition.baselines)
     store = Store(tmp_path / "arena.db")
     try:
         for seed in range(3):
-            seat_names = spec.seats_for(SMALL_OPTIONS.get(name, {}))
+            seat_names = definition.seats_for(SMALL_OPTIONS.get(name, {}))
             seats = {seat: f"baseline:{baseline}" for seat in seat_names}
             # Vary the line-up so scripted styles are replayed too, not only the random one.
             seats[seat_names[0]] = f"baseline:{names[seed % len(names)]}"
@@ -159,11 +159,11 @@ async def test_replaying_stored_actions_reproduces_every_state(name: str, tmp_pa
 
 @pytest.mark.parametrize("name", GAMES)
 async def test_replaying_sampled_play_reproduces_every_state(name: str, tmp_path: Path) -> None:
-    spec = get_game(name)
+    definition = get_game(name)
     store = Store(tmp_path / "arena.db")
     try:
         for seed in (11, 12):
-            players = {seat: SamplePlayer(seat) for seat in spec.seats_for(SMALL_OPTIONS.get(name, {}))}
+            players = {seat: SamplePlayer(seat) for seat in definition.seats_for(SMALL_OPTIONS.get(name, {}))}
             config = MatchConfig(game=name, seats={}, seed=seed, options=SMALL_OPTIONS.get(name, {}))
             runner = prepare_runner(config, store, [], players=dict(players))
             for player in players.values():

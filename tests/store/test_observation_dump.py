@@ -16,8 +16,10 @@ from games.lemonade.observation import DayRecord, Forecast
 
 def played_observations(market: str, days: int = 12) -> list[BaseModel]:
     """Every seat's observation of every morning of a lemonade season played with fallbacks."""
-    spec = get_game("lemonade")
-    game = spec.new_state(7, spec.parse_options(spec.resolve_options({"days": days, "market": market})))
+    definition = get_game("lemonade")
+    game = definition.new_state(
+        7, definition.parse_options(definition.resolve_options({"days": days, "market": market}))
+    )
     seen: list[BaseModel] = []
     while not game.over():
         seen.extend(game.observation(seat) for seat in game.pending())

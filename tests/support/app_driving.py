@@ -41,7 +41,7 @@ def home_set_up(app: Any) -> bool:
     from arena.app.screens.home import HomeScreen
 
     home = app.screen_stack[0] if app.screen_stack else None
-    return isinstance(home, HomeScreen) and home.spec is not None and bool(home.query("#seats Select"))
+    return isinstance(home, HomeScreen) and home.definition is not None and bool(home.query("#seats Select"))
 
 
 @asynccontextmanager
@@ -82,8 +82,8 @@ async def pick_game(pilot: Pilot[Any], app: Any, name: str) -> None:
         await pilot.press("down")
 
     def shown() -> bool:
-        spec = app.screen.spec
-        return spec is not None and spec.name == name and bool(app.screen.query(Select))
+        definition = app.screen.definition
+        return definition is not None and definition.name == name and bool(app.screen.query(Select))
 
     await wait_until(pilot, shown, f"game {name}")
 

@@ -207,14 +207,14 @@ async def test_paperclip_racers_share_one_seat_kind_so_no_breakdown(store: Store
 def test_declared_episode_facts_are_equal_for_every_seat_of_an_episode() -> None:
     # deal_facts reads an episode fact off one seat: the declaration must hold for the games.
     for name in ("bargain", "paperclip", "lemonade"):
-        spec = get_game(name)
+        definition = get_game(name)
         for seed in range(6):
-            state = spec.create(seed, {"puzzles": 2} if name == "paperclip" else {})
+            state = definition.create(seed, {"puzzles": 2} if name == "paperclip" else {})
             rng = random.Random(seed)
             while state.pending():
                 state.apply({seat: state.sample_action(seat, rng) for seat in state.pending()})
             results = state.result()
-            for metric in spec.episode_metrics:
+            for metric in definition.episode_metrics:
                 values = {repr(result.metrics.get(metric)) for result in results.values()}
                 assert len(values) == 1, f"{name} {metric} differs between seats: {values}"
 
@@ -225,11 +225,11 @@ def test_the_outcome_rule_is_stated_for_people_and_kept_out_of_the_prompts(
     assert main(["games"]) == 0
     out = capsys.readouterr().out
     for name in game_names():
-        spec = get_game(name)
-        assert f"\twins, draws and losses: {spec.outcome_rule}" in out
-        state = spec.create(0)
+        definition = get_game(name)
+        assert f"\twins, draws and losses: {definition.outcome_rule}" in out
+        state = definition.create(0)
         for seat in state.pending():
-            assert spec.outcome_rule not in spec.prompt_for(state, seat)
+            assert definition.outcome_rule not in definition.prompt_for(state, seat)
     assert get_game("bargain").outcome_rule != get_game("lemonade").outcome_rule
 
 

@@ -47,7 +47,7 @@ class HomeScreen(ArenaScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.spec: GameDefinition | None = None
+        self.definition: GameDefinition | None = None
         self.draft: MatchDraft | None = None
         self.choices: list[SeatOption] = []
         self._seat_order: tuple[str, ...] = ()
@@ -126,7 +126,9 @@ class HomeScreen(ArenaScreen):
     # -- game choice --------------------------------------------------------------------
     @on(OptionList.OptionHighlighted, "#games")
     async def _game_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option.id is not None and (self.spec is None or self.spec.name != event.option.id):
+        if event.option.id is not None and (
+            self.definition is None or self.definition.name != event.option.id
+        ):
             await self.select_game(event.option.id)
 
     @on(OptionList.OptionSelected, "#games")
@@ -140,11 +142,11 @@ class HomeScreen(ArenaScreen):
         from arena.app.home_data import MatchDraft, seat_options
         from arena.plugins.games import get_game
 
-        spec = get_game(name)
-        self.spec = spec
-        self.draft = MatchDraft(spec)
-        self.choices = seat_options(spec, self.arena.catalog, self.arena.matches.extra_players)
-        about = Text.assemble((spec.title, "bold"), "\n", spec.description)
+        definition = get_game(name)
+        self.definition = definition
+        self.draft = MatchDraft(definition)
+        self.choices = seat_options(definition, self.arena.catalog, self.arena.matches.extra_players)
+        about = Text.assemble((definition.title, "bold"), "\n", definition.description)
         self.query_one("#game-about", Static).update(about)
         self._show_rules()
         self._building = True
@@ -199,10 +201,10 @@ class HomeScreen(ArenaScreen):
     async def _build_options(self) -> None:
         from arena.app.widgets.setup_fields import option_fields
 
-        assert self.draft is not None and self.spec is not None
+        assert self.draft is not None and self.definition is not None
         box = self.query_one("#options", Grid)
         await box.remove_children()
-        fields, self._option_names = option_fields(self.draft.seed, self.spec)
+        fields, self._option_names = option_fields(self.draft.seed, self.definition)
         await box.mount_all(fields)
 
     def _show_players(self) -> None:
@@ -215,7 +217,7 @@ class HomeScreen(ArenaScreen):
         """The model list arrived: offer the models in every seat list, keeping choices."""
         from arena.app.home_data import TYPED, seat_options
 
-        if self.spec is None or self.draft is None:
+        if self.definition is None or self.draft is None:
             return
         if self._building:
             # The seat selects are being (re)mounted, possibly under another screen that keeps
@@ -223,7 +225,7 @@ class HomeScreen(ArenaScreen):
             self._players_stale = True
             return
         typed = [c for c in self.choices if c.description == TYPED]
-        self.choices = seat_options(self.spec, self.arena.catalog, self.arena.matches.extra_players)
+        self.choices = seat_options(self.definition, self.arena.catalog, self.arena.matches.extra_players)
         self.choices += [c for c in typed if all(c.spec != known.spec for known in self.choices)]
         for index, seat in enumerate(self._seat_order):
             select = self.query_one(f"#seat-select-{index}", Select)
@@ -237,10 +239,10 @@ class HomeScreen(ArenaScreen):
         """The rules as each seat is told them with the options entered so far."""
         from arena.app.widgets.setup_fields import rules_view
 
-        if self.spec is None or self.draft is None:
+        if self.definition is None or self.draft is None:
             return
         given: dict[str, str] = {name: text for name, text in self.draft.options.items() if text.strip()}
-        self.query_one("#game-rules", Static).update(rules_view(self.spec, given))
+        self.query_one("#game-rules", Static).update(rules_view(self.definition, given))
 
     def _refresh_if_stale(self) -> None:
         if self._players_stale:

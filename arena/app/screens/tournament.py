@@ -138,8 +138,10 @@ class TournamentScreen(ArenaScreen):
         players = config.get("players") or []
         options = ", ".join(f"{k}={v}" for k, v in (config.get("options") or {}).items())
         try:
-            spec = get_game(str(row.get("game")))
-            seats = ", ".join(spec.create(0, spec.resolve_options(config.get("options") or {})).seats)
+            definition = get_game(str(row.get("game")))
+            seats = ", ".join(
+                definition.create(0, definition.resolve_options(config.get("options") or {})).seats
+            )
         except Exception:  # a game no longer registered still shows its stored tables
             seats = "?"
         head = safe_line(

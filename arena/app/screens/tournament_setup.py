@@ -74,7 +74,7 @@ class TournamentSetupScreen(ArenaScreen):
                 names.append((Text(get_game(name).title), name))
             except UnknownGameError:
                 continue
-        first = self.draft.spec.name if self.draft else names[0][1]
+        first = self.draft.definition.name if self.draft else names[0][1]
         yield Header()
         with Horizontal(id="tsetup"):
             with Vertical(id="tsetup-left"):
@@ -108,14 +108,14 @@ class TournamentSetupScreen(ArenaScreen):
     # -- game and players ---------------------------------------------------------------
     @on(Select.Changed, "#t-game")
     async def _game_changed(self, event: Select.Changed) -> None:
-        if event.value is Select.NULL or (self.draft and self.draft.spec.name == event.value):
+        if event.value is Select.NULL or (self.draft and self.draft.definition.name == event.value):
             return
         await self.select_game(str(event.value))
 
     async def select_game(self, name: str, keep: TournamentDraft | None = None) -> None:
         """Show ``name``'s players and options; model players carry over from the last game."""
-        spec = get_game(name)
-        draft = keep if keep is not None else TournamentDraft(spec)
+        definition = get_game(name)
+        draft = keep if keep is not None else TournamentDraft(definition)
         old = self.draft
         if keep is None and old is not None:
             draft.seeds, draft.seed, draft.concurrency, draft.name = (
@@ -125,13 +125,15 @@ class TournamentSetupScreen(ArenaScreen):
                 old.name,
             )
             for text in old.players:
-                if not text.startswith("baseline:") or text.removeprefix("baseline:") in spec.baselines:
+                if not text.startswith("baseline:") or text.removeprefix("baseline:") in definition.baselines:
                     draft.add(text)
         if not draft.players:
-            for baseline in list(spec.baselines)[:3]:
+            for baseline in list(definition.baselines)[:3]:
                 draft.add(f"baseline:{baseline}")
         self.draft = draft
-        about = safe_line((spec.title, "bold"), (f"  ·  seats: {', '.join(spec.default_seats)}", "dim"))
+        about = safe_line(
+            (definition.title, "bold"), (f"  ·  seats: {', '.join(definition.default_seats)}", "dim")
+        )
         self.query_one("#t-about", Static).update(about)
         self.refresh_players()
         self._building = True
@@ -146,7 +148,7 @@ class TournamentSetupScreen(ArenaScreen):
         if self.draft is None:
             return
         catalog = self.arena.catalog
-        choices = player_choices(self.draft.spec, catalog)
+        choices = player_choices(self.draft.definition, catalog)
         box = self.query_one("#t-choices", OptionList)
         box.clear_options()
         box.add_options([Option(option_label(c), id=c.spec) for c in choices])
@@ -167,7 +169,7 @@ class TournamentSetupScreen(ArenaScreen):
         highlighted = box.highlighted
         box.clear_options()
         for index, text in enumerate(self.draft.players):
-            problem = player_problem(text, self.draft.spec, catalog)
+            problem = player_problem(text, self.draft.definition, catalog)
             label = (
                 safe_line((f"✗ {text}", "red"), (f"  {problem}", "dim"))
                 if problem
@@ -181,7 +183,9 @@ class TournamentSetupScreen(ArenaScreen):
         """Add ``text`` if it can play; returns the problem otherwise (also shown inline)."""
         assert self.draft is not None
         text = text.strip()
-        problem = player_problem(text, self.draft.spec, self.arena.catalog) if text else "type a player spec"
+        problem = (
+            player_problem(text, self.draft.definition, self.arena.catalog) if text else "type a player spec"
+        )
         if not problem and text in self.draft.players:
             problem = f"{text} is already in the tournament"
         self.query_one("#t-new-error", Static).update(safe_text(problem))
@@ -227,7 +231,7 @@ class TournamentSetupScreen(ArenaScreen):
             control.tooltip = Text(tip)
             fields.append(labelled_field(title, control, f"tf-error-{key}"))
         self._option_names = []
-        for index, option in enumerate(draft.spec.options):
+        for index, option in enumerate(draft.definition.options):
             self._option_names.append(option.name)
             value = draft.options.get(option.name, str(option.default))
             widget = option_control(option, value, f"tf-opt-{index}")

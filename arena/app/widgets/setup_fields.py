@@ -53,12 +53,12 @@ def seat_rows(seats: Sequence[str], choices: list[SeatOption], chosen: dict[str,
     return rows
 
 
-def option_fields(seed: str, spec: GameDefinition) -> tuple[list[Widget], list[str]]:
+def option_fields(seed: str, definition: GameDefinition) -> tuple[list[Widget], list[str]]:
     """The seed field and one field per game option, and the options' names in field order."""
     seed_input = Input(seed, id="opt-seed", type="integer", compact=True)
     fields: list[Widget] = [labelled_field("seed", seed_input, "opt-error-seed")]
     names: list[str] = []
-    for index, option in enumerate(spec.options):
+    for index, option in enumerate(definition.options):
         names.append(option.name)
         control = option_control(option, str(option.default), f"opt-{index}")
         fields.append(labelled_field(option_title(option), control, f"opt-error-{index}"))
@@ -97,9 +97,9 @@ def labelled_field(title: str, control: Widget, error_id: str) -> Vertical:
     )
 
 
-def rules_view(spec: GameDefinition, given: dict[str, str]) -> RenderableType:
+def rules_view(definition: GameDefinition, given: dict[str, str]) -> RenderableType:
     """The rules as each seat is told them with the options ``given`` so far."""
-    groups = rules_by_seat(spec, given)
+    groups = rules_by_seat(definition, given)
     rules: list[RenderableType] = []
     for seats, text in groups:
         if len(groups) > 1:
