@@ -103,17 +103,22 @@ def summary(values: list[float]) -> str:
 
 
 class PaintClock:
-    """Times key press -> screen repainted, by counting the app's screen updates."""
+    """Times key press -> screen repainted, by watching the app's screen updates."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
         self.paints: list[float] = []
+        self._changed: Callable[[], bool] | None = None
+        self._painted: float | None = None
         original = app._display
 
         def display(screen: Any, renderable: Any) -> None:
-            if renderable is not None:
-                self.paints.append(time.perf_counter())
             original(screen, renderable)
+            if renderable is not None:
+                now = time.perf_counter()
+                self.paints.append(now)
+                if self._painted is None and self._changed is not None and self._changed():
+                    self._painted = now
 
         app._display = display
 
@@ -122,25 +127,22 @@ class PaintClock:
     ) -> float:
         """Send ``key`` as the terminal driver would; seconds until the change is painted.
 
-        The change is polled; the answer is the first paint after the last poll that did
-        not see it yet, so a paint that raced the poll is not missed. ``due`` is when the
-        key arrived (by default now): a key that came while the app was busy counts from then.
+        The answer is the first screen update handed to the driver once ``changed()``
+        holds (checked as each update is handed over, so an update of something else
+        that came first is not taken for it). ``due`` is when the key arrived (by
+        default now): a key that came while the app was busy counts from then.
         """
         started = time.perf_counter() if due is None else due
+        self._changed, self._painted = changed, None
         self.app._driver.send_message(events.Key(key, None))
-        unchanged_at = started
-        while not changed():
-            unchanged_at = time.perf_counter()
-            if unchanged_at - started > limit:
-                return float("nan")
-            await asyncio.sleep(0.0002)
-        while True:
-            after = [t for t in self.paints if t > unchanged_at]
-            if after:
-                return after[0] - started
-            if time.perf_counter() - started > limit:
-                return float("nan")
-            await asyncio.sleep(0.0002)
+        try:
+            while self._painted is None:
+                if time.perf_counter() - started > limit:
+                    return float("nan")
+                await asyncio.sleep(0.0002)
+            return self._painted - started
+        finally:
+            self._changed = None
 
 
 def home_set_up(app: Any) -> bool:

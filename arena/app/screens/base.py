@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.screen import Screen
+from textual.widget import Widget
 
 if TYPE_CHECKING:
     from arena.app.app import ArenaApp
@@ -22,24 +24,30 @@ def arena_app(app: App[Any]) -> ArenaApp:
 class ArenaScreen(Screen[None]):
     """Base of the app's full screens."""
 
-    _paint_when_idle = False
+    _paint_when_idle: tuple[Widget, ...] = ()
 
-    def paint_soon(self) -> None:
-        """Paint what changes now as soon as the screen has gathered it, not at the next frame.
+    def paint_soon(self, widgets: Iterable[Widget]) -> None:
+        """Paint the change ``widgets`` show as soon as the screen has gathered it, not at the next frame.
 
         Textual paints a screen's changes on a 60-a-second timer aligned to its last frame:
         a key answered within 16.7 ms of the previous frame (a key held down, stepping a
-        replay) waited for the next tick, up to all of a step's budget. Once the changed
-        widgets have told the screen (its queue is empty), this paints them, with a layout
-        if one is due, as the timer's tick would (``Screen._on_timer_update``, the call
-        Textual's own Pilot makes to paint at once).
+        replay) waited for the next tick, up to all of a step's budget. Once every one of
+        ``widgets`` has told the screen it changed (each is its own message pump), this
+        paints them, with a layout if one is due, as the timer's tick would
+        (``Screen._on_timer_update``, the call Textual's own Pilot makes to paint at once).
         """
-        self._paint_when_idle = True
+        self._paint_when_idle = tuple(widgets)
 
     def on_idle(self) -> None:
-        """Paint at once what :meth:`paint_soon` asked for, once something is there to paint."""
-        if self._paint_when_idle and self.is_current and (self._dirty_widgets or self._layout_required):
-            self._paint_when_idle = False
+        """Paint at once what :meth:`paint_soon` asked for, once all of it has reached the screen."""
+        waiting = self._paint_when_idle
+        if not waiting or not self.is_current:
+            return
+        # A widget still flagged has not yet posted its update (or layout) to this screen.
+        if any(widget._repaint_required or widget._layout_required for widget in waiting):
+            return
+        self._paint_when_idle = ()
+        if self._dirty_widgets or self._layout_required:
             self._on_timer_update()
 
     @property

@@ -209,8 +209,10 @@ class ReplayScreen(ArenaScreen):
         if position != self.data.position:
             self._heading = 1 if position > self.data.position else -1
         self.data.go(position)
+        self.texts.changed.clear()
         self.show()
-        self.paint_soon()  # a key held down or pressed quickly must not wait for the next frame
+        # a key held down or pressed quickly must not wait for the next frame
+        self.paint_soon(self.texts.changed)
         self.call_after_refresh(self._draw_ahead)
 
     def action_next(self) -> None:

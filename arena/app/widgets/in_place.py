@@ -42,6 +42,8 @@ class TextUpdates:
         """Updates that needed a layout (read by tests)."""
         self.skipped = 0
         """Updates skipped because the text was already shown."""
+        self.changed: list[Static] = []
+        """The widgets updated since the caller last cleared this (to paint them at once)."""
 
     def update(self, static: Static, content: RenderableType) -> None:
         """Show ``content`` in ``static``: nothing if shown already, no layout if its size holds."""
@@ -65,6 +67,7 @@ class TextUpdates:
                 shape = (shape[0], max(shape[1], least), shape[2])
         layout = before is None or shape is None or before[1] != shape
         self._shown[key] = (content, shape)
+        self.changed.append(static)
         if layout and before is not None and isinstance(content, Text) and not own_width:
             # Lines that wrap: measure the wrapped height as the layout would, and lay out
             # only if it differs from the height the widget has.
