@@ -102,7 +102,6 @@ def test_an_answer_after_its_loop_closed_goes_nowhere(monkeypatch: pytest.Monkey
         task.cancel()
 
     asyncio.run(leave())  # returns with the computation still held: nothing joins its thread
-    (thread,) = [t for t in threading.enumerate() if t.name == "arena-tables"]
     gate.release()
-    thread.join()
+    gate.threads[0].join()
     assert gate.finished == 1 and raised == [], "its answer found the loop closed and went nowhere"

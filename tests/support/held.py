@@ -23,8 +23,11 @@ class Held(Generic[T]):
         self.gate = threading.Event()
         self.started = 0
         self.finished = 0
+        self.threads: list[threading.Thread] = []
+        """The threads that called it, in order."""
 
     def __call__(self, *args: Any) -> T:
+        self.threads.append(threading.current_thread())
         self.started += 1
         self.gate.wait()
         try:
