@@ -129,10 +129,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
-    import asyncio
     import contextlib
 
     from arena.cli.output import LiveOutput
+    from arena.cli.signals import run_woken
     from arena.contract.player import UserLeft
     from arena.contract.records import EpisodeStatus
     from arena.engine.match import prepare_runner, run_to_end
@@ -145,7 +145,7 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     try:
         runner = prepare_runner(config, store, [live], human_factory=lambda seat: ConsoleHuman(desk=desk))
         live.game = runner.game  # the board a person is shown before their move
-        outcome = asyncio.run(run_to_end(runner))
+        outcome = run_woken(run_to_end(runner))
     except KeyboardInterrupt:
         desk.end_line()
         saved = f"; episode {live.episode_id} saved as aborted" if live.episode_id is not None else ""

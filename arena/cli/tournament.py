@@ -9,7 +9,6 @@ are declared with the rest of the parser in :mod:`arena.cli.args`, which imports
 from __future__ import annotations
 
 import argparse
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from arena.cli.json_output import print_json
+from arena.cli.signals import run_woken
 from arena.display.sanitize import plain_text
 from arena.display.tables import render_leaderboard, render_table
 from arena.store.database import Store
@@ -92,7 +92,7 @@ def _play(store: Store, tournament_id: int, console: Console) -> int:
         if not run.missing():
             console.print(f"tournament {tournament_id}: every slot is already played", markup=False)
         try:
-            progress = asyncio.run(run.run())
+            progress = run_woken(run.run())
         except KeyboardInterrupt:
             console.print()
             raise

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
+import platform
 import re
 import signal
 import sqlite3
@@ -365,6 +367,48 @@ def test_ctrl_c_at_a_prompt_ends_the_prompt_line(cli_env: dict[str, str], tmp_pa
     assert process.wait() == 130 and "saved as aborted" in err
     prompt = next(line for line in out.splitlines() if "price (" in line)
     assert prompt.rstrip().endswith(":"), "the results start on a new line after ^C"
+    assert _episode_row(db)["status"] == "aborted"
+
+
+def _reading_threads(pid: int) -> list[int]:
+    """The process's threads other than its main one that sit in a read (Linux: /proc)."""
+    found = []
+    for name in os.listdir(f"/proc/{pid}/task"):
+        tid = int(name)
+        syscall = Path(f"/proc/{pid}/task/{tid}/syscall").read_text().split()
+        if tid != pid and syscall and syscall[0] == str(READ_SYSCALL):
+            found.append(tid)
+    return found
+
+
+READ_SYSCALL = {"x86_64": 0, "aarch64": 63}.get(platform.machine())
+
+
+@pytest.mark.skipif(
+    READ_SYSCALL is None or not hasattr(ctypes.CDLL(None), "tgkill"), reason="Linux thread-directed signals"
+)
+def test_ctrl_c_the_kernel_hands_to_the_thread_reading_the_line_still_ends_the_episode(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    # A process's signal goes to any thread that does not block it. Handed to the thread
+    # waiting for the person's line, it did not wake the event loop (asleep in epoll with
+    # nothing else to do), so the Python handler never ran: ^C left the prompt hanging.
+    db = tmp_path / "arena.db"
+    process = _arena(db, *HUMAN_PLAY, env=cli_env)
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    seen = ""
+    while "price (" not in seen:
+        seen += process.stdout.read(1)
+    readers: list[int] = []
+    while not readers:  # the prompt is written just before the read starts
+        readers = _reading_threads(process.pid)
+    assert ctypes.CDLL(None).tgkill(process.pid, readers[0], signal.SIGINT) == 0
+    while "aborted: interrupted" not in seen:
+        line = process.stdout.readline()
+        assert line, f"the episode never ended: {seen!r}"
+        seen += line
+    process.stdin.close()
+    assert process.wait() == 130 and "saved as aborted" in process.stderr.read()
     assert _episode_row(db)["status"] == "aborted"
 
 
