@@ -232,7 +232,18 @@ def _arena(db: Path, *argv: str, env: dict[str, str]) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=_ctrl_c_as_at_a_terminal,
     )
+
+
+def _ctrl_c_as_at_a_terminal() -> None:
+    """In the child before it starts: Ctrl-C does what it does in a terminal.
+
+    A suite started in the background of a non-interactive shell (``make test &``, nohup)
+    inherits SIGINT ignored, and the CLI rightly keeps ignoring it: these tests, which send
+    it, then waited forever for an episode that never ended.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_for_episode(db: Path) -> None:
