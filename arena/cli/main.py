@@ -399,6 +399,11 @@ def run() -> None:
 
 
 def _as_ctrl_c(_signal_number: int, _frame: object) -> None:
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # Started in a shell's background, which ignores Ctrl-C for its jobs: a kill must
+        # still end the episode. asyncio then stops every task as for Ctrl-C (each episode
+        # is recorded as aborted) and main() answers the KeyboardInterrupt as it does one.
+        raise KeyboardInterrupt
     signal.raise_signal(signal.SIGINT)
 
 

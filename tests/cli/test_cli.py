@@ -281,6 +281,31 @@ def test_ctrl_c_marks_the_episode_aborted(
     assert episode["status"] == "aborted"
 
 
+@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGHUP])
+def test_kill_ends_an_episode_started_where_ctrl_c_is_ignored(
+    cli_env: dict[str, str], tmp_path: Path, signal_number: int
+) -> None:
+    # `arena play ... &` in a script: the shell starts it with SIGINT ignored, as is its
+    # right; `kill` (or `timeout`) must still end the episode and save it as aborted.
+    db = tmp_path / "arena.db"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "--db", str(db), *HUMAN_PLAY],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    _wait_for_episode(db)
+    process.send_signal(signal_number)
+    assert process.stdin is not None and process.stderr is not None
+    _, err = process.communicate()
+    assert process.returncode == 130, err
+    assert "saved as aborted" in err and "Traceback" not in err
+    assert _episode_row(db)["status"] == "aborted"
+
+
 def test_a_killed_process_leaves_an_aborted_readable_episode(cli_env: dict[str, str], tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     process = _arena(db, *HUMAN_PLAY, env=cli_env)
