@@ -401,9 +401,11 @@ def run() -> None:
 def _as_ctrl_c(_signal_number: int, _frame: object) -> None:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         # Started in a shell's background, which ignores Ctrl-C for its jobs: a kill must
-        # still end the episode. asyncio then stops every task as for Ctrl-C (each episode
-        # is recorded as aborted) and main() answers the KeyboardInterrupt as it does one.
-        raise KeyboardInterrupt
+        # still end the episode, as Ctrl-C would (recorded as aborted).
+        from arena.cli.signals import stop
+
+        stop()
+        return
     signal.raise_signal(signal.SIGINT)
 
 

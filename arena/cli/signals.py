@@ -21,13 +21,46 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+class _Running:
+    """The command's loop and main task while :func:`run_woken` runs it."""
+
+    loop: asyncio.AbstractEventLoop | None = None
+    task: asyncio.Task[Any] | None = None
+    stopped = False
+
+
 def run_woken(main: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(main)``, its loop woken by every signal the process receives."""
-    return asyncio.run(_woken(main))
+    """``asyncio.run(main)``, its loop woken by every signal the process receives.
+
+    Raises ``KeyboardInterrupt`` when :func:`stop` ended it, as asyncio does for Ctrl-C.
+    """
+    _Running.stopped = False
+    try:
+        return asyncio.run(_woken(main))
+    except asyncio.CancelledError:
+        if _Running.stopped:
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        _Running.loop = _Running.task = None
+
+
+def stop() -> None:
+    """End the running command as Ctrl-C would (cancel its main task); safe in a signal handler.
+
+    For a kill while Ctrl-C is ignored (a shell's background job), where asyncio has no
+    Ctrl-C handler to call. Outside :func:`run_woken` it raises ``KeyboardInterrupt``.
+    """
+    loop, task = _Running.loop, _Running.task
+    if loop is None or task is None:
+        raise KeyboardInterrupt
+    _Running.stopped = True
+    loop.call_soon_threadsafe(task.cancel)
 
 
 async def _woken(main: Coroutine[Any, Any, T]) -> T:
     loop = asyncio.get_running_loop()
+    _Running.loop, _Running.task = loop, asyncio.current_task()
     read, write = os.pipe()
     os.set_blocking(read, False)
     os.set_blocking(write, False)
