@@ -246,7 +246,8 @@ class ArenaApp(App[int]):
         from arena.app.replay_data import ReplayData, ReplayError
         from arena.app.screens.replay import ReplayScreen
 
-        for match in self.matches.matches:
+        matches, _ = self.session()  # no match manager made (and no engine loaded) to open a replay
+        for match in matches:
             if match.data.secret and match.data.episode_id == episode_id:
                 self.notify(
                     f"episode {episode_id} is still being played here by a person; its replay "

@@ -35,7 +35,7 @@ def speed_label(delay: float) -> str:
 
 
 class LiveMatch:
-    """One match the app is running or ran: runner, controls, view state and human desk."""
+    """One match the app is running or ran: runner, controls, screen data and human desk."""
 
     def __init__(
         self,
@@ -70,7 +70,7 @@ class LiveMatch:
         return self.task is not None and not self.task.done()
 
     def on_event(self, event: Event) -> None:
-        """Observer: update the view state; tell listeners when the episode ended."""
+        """Observer: update the screen data; tell listeners when the episode ended."""
         self.data(event)
         if isinstance(event, EpisodeEnded):
             self.desk.cancel_all()

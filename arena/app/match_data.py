@@ -161,7 +161,7 @@ class MatchData(Observer):
 
     # -- the observer -------------------------------------------------------------------
     def __call__(self, event: Event) -> None:
-        """Observer: fold one runner event into the view state."""
+        """Observer: fold one runner event into the screen data."""
         if isinstance(event, TurnsRecorded):
             self._turns(event.turns)
             if self.has_messages and self.game is not None:

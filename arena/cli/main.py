@@ -180,8 +180,7 @@ def cmd_players(args: argparse.Namespace) -> int:
 
 def _model_rows() -> list[dict[str, Any]]:
     """Every model spec of the models file, whether it can play now and why; then each kind's own lines."""
-    import asyncio
-
+    from arena.cli.signals import run_woken
     from arena.plugins.players import player_kinds
     from players.models import describe_available, load_models_config
 
@@ -192,7 +191,7 @@ def _model_rows() -> list[dict[str, Any]]:
         return []
     rows: list[dict[str, Any]] = [
         {"spec": item.spec, "available": item.available, "reason": item.reason}
-        for item in asyncio.run(describe_available(config))
+        for item in run_woken(describe_available(config))
     ]
     for kind in player_kinds().values():
         rows += [{"spec": None, "line": line} for line in kind.status_lines()]

@@ -49,13 +49,24 @@ def stop() -> None:
     """End the running command as Ctrl-C would (cancel its main task); safe in a signal handler.
 
     For a kill while Ctrl-C is ignored (a shell's background job), where asyncio has no
-    Ctrl-C handler to call. Outside :func:`run_woken` it raises ``KeyboardInterrupt``.
+    Ctrl-C handler to call. Once the command's task is done, or outside :func:`run_woken`
+    with no event loop running, it raises ``KeyboardInterrupt`` (plain code stops there).
+    Another command's loop (the app's) is left alone, as the ignored Ctrl-C leaves it.
     """
     loop, task = _Running.loop, _Running.task
-    if loop is None or task is None:
+    if loop is not None and task is not None and not task.done():
+        _Running.stopped = True
+        loop.call_soon_threadsafe(task.cancel)
+        return
+    if _running_loop() is None:
         raise KeyboardInterrupt
-    _Running.stopped = True
-    loop.call_soon_threadsafe(task.cancel)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 async def _woken(main: Coroutine[Any, Any, T]) -> T:
@@ -69,6 +80,7 @@ async def _woken(main: Coroutine[Any, Any, T]) -> T:
     try:
         return await main
     finally:
+        _Running.loop = _Running.task = None  # from here on a kill stops plain code (see stop)
         loop.remove_reader(read)
         signal.set_wakeup_fd(previous)
         os.close(read)

@@ -119,7 +119,7 @@ async def test_human_player_waits_for_the_form() -> None:
     assert desk.active() is None
 
 
-async def test_match_model_follows_a_real_episode(tmp_path: Path) -> None:
+async def test_match_data_follows_a_real_episode(tmp_path: Path) -> None:
     store = Store(tmp_path / "m.db")
     config = MatchConfig(
         "lemonade", {"a": "baseline:weather", "b": "baseline:random"}, seed=2, options={"days": 5}
@@ -144,7 +144,7 @@ async def test_match_model_follows_a_real_episode(tmp_path: Path) -> None:
     assert len(data.score_series()["a"]) == 6
 
 
-def test_match_model_hides_the_others_while_a_person_plays() -> None:
+def test_match_data_hides_the_others_while_a_person_plays() -> None:
     data = MatchData("lemonade", ["a", "b"], {"a": "human", "b": "baseline:weather"}, human_seats=["a"])
     data.status = "running"
     assert data.secret

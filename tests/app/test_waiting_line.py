@@ -22,7 +22,7 @@ def step(number: int, seat: str) -> StepStarted:
     return StepStarted(step=number, seats=(seat,), observations={seat: new_bargain(1).observation(seat)})
 
 
-def _model(kinds: dict[str, str], humans: list[str]) -> tuple[MatchData, Clock]:
+def _match_data(kinds: dict[str, str], humans: list[str]) -> tuple[MatchData, Clock]:
     clock = Clock()
     data = MatchData("bargain", list(kinds), {seat: kind for seat, kind in kinds.items()}, human_seats=humans)
     data.clock = clock
@@ -33,7 +33,7 @@ def _model(kinds: dict[str, str], humans: list[str]) -> tuple[MatchData, Clock]:
 
 
 def test_a_model_seat_shows_how_long_it_has_been_deciding() -> None:
-    data, clock = _model({"seller": "model", "buyer": "baseline"}, [])
+    data, clock = _match_data({"seller": "model", "buyer": "baseline"}, [])
     data(step(0, "seller"))
     clock.now += 72.3
     line = data.status_line()
@@ -43,7 +43,7 @@ def test_a_model_seat_shows_how_long_it_has_been_deciding() -> None:
 
 
 def test_a_baseline_is_never_listed_as_deciding_and_a_person_is_waited_for() -> None:
-    data, _ = _model({"seller": "human", "buyer": "baseline"}, ["seller"])
+    data, _ = _match_data({"seller": "human", "buyer": "baseline"}, ["seller"])
     data(step(1, "buyer"))
     assert "deciding" not in data.status_line() and "buyer" not in data.status_line()
     data(step(2, "seller"))

@@ -390,7 +390,9 @@ def test_ctrl_c_at_a_prompt_ends_the_prompt_line(cli_env: dict[str, str], tmp_pa
     assert process.stdin is not None and process.stdout is not None
     seen = ""
     while "price (" not in seen:
-        seen += process.stdout.read(1)
+        char = process.stdout.read(1)
+        assert char, f"the prompt never came: {seen!r}"
+        seen += char
     process.send_signal(signal.SIGINT)
     while "aborted: interrupted" not in seen:
         line = process.stdout.readline()
@@ -434,9 +436,12 @@ def test_ctrl_c_the_kernel_hands_to_the_thread_reading_the_line_still_ends_the_e
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     seen = ""
     while "price (" not in seen:
-        seen += process.stdout.read(1)
+        char = process.stdout.read(1)
+        assert char, f"the prompt never came: {seen!r}"
+        seen += char
     readers: list[int] = []
     while not readers:  # the prompt is written just before the read starts
+        assert process.poll() is None, f"the process ended at the prompt: {seen!r}"
         readers = _reading_threads(process.pid)
     assert ctypes.CDLL(None).tgkill(process.pid, readers[0], signal.SIGINT) == 0
     while "aborted: interrupted" not in seen:
