@@ -224,7 +224,15 @@ def cli_env(request: pytest.FixtureRequest) -> dict[str, str]:
     return OUR_ENV if request.param == "our-env" else MINIMAL_ENV
 
 
-def _arena(db: Path, *argv: str, env: dict[str, str]) -> subprocess.Popen[str]:
+def _arena(
+    db: Path, *argv: str, env: dict[str, str], ctrl_c: signal.Handlers = signal.SIG_DFL
+) -> subprocess.Popen[str]:
+    """``arena`` in a child whose Ctrl-C starts as ``ctrl_c`` (by default: as in a terminal).
+
+    A suite started in the background of a non-interactive shell (``make test &``, nohup)
+    inherits SIGINT ignored, and the CLI rightly keeps ignoring it: the tests that send it
+    then waited forever for an episode that never ended.
+    """
     return subprocess.Popen(
         [sys.executable, "-m", "arena.cli.main", "--db", str(db), *argv],
         stdin=subprocess.PIPE,
@@ -232,18 +240,19 @@ def _arena(db: Path, *argv: str, env: dict[str, str]) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        preexec_fn=_ctrl_c_as_at_a_terminal,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, ctrl_c),
     )
 
 
-def _ctrl_c_as_at_a_terminal() -> None:
-    """In the child before it starts: Ctrl-C does what it does in a terminal.
-
-    A suite started in the background of a non-interactive shell (``make test &``, nohup)
-    inherits SIGINT ignored, and the CLI rightly keeps ignoring it: these tests, which send
-    it, then waited forever for an episode that never ended.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def _read_to_the_first_prompt(process: subprocess.Popen[str]) -> str:
+    """What the child wrote up to and including its first price prompt (one character at a time)."""
+    assert process.stdout is not None
+    seen = ""
+    while "price (" not in seen:
+        char = process.stdout.read(1)
+        assert char, f"the prompt never came: {seen!r}"
+        seen += char
+    return seen
 
 
 def _wait_for_episode(db: Path) -> None:
@@ -288,15 +297,7 @@ def test_kill_ends_an_episode_started_where_ctrl_c_is_ignored(
     # `arena play ... &` in a script: the shell starts it with SIGINT ignored, as is its
     # right; `kill` (or `timeout`) must still end the episode and save it as aborted.
     db = tmp_path / "arena.db"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "arena.cli.main", "--db", str(db), *HUMAN_PLAY],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=cli_env,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
-    )
+    process = _arena(db, *HUMAN_PLAY, env=cli_env, ctrl_c=signal.SIG_IGN)
     _wait_for_episode(db)
     process.send_signal(signal_number)
     assert process.stdin is not None and process.stderr is not None
@@ -388,11 +389,7 @@ def test_ctrl_c_at_a_prompt_ends_the_prompt_line(cli_env: dict[str, str], tmp_pa
     db = tmp_path / "arena.db"
     process = _arena(db, *HUMAN_PLAY, env=cli_env)
     assert process.stdin is not None and process.stdout is not None
-    seen = ""
-    while "price (" not in seen:
-        char = process.stdout.read(1)
-        assert char, f"the prompt never came: {seen!r}"
-        seen += char
+    seen = _read_to_the_first_prompt(process)
     process.send_signal(signal.SIGINT)
     while "aborted: interrupted" not in seen:
         line = process.stdout.readline()
@@ -434,11 +431,7 @@ def test_ctrl_c_the_kernel_hands_to_the_thread_reading_the_line_still_ends_the_e
     db = tmp_path / "arena.db"
     process = _arena(db, *HUMAN_PLAY, env=cli_env)
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-    seen = ""
-    while "price (" not in seen:
-        char = process.stdout.read(1)
-        assert char, f"the prompt never came: {seen!r}"
-        seen += char
+    seen = _read_to_the_first_prompt(process)
     readers: list[int] = []
     while not readers:  # the prompt is written just before the read starts
         assert process.poll() is None, f"the process ended at the prompt: {seen!r}"

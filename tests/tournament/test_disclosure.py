@@ -210,15 +210,20 @@ async def test_what_served_a_model_seat_is_stored_when_it_changes_and_reported(
     assert "https://openai.com/api/pricing/ (2026-11-30)" in text
 
 
-async def test_an_unpriced_model_costs_unknown_dollars_not_zero(
-    store: Store, wire: WireServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def unpriced_tournament(store: Store, wire: WireServer, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Lemonade, 1 day, model ``m`` with no price against a baseline, one deal in both seatings."""
     monkeypatch.setenv(KEY_ENV, CANARY_KEY)
     wire.script(*[reply(STAND) for _ in range(2)])
     models = ModelsConfig(models={"m": settings_for("openai-chat", wire)})
     config = build_config(game="lemonade", players=("m", "baseline:weather"), seeds=1, options={"days": 1})
     progress = await run_tournament(store, config, models_config=models)
-    report = build_report(store, progress.tournament_id)
+    return progress.tournament_id
+
+
+async def test_an_unpriced_model_costs_unknown_dollars_not_zero(
+    store: Store, wire: WireServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = build_report(store, await unpriced_tournament(store, wire, monkeypatch))
     assert report["cost"]["unpriced_players"] == ["m"]
     price = report["cost"]["prices"]["m"]
     assert (price["priced"], price["price_source"]) == (False, None)
@@ -229,12 +234,7 @@ async def test_an_unpriced_model_costs_unknown_dollars_not_zero(
 async def test_the_table_leaves_an_unpriced_models_dollars_empty_not_zero(
     store: Store, wire: WireServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(KEY_ENV, CANARY_KEY)
-    wire.script(*[reply(STAND) for _ in range(2)])
-    models = ModelsConfig(models={"m": settings_for("openai-chat", wire)})
-    config = build_config(game="lemonade", players=("m", "baseline:weather"), seeds=1, options={"days": 1})
-    progress = await run_tournament(store, config, models_config=models)
-    table = tournament_table(store, progress.tournament_id)
+    table = tournament_table(store, await unpriced_tournament(store, wire, monkeypatch))
     rows = {row["player"]: row for row in table["players"]}
     assert rows["m"]["tokens_per_episode"] > 0, "it spent tokens"
     assert rows["m"]["usd_per_episode"] is None and rows["m"]["rating_per_dollar"] is None
