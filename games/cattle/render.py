@@ -1,0 +1,75 @@
+"""Rich rendering of a Cattle Trade table: players with set progress, money, the moment, history.
+
+A seat's view shows its own money cards and only the count of everyone else's; the full view
+(``viewer=None``, replays and spectators) shows every hand and the face-down offers. Names come
+from the game itself, never from players, so no text here is untrusted.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from games.cattle.cards import SET_SIZE, SET_VALUE, SPECIES, set_score, show, total
+from games.cattle.observation import Event
+from games.cattle.prompt import event_text
+from games.cattle.seat_view import your_move
+from games.cattle.table import Table
+
+HISTORY_LINES = 12
+
+
+def _progress(count: int) -> str:
+    return "●" * count + "○" * (SET_SIZE - count)
+
+
+def render_table(table: Table, viewer: str | None) -> RenderableType:
+    """The board as ``viewer`` may see it (everything when ``None``)."""
+    head = Text(
+        f"turn {table.turn}/{table.turn_cap} · deck {len(table.deck)} · donkeys {table.donkeys}/4"
+        f" · {table.auction_mode} auctions",
+        style="bold",
+    )
+    players = RichTable(box=None, pad_edge=False, show_edge=False)
+    players.add_column("player")
+    players.add_column("money")
+    for species in SPECIES:
+        owned = any(table.animals[s].get(species, 0) for s in table.seats)
+        if owned:
+            players.add_column(f"{species} {SET_VALUE[species]}", no_wrap=True)
+    players.add_column("score", justify="right")
+    shown = [sp for sp in SPECIES if any(table.animals[s].get(sp, 0) for s in table.seats)]
+    for seat in table.seats:
+        hand = table.money[seat]
+        money = f"{show(hand)} (= {total(hand)})" if viewer in (None, seat) else f"{len(hand)} cards"
+        name = f"{seat} (you)" if seat == viewer else seat
+        if table.phase != "over" and seat == table.active_seat:
+            name += " ▶"
+        cells = [
+            _progress(table.animals[seat].get(sp, 0)) if table.animals[seat].get(sp, 0) else ""
+            for sp in shown
+        ]
+        players.add_row(name, money, *cells, str(set_score(table.animals[seat])))
+    parts: list[RenderableType] = [head, players, Text(_moment_line(table, viewer), style="yellow")]
+    history = table.history[-HISTORY_LINES:]
+    lines = [event_text(Event(**record), viewer or "") for record in history]
+    if viewer is not None:
+        lines += ["(private) " + event_text(Event(**record), viewer) for record in table.private[viewer][-4:]]
+    parts.append(Text("\n".join(lines) or "(nothing yet)", style="dim"))
+    return Group(*parts)
+
+
+def _moment_line(table: Table, viewer: str | None) -> str:
+    if table.phase == "over":
+        return f"game over ({table.end_reason})"
+    seats = table.pending()
+    if viewer in seats:
+        return your_move(table, viewer)
+    line = f"waiting for {', '.join(seats)} ({table.phase})"
+    challenge = table.challenge
+    if viewer is None and challenge is not None:
+        line += f" · face down: {challenge.challenger} {show(challenge.challenger_cards)}"
+        if challenge.target_cards is not None:
+            line += f", {challenge.target} {show(challenge.target_cards)}"
+    return line
