@@ -90,20 +90,32 @@ def smallest_overpay(hand: list[int], price: int) -> list[int] | None:
     """The cards paying at least ``price`` with the least overpay, then the fewest cards.
 
     ``None`` when the hand is worth less than ``price``. 0-cards never help a payment, so
-    ``auto`` leaves them in the hand. Enumerates card counts per value: a hand has few values.
+    ``auto`` leaves them in the hand. A search over card counts per value, largest value first,
+    that stops growing a combination once it reaches the price (more cards only overpay more).
     """
-    counts = Counter(card for card in hand if card > 0)
     if sum(hand) < price:
         return None
-    values = sorted(counts)
+    if price <= 0:
+        return []
+    counts = Counter(card for card in hand if card > 0)
+    values = sorted(counts, reverse=True)
+    short: dict[int, tuple[int, ...]] = {0: ()}
+    """Totals still below the price -> the fewest-card counts reaching them."""
     best: tuple[int, int, tuple[int, ...]] | None = None
-    for picks in itertools.product(*(range(counts[value] + 1) for value in values)):
-        paid = sum(value * n for value, n in zip(values, picks, strict=True))
-        if paid < price:
-            continue
-        key = (paid - price, sum(picks), picks)
-        if best is None or key[:2] < best[:2]:
-            best = key
+    for index, value in enumerate(values):
+        grown: dict[int, tuple[int, ...]] = {}
+        for paid, picks in short.items():
+            for n in range(counts[value] + 1):
+                reached, chosen = paid + n * value, (*picks, n)
+                if reached >= price:
+                    full = chosen + (0,) * (len(values) - index - 1)
+                    key = (reached - price, sum(full), full)
+                    if best is None or key[:2] < best[:2]:
+                        best = key
+                    break
+                if reached not in grown or sum(chosen) < sum(grown[reached]):
+                    grown[reached] = chosen
+        short = grown
     assert best is not None
     return sorted(itertools.chain.from_iterable([v] * n for v, n in zip(values, best[2], strict=True)))
 
@@ -111,6 +123,11 @@ def smallest_overpay(hand: list[int], price: int) -> list[int] | None:
 def show(cards: list[int]) -> str:
     """Cards as people write them (``0 10 10 50``, or ``none``)."""
     return " ".join(map(str, sorted(cards))) or "none"
+
+
+def count_cards(count: int | None) -> str:
+    """``1 card``, ``3 cards``."""
+    return "1 card" if count == 1 else f"{count} cards"
 
 
 def set_score(animals: dict[str, int]) -> int:

@@ -238,6 +238,7 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
         """A copy where ``seat``'s money cards all read ``sentinel``."""
         twin = self.clone()
         twin.table.money[seat] = [sentinel] * max(1, len(self.table.money[seat]))
+        twin.events = self.events  # the same events so far: made once (money is not in them)
         return twin
 
     # -- helpers --------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from games.cattle.cards import SET_VALUE, show
+from games.cattle.cards import SET_VALUE, count_cards, show
 from games.cattle.observation import CattleObservation, Event
 
 AUCTION_TEXT = {
@@ -156,12 +156,10 @@ def rules_text(seat: str, seats: tuple[str, ...], auction: str, turn_cap: int, n
     )
 
 
-def event_text(event: Event, viewer: str) -> str:
-    """One event in words, as ``viewer`` reads it."""
+def event_text(event: Event) -> str:
+    """One event in words: players go by their seat names; a private event speaks to its seat (``you``)."""
     k = event.kind
-    you = {viewer: "you"}
-    seat = you.get(event.seat or "", event.seat)
-    other = you.get(event.other or "", event.other)
+    seat, other = event.seat, event.other
     text = {
         "donkey": f"donkey no. {event.count} drawn: every player receives {event.amount}",
         "auction": f"{seat} auctions a {event.species}",
@@ -171,10 +169,10 @@ def event_text(event: Event, viewer: str) -> str:
         "insolvent": f"{seat} cannot pay {event.amount} and shows {show(event.cards or [])}",
         "sold": f"{seat} wins the {event.species} from {other} for {event.amount}",
         "bought": f"{seat} uses the buy right on the {event.species}: pays {other} {event.amount}",
-        "paid": f"{seat} pays {other} {event.count} cards (price {event.amount})",
-        "challenge": f"{seat} challenges {other} for {event.stake} {event.species} with {event.count} cards",
+        "paid": f"{seat} pays {other} {count_cards(event.count)} (price {event.amount})",
+        "challenge": f"{seat} challenges {other} for {event.stake} {event.species} with {count_cards(event.count)}",
         "accept": f"{seat} accepts: hands {event.stake} {event.species} to {other}",
-        "counter": f"{seat} offers {event.count} cards",
+        "counter": f"{seat} lays {count_cards(event.count)} face down",
         "tie": f"the offers of {seat} and {other} tie" + (" again" if event.count == 2 else ""),
         "trade": f"{seat} wins {event.stake} {event.species} from {other}" + (" free" if event.free else ""),
         "received": f"you received {show(event.cards or [])} (= {event.amount}) from {other}",
@@ -206,8 +204,8 @@ def render(observation: CattleObservation, rules: str) -> str:
         players=players,
         notes=notes,
         history_cut=f"; {cut} earlier events not shown" if cut else "",
-        history="\n".join(event_text(e, seat) for e in events) or "(nothing yet)",
-        private="\n".join(event_text(e, seat) for e in observation.private[-30:]) or "(nothing yet)",
+        history="\n".join(event_text(e) for e in events) or "(nothing yet)",
+        private="\n".join(event_text(e) for e in observation.private[-30:]) or "(nothing yet)",
         your_move=observation.your_move or "You are not asked to move now.",
         legal="\n".join(f"- {move}" for move in observation.legal) or "- none",
         fields=FIELDS[observation.moment.phase],

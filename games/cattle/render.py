@@ -1,8 +1,8 @@
 """Rich rendering of a Cattle Trade table: players with set progress, money, the moment, history.
 
 A seat's view shows its own money cards and only the count of everyone else's; the full view
-(``viewer=None``, replays and spectators) shows every hand and the face-down offers. Names come
-from the game itself, never from players, so no text here is untrusted.
+(``viewer=None``, replays and spectators) shows every hand and the face-down offers. Every name
+and word here comes from the game itself, never from a player, so no text is untrusted.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from games.cattle.cards import SET_SIZE, SET_VALUE, SPECIES, set_score, show, total
+from games.cattle.cards import SET_SIZE, SPECIES, count_cards, set_score, show, total
 from games.cattle.observation import Event
 from games.cattle.prompt import event_text
 from games.cattle.seat_view import your_move
@@ -20,8 +20,17 @@ from games.cattle.table import Table
 HISTORY_LINES = 12
 
 
-def _progress(count: int) -> str:
-    return "●" * count + "○" * (SET_SIZE - count)
+def _animals(animals: dict[str, int]) -> Text:
+    text = Text()
+    for species in SPECIES:
+        count = animals.get(species, 0)
+        if count:
+            if text:
+                text.append("  ")
+            style = "bold green" if count == SET_SIZE else ""
+            text.append(f"{species} ", style=style)
+            text.append("●" * count + "○" * (SET_SIZE - count), style=style or "cyan")
+    return text or Text("-", style="dim")
 
 
 def render_table(table: Table, viewer: str | None) -> RenderableType:
@@ -31,31 +40,22 @@ def render_table(table: Table, viewer: str | None) -> RenderableType:
         f" · {table.auction_mode} auctions",
         style="bold",
     )
-    players = RichTable(box=None, pad_edge=False, show_edge=False)
-    players.add_column("player")
-    players.add_column("money")
-    for species in SPECIES:
-        owned = any(table.animals[s].get(species, 0) for s in table.seats)
-        if owned:
-            players.add_column(f"{species} {SET_VALUE[species]}", no_wrap=True)
-    players.add_column("score", justify="right")
-    shown = [sp for sp in SPECIES if any(table.animals[s].get(sp, 0) for s in table.seats)]
+    players = RichTable(box=None, pad_edge=False, show_edge=False, expand=False)
+    players.add_column("player", no_wrap=True)
+    players.add_column("money", no_wrap=True)
+    players.add_column("score", justify="right", no_wrap=True)
+    players.add_column("animals (● held of 4)")
     for seat in table.seats:
         hand = table.money[seat]
-        money = f"{show(hand)} (= {total(hand)})" if viewer in (None, seat) else f"{len(hand)} cards"
+        money = f"{show(hand)} = {total(hand)}" if viewer in (None, seat) else count_cards(len(hand))
         name = f"{seat} (you)" if seat == viewer else seat
         if table.phase != "over" and seat == table.active_seat:
-            name += " ▶"
-        cells = [
-            _progress(table.animals[seat].get(sp, 0)) if table.animals[seat].get(sp, 0) else ""
-            for sp in shown
-        ]
-        players.add_row(name, money, *cells, str(set_score(table.animals[seat])))
+            name = "▶ " + name
+        players.add_row(name, money, str(set_score(table.animals[seat])), _animals(table.animals[seat]))
     parts: list[RenderableType] = [head, players, Text(_moment_line(table, viewer), style="yellow")]
-    history = table.history[-HISTORY_LINES:]
-    lines = [event_text(Event(**record), viewer or "") for record in history]
+    lines = [event_text(Event(**record)) for record in table.history[-HISTORY_LINES:]]
     if viewer is not None:
-        lines += ["(private) " + event_text(Event(**record), viewer) for record in table.private[viewer][-4:]]
+        lines += ["(only you) " + event_text(Event(**record)) for record in table.private[viewer][-4:]]
     parts.append(Text("\n".join(lines) or "(nothing yet)", style="dim"))
     return Group(*parts)
 

@@ -11,6 +11,7 @@ counters), ``reoffer`` (both offer again after a tie), ``notes`` and ``over``.
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -96,7 +97,6 @@ class Table:
     payment: Payment | None = None
     challenge: Challenge | None = None
     notes_seat: str | None = None
-    sealed_bids: dict[str, int | None] = field(default_factory=dict)
     history: list[Record] = field(default_factory=list)
     private: dict[str, list[Record]] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
@@ -131,17 +131,39 @@ class Table:
         return table
 
     def to_json(self) -> dict[str, Any]:
-        """The table as JSON."""
-        return asdict(self)
+        """The table as JSON: fresh containers, the (never changed) event records shared."""
+        data: dict[str, Any] = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        for name in ("auction", "payment", "challenge"):
+            if data[name] is not None:
+                data[name] = asdict(data[name])
+        return data | self._copied_containers()
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Table:
-        """The table :meth:`to_json` wrote."""
-        data = dict(data)
+        """The table :meth:`to_json` wrote (with its own containers: the table changes them)."""
+        parts = dict(data)
         for name, kind in (("auction", Auction), ("payment", Payment), ("challenge", Challenge)):
-            if data.get(name) is not None:
-                data[name] = kind(**data[name])
-        return cls(**data)
+            if parts.get(name) is not None:
+                parts[name] = kind(**copy.deepcopy(parts[name]))
+        table = cls(**parts)
+        for name, value in table._copied_containers().items():
+            setattr(table, name, value)
+        return table
+
+    def _copied_containers(self) -> dict[str, Any]:
+        # Event and ledger records are never changed once written, so the lists are copied and
+        # the records shared: a full deep copy made every step's to_json cost milliseconds.
+        return {
+            "seats": list(self.seats),
+            "deck": list(self.deck),
+            "bank": list(self.bank),
+            "money": {seat: list(hand) for seat, hand in self.money.items()},
+            "animals": {seat: dict(animals) for seat, animals in self.animals.items()},
+            "history": list(self.history),
+            "private": {seat: list(events) for seat, events in self.private.items()},
+            "notes": dict(self.notes),
+            "ledger": list(self.ledger),
+        }
 
     # -- what is asked now --------------------------------------------------------------
     @property
@@ -370,7 +392,6 @@ class Table:
         if not bidders:
             return self.close_bidding()
         auction.cursor = bidders[0] if self.auction_mode == "sequential" else None
-        self.sealed_bids = {}
         self.phase = "bidding"
 
     def take_bids(self, bids: dict[str, int | None]) -> None:
@@ -694,3 +715,21 @@ class Table:
             for species, count in animals.items():
                 counts[species] += count
         return counts
+
+    def invariant_problem(self) -> str | None:
+        """What breaks the conservation rules now (money, money cards, animals), or ``None``."""
+        from games.cattle.cards import MONEY_DECK
+
+        money = sum(value * count for value, count in MONEY_DECK.items())
+        if self.money_in_play() != money:
+            return f"money in play is {self.money_in_play()}, not {money}"
+        cards = sum(MONEY_DECK.values())
+        if self.money_cards_in_play() != cards:
+            return f"{self.money_cards_in_play()} money cards in play, not {cards}"
+        wrong = {species: n for species, n in self.animals_in_play().items() if n != SET_SIZE}
+        if wrong:
+            return f"animal cards in play: {wrong}"
+        if any(n <= 0 or n > SET_SIZE for animals in self.animals.values() for n in animals.values()):
+            return f"an impossible animal count: {self.animals}"
+        return None
+
