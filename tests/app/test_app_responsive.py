@@ -307,3 +307,32 @@ async def test_a_tab_filled_while_hidden_is_laid_out_when_shown_not_before(app_d
         tabs = screen.query_one("#t-tabs")
         await wait_until(pilot, lambda: getattr(tabs, "active", "") == "tab-tables", "the all-tables tab")
         await wait_until(pilot, lambda: tables.size.height == 60, "laid out as tall as its text once shown")
+
+
+async def test_the_first_games_set_up_is_painted_once_built_not_at_the_next_frame(
+    app_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Textual's frame timer made an hour long: only a paint that does not wait for it is seen.
+    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 3600.0)
+    app = create_app(app_db, load_models=False)
+    painted: list[bool] = []
+    display = app._display
+
+    def recorded(shown: Any, update: Any) -> None:
+        if update is not None:
+            painted.append(isinstance(shown, HomeScreen) and bool(shown.query("#seats Select")))
+        display(shown, update)
+
+    monkeypatch.setattr(app, "_display", recorded)
+    async with app.run_test(size=(120, 40)):
+        home = app.screen
+        for _ in range(100000):  # turns of the loop, not a time
+            if isinstance(home, HomeScreen) and home.query("#seats Select"):
+                break
+            await asyncio.sleep(0)
+        assert home.query("#seats Select"), "the set-up built"
+        for _ in range(5000):
+            if any(painted):
+                break
+            await asyncio.sleep(0)
+        assert any(painted), "the seats painted once the set-up was built"
