@@ -158,15 +158,7 @@ class HomeScreen(ArenaScreen):
         self._show_players()
         self._refresh_if_stale()
         self.paint_when_idle()  # the set-up is whole: shown now, not at the next frame tick
-        self.call_after_refresh(self._complete_lists)  # once it is painted: the lists' options
         self.call_after_refresh(self.arena.read_models)  # once the game is painted: read the models
-
-    async def _complete_lists(self) -> None:
-        """Build the seat and option lists' options, which their first paint went without."""
-        from arena.app.widgets.lazy_select import LazySelect
-
-        for select in list(self.query(LazySelect)):
-            await select.complete()
 
     async def _build_seats(self) -> None:
         from arena.app.home_data import default_seats

@@ -14,12 +14,11 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Label, Select, Static
 
 from arena.app.home_data import SeatOption, option_kind, option_title, reflow, rules_by_seat
 from arena.app.safe import safe_text
 from arena.app.widgets.home_parts import option_label
-from arena.app.widgets.lazy_select import LazySelect
 from arena.contract.game import GameDefinition
 from arena.contract.options import GameOption
 
@@ -29,7 +28,7 @@ def seat_rows(seats: Sequence[str], choices: list[SeatOption], chosen: dict[str,
     rows: list[Widget] = []
     label_width = max(len(f"seat {seat}") for seat in seats) + 2 if seats else 10
     for index, seat in enumerate(seats):
-        select: LazySelect[str] = LazySelect(
+        select: Select[str] = Select(
             [(option_label(c), c.spec) for c in choices],
             value=chosen[seat],
             allow_blank=False,
@@ -72,7 +71,7 @@ def option_control(option: GameOption, value: str, widget_id: str) -> Widget:
     kind = option_kind(option)
     if kind == "choice":
         values = option.choices or (True, False)
-        control = LazySelect(
+        control = Select(
             [(Text(str(v)), str(v)) for v in values],
             value=value,
             allow_blank=False,
