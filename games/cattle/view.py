@@ -17,7 +17,7 @@ from games.cattle.actions import (
     SaleAction,
     TurnAction,
 )
-from games.cattle.cards import SET_SIZE, SPECIES, parse_cards, total
+from games.cattle.cards import SET_SIZE, SPECIES, count_cards, parse_cards, total
 
 if TYPE_CHECKING:
     from games.cattle.game import CattleState
@@ -37,22 +37,18 @@ class CattleView(GameView["CattleState", BaseModel]):
         if isinstance(action, TurnAction):
             if action.move == "auction":
                 return "auction"
-            count = len(action.cards.split()) if action.cards else 0
-            return f"challenge {action.target} for {action.species} with {count} cards"
+            return f"challenge {action.target} for {action.species} with {_laid(action.cards)}"
         if isinstance(action, BidAction):
             return f"bid {action.amount}" if action.action == "bid" else "pass"
         if isinstance(action, SaleAction):
             return action.action
         if isinstance(action, PayAction):
-            return f"pay {action.cards}"
+            # Card values are private: the text is stored with the turn and shown in histories.
+            return "pay (auto)" if action.cards.strip().lower() == "auto" else f"pay {_laid(action.cards)}"
         if isinstance(action, ResponseAction):
-            return (
-                "accept"
-                if action.action == "accept"
-                else f"counter with {len((action.cards or '').split())} cards"
-            )
+            return "accept" if action.action == "accept" else f"counter with {_laid(action.cards)}"
         if isinstance(action, OfferAction):
-            return f"offer {len(action.cards.split())} cards"
+            return f"offer {_laid(action.cards)}"
         if isinstance(action, NotesAction):
             return f"notes ({len(action.notes)} characters)"
         return super().describe_action(state, seat, action)
@@ -78,3 +74,12 @@ class CattleView(GameView["CattleState", BaseModel]):
             return None
         over = paid - payment.price
         return f"you pay {paid} for a price of {payment.price}: the {over} over is lost" if over > 0 else None
+
+
+def _laid(cards: str | None) -> str:
+    """How many cards a face-down offer holds (their values stay hidden in the stored text)."""
+    try:
+        return count_cards(len(parse_cards(cards or "")))
+    except ValueError:
+        return "no cards"
+
