@@ -16,9 +16,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/arena
 
-## Set everything up, then ruff, lint-imports and mypy beside pytest: the checks need about
-## 40 s of one core, which the suite's workers leave idle while they wait. Their output is
-## held and shown after pytest's, so a failure is not scrolled away; any failure fails `make test`.
+## Set everything up, then ruff, lint-imports and mypy beside pytest: one run reports every
+## failing check (not only the first), and the checks' ~40 s of one core can use what the
+## suite's workers leave idle while they wait. Their output is held and shown after pytest's,
+## so a failure is not scrolled away; any failure fails `make test`.
 CHECKS_LOG := $(VENV)/checks.log
 test: $(STAMP)
 	@$(MAKE) --no-print-directory -k lint typecheck > $(CHECKS_LOG) 2>&1 & checks=$$!; \
@@ -38,10 +39,9 @@ typecheck: $(STAMP)
 ## Two pytest-xdist workers per core: many tests spend part of their time waiting (an app's
 ## next frame, a subprocess, a match's step delay), and a second worker per core fills that
 ## time. On this 2-core machine 4 workers took the suite from 353 s to 199 s (same load).
-## Each worker takes one test at a time, the longest modules first (tests/conftest.py's RUN_FIRST).
 PYTEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
 pytest: $(STAMP)
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist load --maxschedchunk 1
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist worksteal
 
 bench: $(STAMP)
 	$(BIN)/python bench/lemonade_throughput.py
