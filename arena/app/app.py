@@ -163,6 +163,11 @@ class ArenaApp(App[int]):
                 self._tournaments.models_config = self.catalog.config
         return self._tournaments
 
+    @property
+    def extra_player_names(self) -> tuple[str, ...]:
+        """The player specs this app adds (tests, benchmarks), without making the match manager."""
+        return tuple(self._extra_players or {})
+
     def session(self) -> tuple[list[LiveMatch], list[TournamentJob]]:
         """This session's matches and tournaments so far, without loading either manager."""
         matches = self._matches.matches if self._matches is not None else []

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.app.model_catalog import ModelCatalog
 from arena.contract.game import GameDefinition
 from arena.contract.options import GameOption
 from arena.engine.lineup import baseline_choices
-from arena.engine.match import MatchConfig
 from arena.engine.user_input import parse_seed
 from arena.plugins.players import SpecError, parse_player_spec
+
+if TYPE_CHECKING:
+    from arena.engine.match import MatchConfig
 
 SEED_FIELD = "seed"
 
@@ -199,6 +201,10 @@ class MatchDraft:
 
     def config(self) -> MatchConfig:
         """The checked configuration (call :meth:`errors` first)."""
+        # The match engine (its recorder, runner and store writes) loads when a match starts,
+        # not on the home screen's way to its first game's set-up.
+        from arena.engine.match import MatchConfig
+
         seats = {seat: self.seats[seat] for seat in self.seat_names()}
         return MatchConfig(
             game=self.definition.name,

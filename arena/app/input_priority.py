@@ -44,11 +44,16 @@ class InputPriority:
         return max(0.0, self.last_input + self.quiet - self.clock())
 
     async def yield_point(self) -> None:
-        """Let the loop run once, first waiting while the user's last input is being answered."""
+        """Let the loop run once, then wait while the user's last input is being answered.
+
+        The check comes after the loop's turn, just before the episode carries on: every
+        episode in play is parked in that turn at once, and a key arriving during it would
+        otherwise wait for each of them to play one more slice (four episodes: 10-25 ms).
+        """
+        await asyncio.sleep(0)
         left = self.holding()
         if left > 0:
             self.held += 1
         while left > 0:
             await asyncio.sleep(left)
             left = self.holding()
-        await asyncio.sleep(0)

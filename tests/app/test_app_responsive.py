@@ -27,7 +27,7 @@ from arena.app.screens.leaderboard import LeaderboardScreen
 from arena.app.screens.modals import TextScreen
 from arena.app.screens.replay import ReplayScreen, turn_summary
 from arena.app.screens.tournament import TournamentScreen
-from arena.app.table_worker import TableWorker, rendered_board, rendered_leaderboard
+from arena.app.table_worker import RenderedBoard, TableWorker, rendered_board, rendered_leaderboard
 from arena.app.tournament_board import FULL_RESAMPLES
 from arena.app.widgets.steady_footer import SteadyFooter
 from arena.display.tables import render_table
@@ -252,3 +252,87 @@ async def test_the_next_board_is_drawn_ahead_and_a_board_shown_before_is_kept(ap
         for step in (1, 2):
             fresh.go(step)
             assert screen.boards[(step, None, width)] == prerender(fresh.render(), app.console, width)
+
+
+async def test_a_screen_back_on_top_is_painted_at_once_not_at_the_next_frame(
+    app_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Textual's frame timer made an hour long: only a paint that does not wait for it is seen.
+    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 3600.0)
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "the home screen")
+        home = app.screen
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), "the help box")
+        painted: list[object] = []
+        display = app._display
+
+        def recorded(shown: Any, update: Any) -> None:
+            if update is not None:
+                painted.append(shown)
+            display(shown, update)
+
+        monkeypatch.setattr(app, "_display", recorded)
+        app.post_message(events.Key("escape", None))
+        for _ in range(5000):  # turns of the loop, not a time
+            if home in painted:
+                break
+            await asyncio.sleep(0)
+        assert app.screen is home and home in painted, "the home screen painted once the box closed"
+
+
+async def test_a_tab_filled_while_hidden_is_laid_out_when_shown_not_before(app_db: Path) -> None:
+    store = Store(app_db)
+    try:
+        progress = await run_tournament(store, build_config(game="bargain", players=PLAYERS, seeds=2))
+    finally:
+        store.close()
+    app = create_app(app_db, load_models=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_tournament(progress.tournament_id)
+        await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament")
+        screen = app.screen
+        assert isinstance(screen, TournamentScreen)
+        await wait_until(pilot, lambda: screen.board is not None, "its tables")
+        await pilot.pause()
+        tables = screen.query_one("#t-tables", Static)
+        assert screen.board is not None
+        taller = Text("\n".join(f"line {n}" for n in range(60)))
+        screen.show_board(RenderedBoard(screen.board, taller))
+        assert tables.content is taller
+        assert not tables._layout_required, "a hidden tab's new text asks for no layout of the screen shown"
+        for _ in range(3):
+            await pilot.press("t")
+        tabs = screen.query_one("#t-tabs")
+        await wait_until(pilot, lambda: getattr(tabs, "active", "") == "tab-tables", "the all-tables tab")
+        await wait_until(pilot, lambda: tables.size.height == 60, "laid out as tall as its text once shown")
+
+
+async def test_the_first_games_set_up_is_painted_once_built_not_at_the_next_frame(
+    app_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Textual's frame timer made an hour long: only a paint that does not wait for it is seen.
+    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 3600.0)
+    app = create_app(app_db, load_models=False)
+    painted: list[bool] = []
+    display = app._display
+
+    def recorded(shown: Any, update: Any) -> None:
+        if update is not None:
+            painted.append(isinstance(shown, HomeScreen) and bool(shown.query("#seats Select")))
+        display(shown, update)
+
+    monkeypatch.setattr(app, "_display", recorded)
+    async with app.run_test(size=(120, 40)):
+        home = app.screen
+        for _ in range(100000):  # turns of the loop, not a time
+            if isinstance(home, HomeScreen) and home.query("#seats Select"):
+                break
+            await asyncio.sleep(0)
+        assert home.query("#seats Select"), "the set-up built"
+        for _ in range(5000):
+            if any(painted):
+                break
+            await asyncio.sleep(0)
+        assert any(painted), "the seats painted once the set-up was built"

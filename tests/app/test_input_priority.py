@@ -41,3 +41,24 @@ async def test_a_new_key_extends_the_wait() -> None:
     assert not episode.done(), "the second key restarted the quiet time"
     now[0] += 0.01
     await episode
+
+
+async def test_an_episode_already_yielding_when_a_key_arrives_waits_before_carrying_on() -> None:
+    now = [0.0]
+    priority = InputPriority(quiet=0.01, clock=lambda: now[0])
+    played: list[str] = []
+
+    async def episode(name: str) -> None:
+        await priority.yield_point()
+        played.append(name)
+
+    # Both episodes have reached their yield point (their turn of the loop is queued) when the key comes.
+    episodes = [asyncio.ensure_future(episode(name)) for name in ("a", "b")]
+    await asyncio.sleep(0)  # each has started its yield
+    priority.touch()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert played == [], "neither plays another slice while the key is being answered"
+    now[0] += 0.02
+    await asyncio.gather(*episodes)
+    assert sorted(played) == ["a", "b"] and priority.held == 2

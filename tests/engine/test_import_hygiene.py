@@ -151,8 +151,8 @@ def test_episodes_reads_with_sqlite3_alone(tmp_path: Path) -> None:
     assert within(modules, (*HEAVY, "pydantic", "games", "arena.plugins.games", "arena.tournament")) == []
 
 
-# The app up to its home screen showing the first game, on a new database (created and
-# migrated on the way). The models file is read after that paint.
+# The app up to its home screen showing the first game's set-up, on a new database (created
+# and migrated on the way). The models file is read after that paint.
 APP_HOME = """
 import asyncio, json, sys
 from pathlib import Path
@@ -162,7 +162,7 @@ from arena.app.screens.home import HomeScreen
 async def main() -> None:
     app = create_app(Path(sys.argv[1]), load_models=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        while not (isinstance(app.screen, HomeScreen) and app.screen.definition is not None):
+        while not (isinstance(app.screen, HomeScreen) and app.screen.query("#seats Select")):
             await pilot.pause(0.01)
         print(json.dumps(sorted(sys.modules)))
 
@@ -170,7 +170,9 @@ asyncio.run(main())
 """
 
 
-def test_the_app_shows_its_home_screen_without_other_screens_numpy_or_the_models(tmp_path: Path) -> None:
+def test_the_app_sets_up_its_first_game_without_other_screens_the_match_engine_or_the_models(
+    tmp_path: Path,
+) -> None:
     command = [sys.executable, "-c", APP_HOME, str(tmp_path / "arena.db")]
     result = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tmp_path)
     modules = json.loads(result.stdout.strip().splitlines()[-1])
@@ -186,6 +188,10 @@ def test_the_app_shows_its_home_screen_without_other_screens_numpy_or_the_models
         "arena.app.screens.episodes",
         "arena.app.screens.match",
         "arena.tournament.standings",
+        # the match engine (runner, recorder) and the match manager load when a match starts
+        "arena.engine.match",
+        "arena.engine.runner",
+        "arena.app.live",
     )
     assert within(modules, later) == []
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from textual import events, on
 from textual.app import App
 from textual.screen import Screen
 from textual.widget import Widget
@@ -25,6 +26,7 @@ class ArenaScreen(Screen[None]):
     """Base of the app's full screens."""
 
     _paint_when_idle: tuple[Widget, ...] = ()
+    _paint_at_idle = False
 
     def paint_soon(self, widgets: Iterable[Widget]) -> None:
         """Paint the change ``widgets`` show as soon as the screen has gathered it, not at the next frame.
@@ -38,8 +40,26 @@ class ArenaScreen(Screen[None]):
         """
         self._paint_when_idle = tuple(widgets)
 
+    def paint_when_idle(self) -> None:
+        """Paint what has changed as soon as the screen is idle, not at Textual's next frame tick."""
+        self._paint_at_idle = True
+
+    @on(events.ScreenResume)
+    def _paint_once_resumed(self) -> None:
+        # Back on top (a box closed, the screen above popped): Textual redraws the whole
+        # screen at its next frame tick, up to 16.7 ms after the key that closed the box.
+        self.paint_when_idle()
+
     def on_idle(self) -> None:
-        """Paint at once what :meth:`paint_soon` asked for, once all of it has reached the screen."""
+        """Paint at once what :meth:`paint_soon` asked for, once all of it has reached the screen.
+
+        A screen that has just come back on top, or that asked with :meth:`paint_when_idle`,
+        is painted as soon as it is idle too.
+        """
+        if self._paint_at_idle and self.is_current:
+            self._paint_at_idle = False
+            if self._dirty_widgets or self._layout_required or self._repaint_required:
+                self._on_timer_update()
         waiting = self._paint_when_idle
         if not waiting or not self.is_current:
             return

@@ -145,7 +145,7 @@ class HomeScreen(ArenaScreen):
         definition = get_game(name)
         self.definition = definition
         self.draft = MatchDraft(definition)
-        self.choices = seat_options(definition, self.arena.catalog, self.arena.matches.extra_players)
+        self.choices = seat_options(definition, self.arena.catalog, self.arena.extra_player_names)
         about = Text.assemble((definition.title, "bold"), "\n", definition.description)
         self.query_one("#game-about", Static).update(about)
         self._show_rules()
@@ -157,6 +157,7 @@ class HomeScreen(ArenaScreen):
             self._building = False
         self._show_players()
         self._refresh_if_stale()
+        self.paint_when_idle()  # the set-up is whole: shown now, not at the next frame tick
         self.call_after_refresh(self.arena.read_models)  # once the game is painted: read the models
 
     async def _build_seats(self) -> None:
@@ -225,7 +226,7 @@ class HomeScreen(ArenaScreen):
             self._players_stale = True
             return
         typed = [c for c in self.choices if c.description == TYPED]
-        self.choices = seat_options(self.definition, self.arena.catalog, self.arena.matches.extra_players)
+        self.choices = seat_options(self.definition, self.arena.catalog, self.arena.extra_player_names)
         self.choices += [c for c in typed if all(c.spec != known.spec for known in self.choices)]
         for index, seat in enumerate(self._seat_order):
             select = self.query_one(f"#seat-select-{index}", Select)

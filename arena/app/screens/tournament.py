@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -42,7 +43,9 @@ from arena.app.tournament_charts import (
     score_histograms,
 )
 from arena.app.tournament_job import TournamentJob, progress_line
+from arena.app.widgets.in_place import TextUpdates
 from arena.app.widgets.steady_footer import SteadyFooter
+from arena.app.widgets.table_in_place import fill_table
 from arena.plugins.games import get_game
 from arena.tournament.wording import groups_note, rough_note
 
@@ -82,6 +85,10 @@ class TournamentScreen(ArenaScreen):
         self._stored = ""
         self._made_by_old_suite = False
         self._players: list[str] = []
+        self.texts = TextUpdates()
+        """The texts shown, to redraw only what changed (and lay out only when a size can change)."""
+        self.board_updates_in_place = 0
+        """Leaderboards shown by updating the table's cells rather than rebuilding it (read by tests)."""
 
     @property
     def job(self) -> TournamentJob | None:
@@ -204,7 +211,8 @@ class TournamentScreen(ArenaScreen):
         if message:
             status.append("  ·  ")
             status.append_text(safe_text(message, "red" if job.error else "yellow", limit=400))
-        self.query_one("#t-status", Static).update(status)
+        # Four times a second while it plays: a layout only when the line's size can change.
+        self.texts.update(self.query_one("#t-status", Static), status)
 
     def _show_stored(self, stored: str) -> None:
         row = self.arena.store.tournament(self.tournament_id) or {}
@@ -217,7 +225,7 @@ class TournamentScreen(ArenaScreen):
         if row.get("message"):
             status.append("  ·  ")
             status.append_text(safe_text(row["message"], "yellow", limit=400))
-        self.query_one("#t-status", Static).update(status)
+        self.texts.update(self.query_one("#t-status", Static), status)
         if self._made_by_old_suite:
             note = "made by arena suite: no tournament tables; its episodes are in the episode browser"
             self.query_one("#t-board-note", Static).update(Text(note, style="yellow"))
@@ -238,36 +246,41 @@ class TournamentScreen(ArenaScreen):
 
     # -- tables -------------------------------------------------------------------------
     def show_board(self, rendered: RenderedBoard) -> None:
-        """Show the leaderboard, the charts and the full tables of ``rendered``."""
+        """Show the leaderboard, the charts and the full tables of ``rendered``.
+
+        Only what changed is redrawn, and laid out only when its size can change: the
+        leaderboard is updated in place while its columns keep their widths, a tab not
+        shown gets its new content without a layout (it is laid out when it is shown).
+        """
         board = rendered.board
         self.board = board
         rows = board.rows
         self._players = [row.player for row in rows]
-        table: DataTable[Text] = self.query_one("#t-board", DataTable)
-        cursor = table.cursor_row
-        # Columns are rebuilt too: a DataTable keeps the widths of its first rows after clear().
-        table.clear(columns=True)
         axis = rating_axis(rows)
         groups = len({row.group for row in rows if row.group is not None})
-        for column in BOARD_COLUMNS:
-            table.add_column(axis_label(axis) if column == "bar" else column, key=column)
-        for row in rows:
-            cost = "-" if row.usd_per_episode is None else f"{row.usd_per_episode:.4f}"
-            table.add_row(
-                Text(_rank_label(row, groups), style=rank_style(row.rank)),
-                safe_text(row.player, limit=60),
-                safe_text(row.rating_label or "-", "bold", limit=80),
-                Text(row.interval_label or "-"),
-                interval_bar(row, axis, BAR_WIDTH),
-                Text(str(row.wins)),
-                Text(str(row.draws)),
-                Text(str(row.losses)),
-                Text(str(row.episodes)),
-                Text(cost),
-                key=str(row.rank - 1),
+        columns = [
+            (column, axis_label(axis) if column == "bar" else Text(column)) for column in BOARD_COLUMNS
+        ]
+        cells = [
+            (
+                str(row.rank - 1),
+                (
+                    Text(_rank_label(row, groups), style=rank_style(row.rank)),
+                    safe_text(row.player, limit=60),
+                    safe_text(row.rating_label or "-", "bold", limit=80),
+                    Text(row.interval_label or "-"),
+                    interval_bar(row, axis, BAR_WIDTH),
+                    Text(str(row.wins)),
+                    Text(str(row.draws)),
+                    Text(str(row.losses)),
+                    Text(str(row.episodes)),
+                    Text("-" if row.usd_per_episode is None else f"{row.usd_per_episode:.4f}"),
+                ),
             )
-        if rows:
-            table.move_cursor(row=min(cursor, len(rows) - 1))
+            for row in rows
+        ]
+        if fill_table(self.query_one("#t-board", DataTable), columns, cells):
+            self.board_updates_in_place += 1
         info = board.table["tournament"]
         kind = "live, " if board.resamples < FULL_RESAMPLES else ""
         ratings = board.table.get("ratings")
@@ -279,11 +292,23 @@ class TournamentScreen(ArenaScreen):
         ) + "".join(f" · {n}" for n in notes)
         if board.table.get("outcome_rule"):
             note += f"\nwins, draws and losses: {board.table['outcome_rule']}"
-        self.query_one("#t-board-note", Static).update(Text(note, style="dim"))
+        self.texts.update(self.query_one("#t-board-note", Static), Text(note, style="dim"))
         order = [row.player for row in rows]
-        self.query_one("#t-heat", Static).update(heat_map(board.table.get("win_matrix"), order))
-        self.query_one("#t-hist", Static).update(score_histograms(board.scores, order))
-        self.query_one("#t-tables", Static).update(rendered.tables)
+        self._show_in_tab("tab-heat", "#t-heat", heat_map(board.table.get("win_matrix"), order))
+        self._show_in_tab("tab-hist", "#t-hist", score_histograms(board.scores, order))
+        self._show_in_tab("tab-tables", "#t-tables", rendered.tables)
+
+    def _show_in_tab(self, pane: str, selector: str, content: RenderableType) -> None:
+        """Show ``content`` in a tab's Static: laid out now if the tab is shown, else once it is."""
+        static = self.query_one(selector, Static)
+        if self.query_one(TabbedContent).active == pane:
+            self.texts.update(static, content)
+            return
+        # A layout now would measure a text nobody sees (the "all tables" tab: hundreds of
+        # lines) and lay out the screen shown: the tab's switch lays it out when it is shown.
+        self.texts.forget(static)
+        static.update(content, layout=False)
+        static.clear_cached_dimensions()
 
     # -- actions ------------------------------------------------------------------------
     @on(DataTable.RowSelected, "#t-board")

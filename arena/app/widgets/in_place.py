@@ -45,6 +45,10 @@ class TextUpdates:
         self.changed: list[Static] = []
         """The widgets updated since the caller last cleared this (to paint them at once)."""
 
+    def forget(self, static: Static) -> None:
+        """``static`` was updated by other means: its next update here is drawn and laid out."""
+        self._shown.pop(id(static), None)
+
     def update(self, static: Static, content: RenderableType) -> None:
         """Show ``content`` in ``static``: nothing if shown already, no layout if its size holds."""
         key = id(static)
