@@ -14,7 +14,10 @@ from games.cattle.sweep import MODES, sweep
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 1112
-    print(f"{'seats':>5} {'auction':<11} {'games':>6} {'games/s':>8} {'decisions/game':>15} {'steps/game':>11}  ends")
+    print(
+        f"{'seats':>5} {'auction':<11} {'games':>6} {'games/s':>8} {'decisions/game':>15}"
+        f" {'steps/game':>11}  ends"
+    )
     problems = 0
     for players in (3, 4, 5):
         for mode in MODES:

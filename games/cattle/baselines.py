@@ -43,11 +43,11 @@ from games.cattle.valuation import marginal_value
 
 def _observation(request: DecisionRequest) -> CattleObservation:
     observation: Any = request.observation
-    if not isinstance(observation, CattleObservation):
-        observation = CattleObservation.model_validate(
-            observation.model_dump() if isinstance(observation, BaseModel) else observation
-        )
-    return observation
+    if isinstance(observation, CattleObservation):
+        return observation
+    return CattleObservation.model_validate(
+        observation.model_dump() if isinstance(observation, BaseModel) else observation
+    )
 
 
 def challenges(observation: CattleObservation) -> list[tuple[str, str, int]]:
@@ -132,8 +132,8 @@ class CattleBaseline(Baseline[CattleObservation, BaseModel]):
             offer = self.challenge_offer(observation, target, species, stake)
             return TurnAction(
                 move="challenge",
-                target=target,  # type: ignore[arg-type]
-                species=species,  # type: ignore[arg-type]
+                target=target,
+                species=species,
                 cards=show(offer),
                 reason=f"trade for {stake} {species}",
             )
@@ -214,8 +214,8 @@ class RandomPlayer(CattleBaseline):
                 target, species, _ = rng.choice(options)
                 return TurnAction(
                     move="challenge",
-                    target=target,  # type: ignore[arg-type]
-                    species=species,  # type: ignore[arg-type]
+                    target=target,
+                    species=species,
                     cards=show(rng.sample(hand, k=rng.randint(1, min(3, len(hand))))),
                     reason="random",
                 )

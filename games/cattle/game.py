@@ -26,7 +26,7 @@ from games.cattle.cards import AUTO, BID_STEP, SET_SIZE, parse_cards, set_score,
 from games.cattle.metrics import seat_metrics
 from games.cattle.observation import CattleObservation
 from games.cattle.options import CattleOptions
-from games.cattle.seat_view import EventCache, observe
+from games.cattle.seat_view import EventCache, moment, observe
 from games.cattle.table import Table
 
 ACTION_MODELS: dict[str, type[BaseModel]] = {
@@ -48,6 +48,8 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
         super().__init__(definition, seed, options)
         self.table = Table.deal(seed, list(self.seats), options.auction, options.turn_cap, options.notes)
         self.events = EventCache()
+        self.step_start = 0
+        """Where the last step's public events begin in the history."""
 
     # -- contract -------------------------------------------------------------------
     def pending(self) -> list[str]:
@@ -101,7 +103,7 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
                 species=species,
                 cards=card,
                 reason=f"{reason}: smallest offer",
-            )  # type: ignore[arg-type]
+            )
         if phase == "bidding":
             return BidAction(action="pass", reason=f"{reason}: pass")
         if phase == "sale":
@@ -124,8 +126,8 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
                 target, species, _ = rng.choice(options)
                 return TurnAction(
                     move="challenge",
-                    target=target,  # type: ignore[arg-type]
-                    species=species,  # type: ignore[arg-type]
+                    target=target,
+                    species=species,
                     cards=show(_some_cards(hand, rng)),
                     reason="random legal action",
                 )
@@ -143,7 +145,7 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
         if phase == "sale":
             affordable = table.sale_problem("buy") is None
             action = "buy" if affordable and rng.random() < 0.3 else "sell"
-            return SaleAction(action=action, reason="random legal action")  # type: ignore[arg-type]
+            return SaleAction(action=action, reason="random legal action")
         if phase == "payment":
             assert table.payment is not None
             cards = smallest_overpay(hand, table.payment.price)
@@ -175,6 +177,7 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
             if problem:
                 raise ValueError(f"{seat}: {problem}")
         phase = table.phase
+        self.step_start = len(table.history)
         if phase == "turn":
             ((seat, turn),) = actions.items()
             assert isinstance(turn, TurnAction)
@@ -224,6 +227,7 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
             "seed": self.seed,
             "options": self.options.model_dump(mode="json"),
             "table": self.table.to_json(),
+            "step_start": self.step_start,
         }
 
     @classmethod
@@ -232,7 +236,29 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
         GameState.__init__(state, definition, data["seed"], CattleOptions.model_validate(data["options"]))
         state.table = Table.from_json(data["table"])
         state.events = EventCache()
+        state.step_start = data["step_start"]
         return state
+
+    def turn_state(self, seat: str) -> dict[str, Any]:
+        """The table after the step, hidden money included, with only this step's public events.
+
+        Not the observation: it holds the whole history, which stored once per turn grew an
+        episode's rows with the square of its length (about 18 MB for a 300-step game).
+        """
+        table = self.table
+        return {
+            "turn": table.turn,
+            "phase": table.phase,
+            "deck_left": len(table.deck),
+            "donkeys": table.donkeys,
+            "money": {s: list(hand) for s, hand in table.money.items()},
+            "animals": {s: dict(animals) for s, animals in table.animals.items()},
+            "scores": table.scores(),
+            "moment": moment(table).model_dump(mode="json", exclude_defaults=True),
+            "events": table.history[self.step_start :],
+            "private": [e for e in table.private[seat] if e["turn"] == table.turn],
+            "end_reason": table.end_reason,
+        }
 
     def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
         """A copy where ``seat``'s money cards all read ``sentinel``."""

@@ -170,7 +170,9 @@ def event_text(event: Event) -> str:
         "sold": f"{seat} wins the {event.species} from {other} for {event.amount}",
         "bought": f"{seat} uses the buy right on the {event.species}: pays {other} {event.amount}",
         "paid": f"{seat} pays {other} {count_cards(event.count)} (price {event.amount})",
-        "challenge": f"{seat} challenges {other} for {event.stake} {event.species} with {count_cards(event.count)}",
+        "challenge": (
+            f"{seat} challenges {other} for {event.stake} {event.species} with {count_cards(event.count)}"
+        ),
         "accept": f"{seat} accepts: hands {event.stake} {event.species} to {other}",
         "counter": f"{seat} lays {count_cards(event.count)} face down",
         "tie": f"the offers of {seat} and {other} tie" + (" again" if event.count == 2 else ""),

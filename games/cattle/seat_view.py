@@ -116,8 +116,8 @@ def your_move(table: Table, seat: str) -> str:
         assert table.auction is not None
         auction = table.auction
         return (
-            f"Bidding on your {auction.species} closed at {auction.high_bid} by {auction.high_bidder}: sell it to"
-            f" them for {auction.high_bid}, or buy it yourself by paying them {auction.high_bid}."
+            f"Bidding on your {auction.species} closed at {auction.high_bid} by {auction.high_bidder}:"
+            f" sell it to them for {auction.high_bid}, or buy it yourself by paying them {auction.high_bid}."
         )
     if phase == "payment":
         assert table.payment is not None
@@ -134,7 +134,10 @@ def your_move(table: Table, seat: str) -> str:
         assert table.challenge is not None
         challenge = table.challenge
         other = challenge.target if seat == challenge.challenger else challenge.challenger
-        return f"Your offers tied: make a new face-down offer against {other} (a second tie gives the stake free to the challenger)."
+        return (
+            f"Your offers tied: make a new face-down offer against {other}"
+            " (a second tie gives the stake free to the challenger)."
+        )
     return "Rewrite your notes for your later turns."
 
 

@@ -26,6 +26,7 @@ from games.cattle.cards import (
     missing_from,
     parse_cards,
     set_score,
+    show,
     smallest_overpay,
     take,
     total,
@@ -54,7 +55,7 @@ class Auction:
 
 @dataclass
 class Payment:
-    """A price owed: ``payer`` hands ``payee`` cards worth at least ``price``; ``receiver`` gets the animal."""
+    """A price owed: ``payer`` hands ``payee`` cards worth ``price`` or more; ``receiver`` gets the animal."""
 
     payer: str
     payee: str
@@ -242,7 +243,7 @@ class Table:
             return str(exc)
         short = missing_from(self.money[seat], cards)
         if short:
-            return f"you do not hold {' '.join(map(str, short))} (you hold {' '.join(map(str, self.money[seat]))})"
+            return f"you do not hold {show(short)} (you hold {show(self.money[seat])})"
         return None
 
     def turn_problem(
@@ -258,7 +259,8 @@ class Table:
         if self.animals[target].get(species, 0) >= SET_SIZE:
             return f"{target}'s {species} are a complete set and cannot be challenged"
         if not any(t == target and s == species for t, s, _ in self.challenges_open(seat)):
-            return f"you and {target} must both own {species} (you {self.animals[seat].get(species, 0)}, {target} {self.animals[target].get(species, 0)})"
+            mine, theirs = self.animals[seat].get(species, 0), self.animals[target].get(species, 0)
+            return f"you and {target} must both own {species} (you {mine}, {target} {theirs})"
         return self.offer_problem(seat, cards)
 
     def bid_problem(self, seat: str, action: str, amount: int | None) -> str | None:
@@ -276,7 +278,8 @@ class Table:
         """Why the auctioneer's choice is illegal, or ``None``."""
         assert self.auction is not None
         if action == "buy" and total(self.money[self.auction.auctioneer]) < self.auction.high_bid:
-            return f"buying needs {self.auction.high_bid} and you hold {total(self.money[self.auction.auctioneer])}"
+            held = total(self.money[self.auction.auctioneer])
+            return f"buying needs {self.auction.high_bid} and you hold {held}"
         return None
 
     def payment_cards(self, text: str) -> list[int] | str:
@@ -292,7 +295,7 @@ class Table:
             return str(exc)
         short = missing_from(hand, cards)
         if short:
-            return f"you do not hold {' '.join(map(str, short))} (you hold {' '.join(map(str, hand))})"
+            return f"you do not hold {show(short)} (you hold {show(hand)})"
         if total(cards) < price:
             return f"those cards make {total(cards)}, less than the price of {price} (no change is given)"
         return cards
@@ -732,4 +735,3 @@ class Table:
         if any(n <= 0 or n > SET_SIZE for animals in self.animals.values() for n in animals.values()):
             return f"an impossible animal count: {self.animals}"
         return None
-

@@ -82,4 +82,3 @@ def _laid(cards: str | None) -> str:
         return count_cards(len(parse_cards(cards or "")))
     except ValueError:
         return "no cards"
-

@@ -86,7 +86,9 @@ def test_the_prompt_states_the_rules_the_moment_and_the_legal_moves() -> None:
 
 
 def test_the_board_shows_own_money_to_its_seat_and_every_hand_to_the_full_view() -> None:
-    state = table_state(deck=["goat"], animals={"p1": {"cow": 1}, "p2": {"cow": 3}}, money={"p2": [0, 100, 200]})
+    state = table_state(
+        deck=["goat"], animals={"p1": {"cow": 1}, "p2": {"cow": 3}}, money={"p2": [0, 100, 200]}
+    )
     seat_view = board(state, "p1")
     assert "0 0 10 10 10 10 50 = 90" in seat_view and "3 cards" in seat_view and "300" not in seat_view
     assert "cow ●●●○" in seat_view
@@ -142,4 +144,7 @@ def test_metrics_of_a_played_auction_and_trade() -> None:
     assert metrics["bluff_rate"] == 1.0 and metrics["bluff_success"] == 1.0
     assert metrics["capital_efficiency"] == 0.0  # no complete set yet
     assert state.result()["p1"].metrics["buy_right_rate"] == 0.0
-    assert state.result()["p3"].metrics["offers_made"] == 0 and state.result()["p3"].metrics["bluff_rate"] is None
+    assert (
+        state.result()["p3"].metrics["offers_made"] == 0
+        and state.result()["p3"].metrics["bluff_rate"] is None
+    )

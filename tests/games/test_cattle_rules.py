@@ -76,7 +76,7 @@ def test_every_player_starts_with_90_and_the_bank_holds_the_rest() -> None:
 
 def test_donkeys_pay_everyone_50_100_200_500_before_their_auction() -> None:
     state = table_state(deck=["donkey"] * 4)
-    received = []
+    received: list[int] = []
     for _ in range(4):
         if state.table.phase == "turn":  # holding a donkey someone else holds: a trade is open
             act(state, **{state.pending()[0]: TurnAction(move="auction")})
@@ -220,7 +220,9 @@ def test_once_the_deck_is_empty_only_challenges_remain_and_who_cannot_challenge_
     state = table_state(deck=[], animals=animals)
     # p1 holds only a complete set: skipped; p2 moves.
     assert state.pending() == ["p2"]
-    assert state.validate("p2", TurnAction(move="auction")) == "the deck is empty: only trade challenges remain"
+    assert (
+        state.validate("p2", TurnAction(move="auction")) == "the deck is empty: only trade challenges remain"
+    )
     act(state, p2=TurnAction(move="challenge", target="p3", species="cow", cards="50"))
     act(state, p3=ResponseAction(action="accept"))
     # Every species is nobody's... no: only horse, dog, goat, cow are sets; the rest never came.
@@ -229,7 +231,10 @@ def test_once_the_deck_is_empty_only_challenges_remain_and_who_cannot_challenge_
 
 def test_the_game_ends_when_every_species_is_a_complete_set() -> None:
     species = ("rooster", "goose", "cat", "dog", "sheep", "goat", "donkey", "pig", "cow", "horse")
-    animals: dict[str, dict[str, int]] = {"p1": {s: 4 for s in species[:5]}, "p2": {s: 4 for s in species[5:9]}}
+    animals: dict[str, dict[str, int]] = {
+        "p1": {s: 4 for s in species[:5]},
+        "p2": {s: 4 for s in species[5:9]},
+    }
     animals["p2"]["horse"] = 3
     animals["p3"] = {"horse": 1}
     state = table_state(deck=[], animals=animals)
@@ -237,7 +242,11 @@ def test_the_game_ends_when_every_species_is_a_complete_set() -> None:
     act(state, p2=TurnAction(move="challenge", target="p3", species="horse", cards="50"))
     act(state, p3=ResponseAction(action="accept"))
     assert state.over() and state.table.end_reason == "complete"
-    assert state.returns() == {"p1": (10 + 40 + 90 + 160 + 250) * 5, "p2": (350 + 500 + 650 + 800 + 1000) * 5, "p3": 0}
+    assert state.returns() == {
+        "p1": (10 + 40 + 90 + 160 + 250) * 5,
+        "p2": (350 + 500 + 650 + 800 + 1000) * 5,
+        "p3": 0,
+    }
 
 
 def test_the_turn_cap_ends_a_stalled_game_as_its_own_end_reason() -> None:
@@ -295,7 +304,9 @@ def test_auto_pays_the_smallest_overpay_then_the_fewest_cards() -> None:
 def test_fallbacks_are_legal_in_every_moment() -> None:
     seen: set[str] = set()
     for seed in range(30):
-        state = DEFINITION.create(seed, {"players": 3 + seed % 3, "auction": ("canonical", "sealed", "sequential")[seed % 3]})
+        state = DEFINITION.create(
+            seed, {"players": 3 + seed % 3, "auction": ("canonical", "sealed", "sequential")[seed % 3]}
+        )
         import random
 
         rng = random.Random(seed)
