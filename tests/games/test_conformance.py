@@ -36,7 +36,7 @@ from games.lemonade import LemonadeDefinition, LemonadeOptions, LemonadeState
 from tests.support.gamekit import replay_stored
 
 GAMES = game_names()
-SMALL_OPTIONS: dict[str, dict[str, Any]] = {"lemonade": {"days": 6}}
+SMALL_OPTIONS: dict[str, dict[str, Any]] = {"lemonade": {"days": 6}, "cattle": {"turn_cap": 20}}
 
 
 def new_game(name: str, seed: int) -> GameState:
@@ -184,6 +184,12 @@ CHECK_OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("paperclip", {"puzzles": 2}),
     ("paperclip", {"puzzles": 2, "mode": "stepwise", "reporting": "touched", "seats": 1}),
     ("paperclip", {"puzzles": 1, "seats": 4, "tier": "hard"}),
+    # A whole game is about 300 steps, each checking every seat's secret against every other
+    # seat's view and prompt (20 checks a step with 5 seats); 10 turns keep the check at seconds.
+    # The late game's secrets: tests/games/test_cattle_game.py.
+    ("cattle", {"turn_cap": 10}),
+    ("cattle", {"players": 3, "auction": "sealed", "turn_cap": 10}),
+    ("cattle", {"players": 5, "auction": "sequential", "notes": True, "turn_cap": 10}),
 ]
 
 

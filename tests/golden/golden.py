@@ -26,6 +26,7 @@ SEEDS = range(20)
 LEMONADE_BASELINES = ("cost-plus", "weather", "profit-max", "random")
 BARGAIN_BASELINES = ("honest", "bluffing", "pushover", "tit-for-tat", "random")
 PAPERCLIP_BASELINES = ("oracle", "sloppy", "random")
+CATTLE_BASELINES = ("tracker", "set-racer", "cautious", "random")
 
 
 def lineups(game: str, options: dict[str, Any]) -> list[tuple[str, ...]]:
@@ -38,6 +39,8 @@ def lineups(game: str, options: dict[str, Any]) -> list[tuple[str, ...]]:
         return list(itertools.product(BARGAIN_BASELINES, repeat=2))
     if game == "paperclip":
         return list(itertools.product(PAPERCLIP_BASELINES, repeat=options.get("seats", 2)))
+    if game == "cattle":  # each baseline once, in every seat by rotation
+        return [CATTLE_BASELINES[k:] + CATTLE_BASELINES[:k] for k in range(len(CATTLE_BASELINES))]
     if options["stands"] == 2:
         return list(itertools.product(LEMONADE_BASELINES, repeat=2))
     return list(itertools.combinations_with_replacement(LEMONADE_BASELINES, options["stands"]))
@@ -51,6 +54,7 @@ RESULT_SETS: dict[str, tuple[str, dict[str, Any]]] = {
     "bargain": ("bargain", {}),
     "paperclip_batch": ("paperclip", {"puzzles": 4}),
     "paperclip_stepwise": ("paperclip", {"puzzles": 3, "mode": "stepwise", "reporting": "touched"}),
+    "cattle_4": ("cattle", {}),
 }
 
 PLAYTHROUGHS: dict[str, tuple[str, dict[str, Any], int, dict[str, str]]] = {
@@ -74,6 +78,38 @@ PLAYTHROUGHS: dict[str, tuple[str, dict[str, Any], int, dict[str, str]]] = {
     ),
     "paperclip_batch_1": ("paperclip", {"puzzles": 5, "seats": 1}, 9, {"a": "baseline:sloppy"}),
     "bargain_bluff": ("bargain", {}, 5, {"seller": "baseline:bluffing", "buyer": "baseline:random"}),
+    # Cattle Trade's observations carry the whole public history, so a whole game's playthrough
+    # would hold it once per step (megabytes): these stop at a turn cap.
+    "cattle_4_canonical": (
+        "cattle",
+        {"turn_cap": 10},
+        6,
+        {
+            "p1": "baseline:tracker",
+            "p2": "baseline:set-racer",
+            "p3": "baseline:cautious",
+            "p4": "baseline:random",
+        },
+    ),
+    "cattle_3_sealed": (
+        "cattle",
+        {"players": 3, "auction": "sealed", "turn_cap": 12},
+        7,
+        {"p1": "baseline:random", "p2": "baseline:tracker", "p3": "baseline:set-racer"},
+    ),
+    "cattle_5_sequential_notes": (
+        "cattle",
+        {"players": 5, "auction": "sequential", "notes": True, "turn_cap": 10},
+        8,
+        {
+            seat: f"baseline:{name}"
+            for seat, name in zip(
+                ("p1", "p2", "p3", "p4", "p5"),
+                ("cautious", "random", "tracker", "random", "set-racer"),
+                strict=True,
+            )
+        },
+    ),
     "bargain_honest": (
         "bargain",
         {"rounds": 12},
@@ -89,6 +125,8 @@ def seat_names(game: str, options: dict[str, Any]) -> tuple[str, ...]:
         return ("seller", "buyer")
     if game == "paperclip":
         return tuple("abcd"[: options.get("seats", 2)])
+    if game == "cattle":
+        return ("p1", "p2", "p3", "p4", "p5")[: options.get("players", 4)]
     return tuple("abcdefgh"[: options.get("stands", 2)])
 
 
@@ -188,6 +226,7 @@ CONTRACT_PLAYTHROUGHS: dict[str, tuple[int, dict[str, Any]]] = {
     "lemonade": (5, {"days": 8, "stands": 3, "market": "shared"}),
     "bargain": (5, {}),
     "paperclip": (5, {"puzzles": 3, "mode": "stepwise", "seats": 3}),
+    "cattle": (5, {"players": 3, "turn_cap": 10}),
 }
 """Per game: seed and options of the sampled playthrough checked by ``arena.testing``."""
 

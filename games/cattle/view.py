@@ -1,0 +1,84 @@
+"""How front ends show Cattle Trade: the board, each move in words, the progress, the score chart,
+the warning before an overpay. Light to import: Rich loads only when a board is drawn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel
+
+from arena.contract.game import GameView
+from games.cattle.actions import (
+    BidAction,
+    NotesAction,
+    OfferAction,
+    PayAction,
+    ResponseAction,
+    SaleAction,
+    TurnAction,
+)
+from games.cattle.cards import SET_SIZE, SPECIES, count_cards, parse_cards, total
+
+if TYPE_CHECKING:
+    from games.cattle.game import CattleState
+
+
+class CattleView(GameView["CattleState", BaseModel]):
+    """Cattle Trade's board, move texts, progress, score chart and overpay warning."""
+
+    score_series_title: ClassVar[str] = "score (complete sets)"
+
+    def render(self, state: CattleState, viewer: str | None) -> Any:
+        from games.cattle.render import render_table
+
+        return render_table(state.table, viewer)
+
+    def describe_action(self, state: CattleState, seat: str, action: BaseModel) -> str:
+        if isinstance(action, TurnAction):
+            if action.move == "auction":
+                return "auction"
+            return f"challenge {action.target} for {action.species} with {_laid(action.cards)}"
+        if isinstance(action, BidAction):
+            return f"bid {action.amount}" if action.action == "bid" else "pass"
+        if isinstance(action, SaleAction):
+            return action.action
+        if isinstance(action, PayAction):
+            # Card values are private: the text is stored with the turn and shown in histories.
+            return "pay (auto)" if action.cards.strip().lower() == "auto" else f"pay {_laid(action.cards)}"
+        if isinstance(action, ResponseAction):
+            return "accept" if action.action == "accept" else f"counter with {_laid(action.cards)}"
+        if isinstance(action, OfferAction):
+            return f"offer {_laid(action.cards)}"
+        if isinstance(action, NotesAction):
+            return f"notes ({len(action.notes)} characters)"
+        return super().describe_action(state, seat, action)
+
+    def progress(self, state: CattleState) -> tuple[int, int]:
+        """Animal cards out of the deck (40 in all); the trading phase after it has no known length."""
+        return (len(SPECIES) * SET_SIZE - len(state.table.deck), len(SPECIES) * SET_SIZE)
+
+    def score_series(self, state: CattleState) -> dict[str, list[float]]:
+        """Each player's score as it stands, one point per turn (rebuilt from the ownership events)."""
+        from games.cattle.history import score_by_turn
+
+        return score_by_turn(state.table)
+
+    def caution(self, state: CattleState, seat: str, action: BaseModel) -> str | None:
+        """Paying more than the price loses the overpay (no change is given): say how much."""
+        payment = state.table.payment
+        if not isinstance(action, PayAction) or payment is None or action.cards.strip().lower() == "auto":
+            return None
+        try:
+            paid = total(parse_cards(action.cards))
+        except ValueError:
+            return None
+        over = paid - payment.price
+        return f"you pay {paid} for a price of {payment.price}: the {over} over is lost" if over > 0 else None
+
+
+def _laid(cards: str | None) -> str:
+    """How many cards a face-down offer holds (their values stay hidden in the stored text)."""
+    try:
+        return count_cards(len(parse_cards(cards or "")))
+    except ValueError:
+        return "no cards"

@@ -1,0 +1,150 @@
+"""Cattle Trade as seats see it: observations, prompts, the board, notes, metrics, baselines."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from rich.console import Console
+
+from arena.plugins.games import get_game
+from arena.testing import check_secrets
+from games.cattle import DEFINITION, CattleState
+from games.cattle.actions import NotesAction, PayAction, ResponseAction, SaleAction, TurnAction
+from games.cattle.metrics import ranks
+from tests.games.test_cattle_rules import PASS, act, bid, table_state
+
+
+def random_game(seed: int, options: dict[str, object], steps: int | None = None) -> CattleState:
+    state = DEFINITION.create(seed, options)
+    rng = random.Random(seed)
+    done = 0
+    while not state.over() and (steps is None or done < steps):
+        state.apply({seat: state.sample_action(seat, rng) for seat in state.pending()})
+        done += 1
+    return state
+
+
+def board(state: CattleState, viewer: str | None) -> str:
+    buffer = io.StringIO()
+    Console(file=buffer, width=140, color_system=None).print(state.definition.view.render(state, viewer))
+    return buffer.getvalue()
+
+
+def test_registered_with_3_to_5_seats_and_four_baselines() -> None:
+    definition = get_game("cattle")
+    assert definition is DEFINITION
+    assert definition.default_seats == ("p1", "p2", "p3", "p4")
+    assert definition.seats_for({"players": 5}) == ("p1", "p2", "p3", "p4", "p5")
+    assert set(definition.baselines) == {"random", "set-racer", "tracker", "cautious"}
+
+
+def test_no_seat_sees_another_seats_money_late_in_the_game() -> None:
+    """The conformance check plays 10 turns; this one probes a whole game every 20 steps."""
+    for seed, options in ((4, {"players": 4}), (5, {"players": 5, "auction": "sealed"})):
+        state = DEFINITION.create(seed, options)
+        rng = random.Random(seed)
+        step = 0
+        probed = 0
+        while not state.over():
+            if step % 20 == 0:
+                check_secrets(state)
+                probed += 1
+            state.apply({seat: state.sample_action(seat, rng) for seat in state.pending()})
+            step += 1
+        check_secrets(state)
+        assert probed >= 5 and state.table.end_reason == "complete"
+
+
+def test_the_observation_holds_own_money_and_only_counts_of_others() -> None:
+    state = random_game(2, {}, steps=60)
+    seat = "p2"
+    observation = state.observation(seat)
+    assert observation.your_money == state.table.money[seat]
+    assert observation.your_money_total == sum(state.table.money[seat])
+    for player in observation.players:
+        assert player.money_cards == len(state.table.money[player.seat])
+        assert player.animals == state.table.animals[player.seat]
+    assert "money" not in {field for p in observation.players for field in p.model_dump()}
+
+
+def test_the_prompt_states_the_rules_the_moment_and_the_legal_moves() -> None:
+    state = table_state(deck=["goat"], animals={"p1": {"cow": 1}, "p2": {"cow": 1}})
+    prompt = DEFINITION.prompt_for(state, "p1")
+    for text in (
+        "(650 + 160 + 10) x 3 = 2,460",
+        "0 0 10 10 10 10 50 (= 90)",
+        "Your turn: auction the top card of the deck, or challenge a player to a trade.",
+        "- challenge p2 for 1 cow (you hold 1, they hold 1)",
+        '"move": "auction" or "challenge"',
+        "canonical mode",
+    ):
+        assert text in prompt, text
+    assert "Notes." not in prompt
+    sealed = DEFINITION.rules(DEFINITION.Options(auction="sealed"), "p1")
+    assert "one sealed bid" in sealed and "call rounds" not in sealed
+
+
+def test_the_board_shows_own_money_to_its_seat_and_every_hand_to_the_full_view() -> None:
+    state = table_state(
+        deck=["goat"], animals={"p1": {"cow": 1}, "p2": {"cow": 3}}, money={"p2": [0, 100, 200]}
+    )
+    seat_view = board(state, "p1")
+    assert "0 0 10 10 10 10 50 = 90" in seat_view and "3 cards" in seat_view and "300" not in seat_view
+    assert "cow ●●●○" in seat_view
+    full = board(state, None)
+    assert "0 100 200 = 300" in full
+    act(state, p1=TurnAction(move="challenge", target="p2", species="cow", cards="0 50"))
+    assert "face down: p1 0 50" in board(state, None)
+    assert "face down" not in board(state, "p3") and "0 50" not in board(state, "p2")
+
+
+def test_actions_are_described_without_hidden_card_values() -> None:
+    state = table_state(deck=["goat"], animals={"p1": {"cow": 1}, "p2": {"cow": 1}})
+    turn = TurnAction(move="challenge", target="p2", species="cow", cards="0 0 50")
+    assert DEFINITION.view.describe_action(state, "p1", turn) == "challenge p2 for cow with 3 cards"
+    counter = ResponseAction(action="counter", cards="10")
+    assert DEFINITION.view.describe_action(state, "p2", counter) == "counter with 1 card"
+
+
+def test_notes_are_asked_after_each_own_turn_and_shown_on_later_turns() -> None:
+    state = DEFINITION.create(3, {"players": 3, "notes": True})
+    rng = random.Random(3)
+    while state.table.phase != "notes":
+        state.apply({seat: state.sample_action(seat, rng) for seat in state.pending()})
+    (writer,) = state.pending()
+    assert writer == state.table.active_seat
+    act(state, **{writer: NotesAction(notes="p2 bids high on cows")})
+    assert state.observation(writer).notes == "p2 bids high on cows"
+    assert "Your notes: p2 bids high on cows" in DEFINITION.prompt_for(state, writer)
+    other = next(seat for seat in state.seats if seat != writer)
+    assert "p2 bids high on cows" not in DEFINITION.prompt_for(state, other)
+    assert "Notes. After each of your turns" in DEFINITION.rules(state.options, writer)
+
+
+def test_ranks_share_equal_scores() -> None:
+    assert ranks({"p1": 100, "p2": 100, "p3": 40}) == {"p1": 1, "p2": 1, "p3": 3}
+
+
+def test_metrics_of_a_played_auction_and_trade() -> None:
+    state = table_state(deck=["goat", "goat", "cow"], animals={"p2": {"dog": 1}, "p3": {"dog": 1}})
+    # p1 auctions the cow; p2 wins it at 80.
+    act(state, p2=bid(80), p3=PASS)
+    act(state, p3=PASS)
+    act(state, p1=SaleAction(action="sell"))
+    act(state, p2=PayAction(cards="50 10 10 10"))
+    # p2's turn: a 0-card bluff against p3's dog, which p3 accepts.
+    act(state, p2=TurnAction(move="challenge", target="p3", species="dog", cards="0"))
+    act(state, p3=ResponseAction(action="accept"))
+    metrics = state.result()["p2"].metrics
+    assert metrics["auctions_won"] == 1
+    assert metrics["bid_aggressiveness_early"] == round(80 / (800 / 4), 4)
+    assert metrics["bid_aggressiveness_late"] is None
+    assert metrics["money_paid"] == 80 + 0
+    assert metrics["bluff_rate"] == 1.0 and metrics["bluff_success"] == 1.0
+    assert metrics["capital_efficiency"] == 0.0  # no complete set yet
+    assert state.result()["p1"].metrics["buy_right_rate"] == 0.0
+    assert (
+        state.result()["p3"].metrics["offers_made"] == 0
+        and state.result()["p3"].metrics["bluff_rate"] is None
+    )
