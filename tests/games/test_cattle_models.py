@@ -1,0 +1,113 @@
+"""Cattle Trade with model seats: the real openai/anthropic SDKs against the wire server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from arena.contract.game import GameState
+from arena.contract.records import Event, Observer, StepStarted
+from arena.engine.match import MatchConfig, prepare_runner, run_to_end
+from arena.store.database import Store
+from players.models import ModelsConfig
+from tests.support.cattle_wire import FEEDBACK_MARK, NOTES_INPUT_TOKENS, NOTES_OUTPUT_TOKENS, CattleResponder
+from tests.support.episodes import stored_turns
+from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.wire_server import WireServer, prompt_of
+
+SENTINEL = 987_654
+"""A money card no deal holds: a prompt showing it shows another seat's money."""
+
+
+class PromptTape(Observer):
+    """Each model seat's prompt at every step it is asked, checked blind to the others' money."""
+
+    def __init__(self, seats: set[str]) -> None:
+        self.seats = seats
+        self.game: GameState[Any, Any, Any] | None = None
+        self.prompts: dict[str, list[str]] = {seat: [] for seat in seats}
+
+    def __call__(self, event: Event) -> None:
+        game = self.game
+        if not isinstance(event, StepStarted) or game is None:
+            return
+        for seat in self.seats & set(event.seats):
+            prompt = game.definition.prompt_for(game, seat)
+            # Another seat's money, changed card for card, must not change the prompt (a seat
+            # without cards has none to hide: the sentinel copy would give it one).
+            for other in game.seats:
+                if other != seat and game.table.money[other]:  # type: ignore[attr-defined]
+                    twin = game.with_sentinel(other, SENTINEL)
+                    assert twin is not None
+                    assert game.definition.prompt_for(twin, seat) == prompt, (seat, other)
+            self.prompts[seat].append(prompt)
+
+
+@pytest.fixture
+def wire(monkeypatch: pytest.MonkeyPatch) -> Iterator[WireServer]:
+    monkeypatch.setenv(KEY_ENV, CANARY_KEY)
+    with WireServer() as server:
+        yield server
+
+
+async def play(
+    wire: WireServer, store: Store, seats: dict[str, str], seed: int, options: dict[str, Any], **prices: float
+) -> tuple[Any, PromptTape]:
+    """Play one game with the wire's models ``chat`` (openai chat) and ``claude`` (anthropic)."""
+    models = ModelsConfig(
+        models={
+            "chat": settings_for("openai-chat", wire, **prices),
+            "claude": settings_for("anthropic", wire, **prices),
+        }
+    )
+    tape = PromptTape({seat for seat, spec in seats.items() if not spec.startswith("baseline:")})
+    runner = prepare_runner(
+        MatchConfig("cattle", seats, seed=seed, options=options), store, [tape], models_config=models
+    )
+    tape.game = runner.game
+    return await run_to_end(runner), tape
+
+
+async def test_two_model_seats_play_a_whole_game_and_bad_replies_are_re_asked_then_fall_back(
+    wire: WireServer, store: Store
+) -> None:
+    responder = CattleResponder(
+        bad={
+            ("p1", "bidding"): ["I bid fifty on the goose"],  # unreadable: re-asked, then fine
+            ("p1", "payment"): ['{"cards": "500 500 500"}'] * 2,  # cards not held, twice: pays auto
+        },
+        low_bids={"p1": 2},  # a bid that does not beat the standing one, twice: passes
+    )
+    wire.responder = responder
+    seats = {"p1": "chat", "p2": "baseline:tracker", "p3": "claude", "p4": "baseline:set-racer"}
+    outcome, tape = await play(wire, store, seats, seed=11, options={})
+
+    assert outcome.status == "finished"
+    assert not outcome.results["p1"].metrics["turn_capped"]  # a real end (61 turns), not the cap
+    turns = stored_turns(store, outcome.episode_id or 0)
+    mine = [t for t in turns if t["seat"] == "p1"]
+    errors = sorted((t["error"], t["fallback"]) for t in mine if t["error"])
+    assert errors == [("illegal", 1), ("illegal", 1), ("unparsable", 0)]
+    paid = next(t for t in mine if t["fallback"] and "cards" in t["action"])
+    assert "500" in paid["attempts"][0]["detail"] and paid["action"]["cards"] == "auto"
+    low = next(t for t in mine if t["fallback"] and "amount" in t["action"])
+    assert low["action"]["action"] == "pass" and "beat" in low["attempts"][0]["detail"]
+    metrics = outcome.results["p1"].metrics
+    assert (metrics["invalid_replies"], metrics["fallbacks"]) == (5, 2)
+    clean = outcome.results["p3"].metrics
+    assert (clean["invalid_replies"], clean["fallbacks"]) == (0, 0)
+    assert metrics["decisions"] == len(mine) and clean["decisions"] == sum(t["seat"] == "p3" for t in turns)
+
+    # Every request carried the prompt the game rendered then: with the legal-move summary,
+    # and (the tape checked each one) blind to the other seats' money.
+    posts = wire.posts()
+    assert len(posts) == len(mine) + sum(t["seat"] == "p3" for t in turns) + 3  # three re-asks
+    for post, asked in zip(posts, responder.seen, strict=True):
+        prompt = prompt_of(post.body).split("\n\n" + FEEDBACK_MARK)[0]
+        assert prompt in tape.prompts[asked.seat]
+        assert "\nLegal moves:\n- " in prompt and str(SENTINEL) not in prompt
+    kinds = set(responder.kinds)
+    assert {"turn", "bidding", "sale", "payment", "response"} <= kinds, responder.kinds
+    assert all(t["prompt"] in tape.prompts["p1"] for t in mine)
