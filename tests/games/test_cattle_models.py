@@ -111,3 +111,38 @@ async def test_two_model_seats_play_a_whole_game_and_bad_replies_are_re_asked_th
     kinds = set(responder.kinds)
     assert {"turn", "bidding", "sale", "payment", "response"} <= kinds, responder.kinds
     assert all(t["prompt"] in tape.prompts["p1"] for t in mine)
+
+
+async def test_notes_are_a_model_call_counted_in_the_seat_and_shown_in_its_next_prompt(
+    wire: WireServer, store: Store
+) -> None:
+    responder = CattleResponder()
+    wire.responder = responder
+    seats = {"p1": "chat", "p2": "baseline:tracker", "p3": "baseline:cautious", "p4": "baseline:random"}
+    prices = {"price_input_per_mtok": 2.0, "price_output_per_mtok": 8.0}
+    outcome, tape = await play(wire, store, seats, seed=5, options={"notes": True, "turn_cap": 12}, **prices)
+
+    assert outcome.status == "finished"
+    turns = [t for t in stored_turns(store, outcome.episode_id or 0) if t["seat"] == "p1"]
+    notes = [t for t in turns if "notes" in t["action"]]
+    written = responder.notes_written["p1"]
+    assert len(notes) == len(written) == 3  # p1's own turns 1, 5 and 9 of 12
+    assert [t["action"]["notes"] for t in notes] == written  # not read as the reason
+    for turn in notes:
+        assert (turn["input_tokens"], turn["output_tokens"]) == (NOTES_INPUT_TOKENS, NOTES_OUTPUT_TOKENS)
+        assert turn["cost_usd"] == pytest.approx((NOTES_INPUT_TOKENS * 2.0 + NOTES_OUTPUT_TOKENS * 8.0) / 1e6)
+    seat = next(s for s in store.seats(outcome.episode_id or 0) if s["seat"] == "p1")
+    others = len(turns) - len(notes)
+    assert seat["input_tokens"] == others * 120 + len(notes) * NOTES_INPUT_TOKENS
+    assert seat["output_tokens"] == others * 30 + len(notes) * NOTES_OUTPUT_TOKENS
+    assert seat["cost_usd"] == pytest.approx(sum(t["cost_usd"] for t in turns))
+    assert outcome.usage["p1"].input_tokens == seat["input_tokens"]
+
+    # The prompt after each notes call shows them as "your notes"; before the first, none yet.
+    prompts = tape.prompts["p1"]
+    assert "\nYour notes: (none yet)\n" in prompts[0]
+    for text in written:
+        at = next(i for i, t in enumerate(turns) if t["action"].get("notes") == text)
+        if at + 1 < len(turns):
+            assert f"\nYour notes: {text}\n" in prompts[at + 1]
+    assert f"\nYour notes: {written[0]}\n" in prompts[turns.index(notes[0]) + 1]
