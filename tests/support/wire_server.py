@@ -185,14 +185,22 @@ class WireServer:
         with self._lock:
             self.queue.extend(behaviours)
 
-    def next_behaviour(self, body: Any = None) -> Behaviour:
-        """The next queued behaviour, else the responder's answer to ``body``, else a 500."""
+    def behaviour_for(self, body: Any) -> Behaviour:
+        """What to answer a request with: the responder's answer to ``body`` when nothing is
+        queued and there is a responder, else :meth:`next_behaviour`."""
+        if self.responder is not None:
+            with self._lock:
+                queued = bool(self.queue)
+            if not queued:
+                with self._responding:
+                    return self.responder(body)
+        return self.next_behaviour()
+
+    def next_behaviour(self) -> Behaviour:
+        """The next queued behaviour, or a 500 saying nothing was scripted."""
         with self._lock:
             if self.queue:
                 return self.queue.popleft()
-        if self.responder is not None:
-            with self._responding:
-                return self.responder(body)
         return Behaviour(status=500, error_message="wire server: no behaviour scripted for this request")
 
     def record(self, request: RecordedRequest) -> None:
@@ -290,7 +298,7 @@ def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
                 return
             server.enter()
             try:
-                behaviour = server.next_behaviour(body)
+                behaviour = server.behaviour_for(body)
                 if server.prompt_cache and behaviour.status == 200 and isinstance(body, dict):
                     behaviour = server.cache.account(behaviour, self.path, body)
                 self._answer(behaviour, body)
