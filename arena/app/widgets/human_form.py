@@ -3,7 +3,8 @@
 Fields come from the game's action schema (via :class:`~arena.engine.action_form.ActionForm`,
 which holds every rule; this widget only draws the fields and reads the keys):
 numbers and text as inputs, a few choices as radio buttons, more as a select, yes/no as a
-checkbox. Each entry is checked as it is typed; on submit the schema and the game's rule
+checkbox. Each entry is checked as it is typed, and the game's line on it (a running total of the
+cards named, :meth:`~arena.engine.action_form.ActionForm.note`) shows beside it; on submit the schema and the game's rule
 check run, and any problem is shown next to its field or under the form. Enter submits,
 Tab and shift+Tab cycle through the fields and the submit button (focus never wanders
 off the form while the move is due); only a rejected submit moves the cursor, to the
@@ -88,6 +89,7 @@ class HumanForm(Vertical):
     HumanForm .form-label { text-style: bold; }
     HumanForm .field-note { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     HumanForm .field-note.-error { color: $error; height: auto; text-wrap: wrap; }
+    HumanForm .field-note.-live { color: $text; text-style: bold; height: auto; text-wrap: wrap; }
     HumanForm #form-error { color: $error; height: auto; }
     HumanForm #form-actions { height: auto; }
     HumanForm #form-actions Button { margin-right: 2; }
@@ -148,16 +150,22 @@ class HumanForm(Vertical):
             yield Static(Text(hint), classes="form-keys")
 
     def _note(self, spec: FieldSpec) -> Text:
+        """The line beside a field: its problem, else the game's line on the entry, else its help."""
         problem = self.form.field_errors.get(spec.name)
         if problem:
             return safe_text(problem)
+        live = self.form.note(spec.name)
+        if live is not None:
+            return safe_text(live)
         return safe_text(spec.description or self.form.hint(spec, now=False))
 
     def _show_note(self, index: int) -> None:
         spec = self.form.fields[index]
         note = self.query_one(f"#err-{index}", Static)
         note.update(self._note(spec))
-        note.set_class(spec.name in self.form.field_errors, "-error")
+        error = spec.name in self.form.field_errors
+        note.set_class(error, "-error")
+        note.set_class(not error and self.form.note(spec.name) is not None, "-live")
 
     def _show_messages(self) -> None:
         for index, spec in enumerate(self.form.fields):
