@@ -149,7 +149,8 @@ class ActionForm:
         ``ahead`` names the fields still to be asked, for a front end that asks one field at
         a time (the console): they count as their stand-ins, and once only free text is left
         ahead the game's rules are asked about the choices so far, since such a front end
-        cannot go back to them (an objection that names a field still ahead waits for it). ``None``: every field is shown and can be changed (the app);
+        cannot go back to them (an objection that names a field still ahead waits for it).
+        ``None``: every field is shown and can be changed (the app);
         the other entries count as they are, and the game's rules wait for the submit.
         """
         spec = self.field(name)

@@ -3,12 +3,12 @@
 Fields come from the game's action schema (via :class:`~arena.engine.action_form.ActionForm`,
 which holds every rule; this widget only draws the fields and reads the keys):
 numbers and text as inputs, a few choices as radio buttons, more as a select, yes/no as a
-checkbox. Each entry is checked as it is typed, and the game's line on it (a running total of the
-cards named, :meth:`~arena.engine.action_form.ActionForm.note`) shows beside it; on submit the schema and the game's rule
-check run, and any problem is shown next to its field or under the form. Enter submits,
-Tab and shift+Tab cycle through the fields and the submit button (focus never wanders
-off the form while the move is due); only a rejected submit moves the cursor, to the
-first field to correct. The entries stay as typed until the move is accepted. Fields
+checkbox. Each entry is checked as it is typed, and the game's line on it (a running total
+of the cards named, :meth:`~arena.engine.action_form.ActionForm.note`) shows beside it; on
+submit the schema and the game's rule check run, and any problem is shown next to its field
+or under the form. Enter submits, Tab and shift+Tab cycle through the fields and the submit
+button (focus never wanders off the form while the move is due); only a rejected submit
+moves the cursor, to the first field to correct. The entries stay as typed until the move is accepted. Fields
 that do not apply to the choice made (a bargain's price and message when accepting) are
 hidden and skipped, and show again with what was typed in them when they apply again.
 """
