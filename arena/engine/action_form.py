@@ -116,17 +116,21 @@ class ActionForm:
         """True when a yes/no field's entry reads as yes (by the same rule as a submit)."""
         return self._parsed().get(spec.name) is True
 
-    def hint(self, spec: FieldSpec, ahead: Collection[str] | None = None, *, now: bool = True) -> str:
+    def hint(
+        self, spec: FieldSpec, ahead: Collection[str] | None = None, *, now: bool = True, note: bool = True
+    ) -> str:
         """The allowed values shown with a field; the one place every front end takes them from.
 
         ``now``: the range the game allows at this moment where it is narrower than the
-        declared one (``0 to 27 now``); ``ahead`` as in :meth:`entry_problem`.
+        declared one (``0 to 27 now``); ``ahead`` as in :meth:`entry_problem`. ``note``: with
+        the game's line for a blank entry (:meth:`note`), for a front end that shows no line
+        of its own beside the field.
         """
         limit = self.limit_now(spec, ahead) if now else None
         allowed = f"{spec.minimum or 0:g} to {limit} now" if limit is not None else spec.hint()
         # What the game adds for a blank entry (the person's own cards, the price owed); for free
         # text it stands instead of "text", which says nothing.
-        given = self.note(spec.name, "")
+        given = self.note(spec.name, "") if note else None
         if given is None:
             return allowed
         return given if spec.kind == "text" else f"{allowed}; {given}"

@@ -188,7 +188,8 @@ class HumanForm(Vertical):
             return Select(options, value=value, id=control_id, allow_blank=not spec.required, compact=True)
         if spec.kind == "boolean":
             return Checkbox(safe_text(spec.name), value=self.form.checked(spec), id=control_id, compact=True)
-        placeholder = self.form.hint(spec, now=False)
+        # the game's line on the entry shows beside the field (:meth:`_note`), not in it
+        placeholder = self.form.hint(spec, now=False, note=False)
         # A number is usually replaced, so entering its field selects it; text is usually
         # continued, so the cursor goes to its end.
         select_on_focus = spec.kind in ("number", "integer")
