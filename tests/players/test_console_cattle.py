@@ -85,6 +85,8 @@ async def test_a_person_at_the_console_wins_an_auction_pays_and_challenges(tmp_p
     challenge = next(entry for entry in plan.done if entry.startswith("challenge "))
     target, species, cards = re.fullmatch(r"challenge (\w+) (\w+) with (\d+)", challenge).groups()  # type: ignore[union-attr]
     assert f"= {cards} in 1 card" in log
+    # challenged in turn, the person counters: the hint names the count of the challenger's cards
+    assert plan.countered and re.search(r"cards \(you hold [\d ]+ \(= \d+\); p\d laid \d+ cards?\)", log)
     turns = stored_turns(store, outcome.episode_id or 0)
     episode = store.episode(outcome.episode_id or 0)
     store.close()

@@ -62,10 +62,10 @@ class CattlePerson:
             if not self.wrong_payment_tried and missing_from(hand, [NOT_HELD]):
                 self.wrong_payment_tried = True
                 return {"cards": str(NOT_HELD)}
-            cards = self.overpay(hand, moment.price)
+            paying = show(self.overpay(hand, moment.price))
             self.paid = True
-            self.done.append(f"pay {show(cards)}")
-            return {"cards": show(cards)}
+            self.done.append(f"pay {paying}")
+            return {"cards": paying}
         if phase == "response":
             if not hand:
                 return {"action": "accept"}
