@@ -9,6 +9,7 @@ running total beside it change as each key lands. The plan is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,11 @@ async def type_entry(pilot: Any, form: HumanForm, name: str, text: str) -> None:
         assert isinstance(control, Input)
         await pilot.press("end", "ctrl+u", *text)
         await wait_until(pilot, lambda: form.form.entries[name] == text, f"{name} typed as {text}")
+
+
+def handed_over(turn: Any) -> Callable[[], bool]:
+    """True once ``turn``'s move has gone to the runner."""
+    return lambda: bool(turn.done)
 
 
 async def next_open_form(pilot: Any, app: Any, after: object) -> HumanForm:
@@ -114,7 +120,7 @@ async def test_a_person_in_the_app_wins_an_auction_pays_and_challenges(app_db: P
                 await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the overpay question")
                 seen["question"] = render_plain(app.screen.query_one("#confirm-question", Static).content)
                 await pilot.press("y")
-            await wait_until(pilot, lambda turn=turn: turn.done, "the move handed over")
+            await wait_until(pilot, handed_over(turn), "the move handed over")
             form = await next_open_form(pilot, app, turn)
         assert plan.paid and plan.challenged, plan.done
         match = app.matches.matches[0]
