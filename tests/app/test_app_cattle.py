@@ -1,4 +1,5 @@
-"""Cattle Trade in the app: a person wins an auction, pays with named cards and challenges (Pilot).
+"""Cattle Trade in the app: a person wins an auction, pays with named cards and challenges (Pilot);
+a stored five-seat episode replayed step by step in each seat's view and the full view.
 
 The home screen sets up three seats (the players option), the person takes p1 against two
 baselines, and every move is typed into the real form key by key: choices by their letter, the
@@ -9,6 +10,7 @@ running total beside it change as each key lands. The plan is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,10 +19,13 @@ from textual.widgets import Input, Select, Static
 
 from arena.app import create_app
 from arena.app.screens.modals import ConfirmScreen
+from arena.app.screens.replay import ReplayScreen
 from arena.app.widgets.choice_set import ChoiceSet
 from arena.app.widgets.human_form import HumanForm
+from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
-from games.cattle.cards import show
+from games.cattle.actions import SEAT_NAMES
+from games.cattle.cards import count_cards, show
 from games.cattle.observation import CattleObservation
 from tests.support.app_driving import choose_seat, pick_game, render_plain, started, wait_until
 from tests.support.cattle_person import NOT_HELD, CattlePerson
@@ -152,3 +157,55 @@ async def test_a_person_in_the_app_wins_an_auction_pays_and_challenges(app_db: P
     assert answer["seat"] == target and answer["action"]["action"] in ("accept", "counter"), (
         "the other answers"
     )
+
+
+async def test_a_five_seat_replay_steps_through_each_seats_view_and_the_full_view(app_db: Path) -> None:
+    store = Store(app_db)
+    specs = [
+        "baseline:tracker",
+        "baseline:set-racer",
+        "baseline:cautious",
+        "baseline:random",
+        "baseline:tracker",
+    ]
+    config = MatchConfig(
+        game="cattle", seats=dict(zip(SEAT_NAMES, specs, strict=True)), seed=4, options={"players": 5}
+    )
+    outcome = await play_match(config, store)
+    episode_id = outcome.episode_id
+    assert episode_id is not None
+    turns = stored_turns(store, episode_id)
+    store.close()
+    app = create_app(app_db, replay=episode_id, load_models=False)
+    async with started(app, size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
+        screen = app.screen
+
+        def board() -> str:
+            return render_plain(screen.query_one("#replay-board", Static).content, width=96)
+
+        def head() -> str:
+            return render_plain(screen.query_one("#replay-head", Static).content, width=200)
+
+        steps = 12
+        for step in range(1, steps + 1):
+            await pilot.press("right")
+            await wait_until(pilot, lambda step=step: f"after step {step}/" in head(), f"step {step}")
+        money = next(t for t in reversed(turns) if t["step"] == steps - 1)["state"]["money"]
+        full = board()
+        assert "full view" in head()
+        for seat, hand in money.items():
+            assert re.search(rf"^(▶ )?{seat} +{re.escape(show(hand))} = {sum(hand)} ", full, re.M), seat
+        for viewer in SEAT_NAMES:
+            await pilot.press("v")
+            await wait_until(pilot, lambda viewer=viewer: f"seat {viewer}'s view" in head(), viewer)
+            seen = board()
+            own = money[viewer]
+            assert re.search(rf"^(▶ )?{viewer} \(you\) +{re.escape(show(own))} = {sum(own)} ", seen, re.M)
+            for seat, hand in money.items():
+                if seat != viewer:
+                    assert re.search(rf"^(▶ )?{seat} +{count_cards(len(hand))} ", seen, re.M), (viewer, seat)
+        await pilot.press("v")
+        await wait_until(pilot, lambda: "full view" in head(), "back to the full view")
+        await pilot.press("left")
+        await wait_until(pilot, lambda: f"after step {steps - 1}/" in head(), "a step back")
