@@ -187,10 +187,13 @@ async def test_a_five_seat_replay_steps_through_each_seats_view_and_the_full_vie
         def head() -> str:
             return render_plain(screen.query_one("#replay-head", Static).content, width=200)
 
+        def head_says(text: str) -> Callable[[], bool]:
+            return lambda: text in head()
+
         steps = 12
         for step in range(1, steps + 1):
             await pilot.press("right")
-            await wait_until(pilot, lambda step=step: f"after step {step}/" in head(), f"step {step}")
+            await wait_until(pilot, head_says(f"after step {step}/"), f"step {step}")
         money = next(t for t in reversed(turns) if t["step"] == steps - 1)["state"]["money"]
         full = board()
         assert "full view" in head()
@@ -198,7 +201,7 @@ async def test_a_five_seat_replay_steps_through_each_seats_view_and_the_full_vie
             assert re.search(rf"^(▶ )?{seat} +{re.escape(show(hand))} = {sum(hand)} ", full, re.M), seat
         for viewer in SEAT_NAMES:
             await pilot.press("v")
-            await wait_until(pilot, lambda viewer=viewer: f"seat {viewer}'s view" in head(), viewer)
+            await wait_until(pilot, head_says(f"seat {viewer}'s view"), viewer)
             seen = board()
             own = money[viewer]
             assert re.search(rf"^(▶ )?{viewer} \(you\) +{re.escape(show(own))} = {sum(own)} ", seen, re.M)
