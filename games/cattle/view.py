@@ -54,6 +54,19 @@ class CattleView(GameView["CattleState", BaseModel]):
             return f"notes ({len(action.notes)} characters)"
         return super().describe_action(state, seat, action)
 
+    def step_outcome(self, state: CattleState, seat: str) -> str | None:
+        """What the last step came to in public (sales, payments, trades, the next auction), once."""
+        from games.cattle.observation import Event
+        from games.cattle.prompt import event_text
+
+        if not state.step_seats or seat != state.step_seats[-1]:
+            return None
+        # Bids and passes are the actions themselves; the rest is what they came to.
+        events = [
+            e for e in state.table.history[state.step_start :] if e["kind"] not in ("bid", "pass", "counter")
+        ]
+        return "; ".join(event_text(Event(**record)).split(" ", 1)[1] for record in events) or None
+
     def progress(self, state: CattleState) -> tuple[int, int]:
         """Animal cards out of the deck (40 in all); the trading phase after it has no known length."""
         return (len(SPECIES) * SET_SIZE - len(state.table.deck), len(SPECIES) * SET_SIZE)

@@ -166,3 +166,23 @@ def test_the_board_fits_its_width_with_five_players_and_long_hands(width: int) -
                 assert any(piece in line for line in lines), (width, seat, piece)  # never split
         rows = [line for line in lines if re.match(r"(▶ )?p\d", line)]
         assert len(rows) == 5, "one line per player for its name, money and score"
+
+
+def test_the_tracker_beats_set_racer_and_random_by_a_clear_margin() -> None:
+    """Over the golden result set (80 four-seat games, each baseline in every seat; the golden test
+    proves today's play gives exactly these rows): wins and mean scores."""
+    from collections import Counter
+
+    from tests.golden.golden import load, results_path
+
+    rows = load(results_path("cattle_4"))["rows"]
+    wins: Counter[str] = Counter()
+    scores: dict[str, list[float]] = {}
+    for row in rows:
+        for seat, spec in row["seats"].items():
+            wins[spec.removeprefix("baseline:")] += row["metrics"][seat]["win"]
+            scores.setdefault(spec.removeprefix("baseline:"), []).append(row["scores"][seat])
+    assert len(rows) == 80
+    assert wins["tracker"] >= 2 * wins["set-racer"] and wins["tracker"] >= 3 * wins["random"]
+    mean = {name: sum(values) / len(values) for name, values in scores.items()}
+    assert mean["tracker"] > 1.5 * mean["set-racer"] > 1.5 * mean["random"]
