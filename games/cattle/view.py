@@ -1,5 +1,6 @@
 """How front ends show Cattle Trade: the board, each move in words, the progress, the score chart,
-the warning before an overpay. Light to import: Rich loads only when a board is drawn."""
+the warning before an overpay, the running total of a money entry as it is typed. Light to import:
+Rich loads only when a board is drawn."""
 
 from __future__ import annotations
 
@@ -87,6 +88,12 @@ class CattleView(GameView["CattleState", BaseModel]):
             return None
         over = paid - payment.price
         return f"you pay {paid} for a price of {payment.price}: the {over} over is lost" if over > 0 else None
+
+    def entry_note(self, state: CattleState, seat: str, field: str, text: str) -> str | None:
+        """Money entries: the seat's own cards and the price, then the running total as typed."""
+        from games.cattle.entry_notes import entry_note
+
+        return entry_note(state.table, seat, field, text)
 
 
 def _laid(cards: str | None) -> str:
