@@ -143,7 +143,9 @@ class ConsoleHuman(Player):
     def _ask_fields(self, seat: str, form: ActionForm) -> None:
         """Ask each field that applies in turn, checking it as it is entered; the form keeps the texts.
 
-        A blank answer keeps what the field holds (its default, or the earlier entry).
+        A blank answer keeps what the field holds (its default, or the earlier entry). The
+        field's hint carries the game's line for a blank entry (your own cards), and an accepted
+        entry is followed by the game's line on it (``= 70, price 60, 10 over``).
         """
         names = [f.name for f in form.fields]
         index = 0
@@ -162,6 +164,9 @@ class ConsoleHuman(Player):
                 self._write(f"  {problem}")
                 continue
             form.entries[field.name] = text
+            note = form.note(field.name) if text.strip() else None
+            if note and note != form.note(field.name, ""):  # what the entry comes to (a running total)
+                self._write(f"  {note}")
             index += 1
 
     def _confirm(self, seat: str, question: str) -> bool:

@@ -26,7 +26,8 @@ State, optional
 View, all optional
     ``render(state, viewer)``, ``describe_action(state, seat, action)``,
     ``step_outcome(state, seat)``, ``progress(state)``, ``score_series(state)``,
-    ``score_series_title``, ``export_extra(state)``, ``caution(state, seat, action)``.
+    ``score_series_title``, ``export_extra(state)``, ``caution(state, seat, action)``,
+    ``entry_note(state, seat, field, text)``.
 
 A state owns its random generators and never touches the global ``random``. It serves
 turn-based games (``pending()`` is one seat), simultaneous moves (several seats) and one-seat
@@ -122,6 +123,16 @@ class GameView(Generic[StateT, ActionT]):
 
     def caution(self, state: StateT, seat: str, action: ActionT) -> str | None:
         """A legal move a person should confirm first (``you will lose 7``), else ``None`` (default)."""
+        return None
+
+    def entry_note(self, state: StateT, seat: str, field: str, text: str) -> str | None:
+        """A line shown with a person's entry in ``field`` of ``seat``'s form, as it is typed.
+
+        For a blank ``text``, what the person has to work with (``you hold 0 10 50``), shown
+        with the field's allowed values; for a typed one, what it comes to now (a running
+        total: ``= 70, price 60, 10 over``). Information only: the game's check still decides
+        on submit. ``None`` (default): nothing to add. Must not change ``state``.
+        """
         return None
 
 

@@ -61,12 +61,20 @@ def resolve_options(game: str, model: type[BaseModel], given: dict[str, Any]) ->
     return resolved
 
 
+_YES_NO = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+
+
 def coerce_option(option: GameOption, value: Any) -> Any:
     """``value`` as the option's type (``"5"`` for a whole number is 5); ValueError saying why not."""
     kind = type(option.default)
     try:
-        coerced = kind(value) if not isinstance(value, kind) else value
-    except (TypeError, ValueError):
+        if kind is bool and isinstance(value, str):
+            # bool("false") is True: a yes/no option typed (--option notes=false) or chosen in the
+            # app's list ("False") is read by its word
+            coerced = _YES_NO[value.strip().lower()]
+        else:
+            coerced = kind(value) if not isinstance(value, kind) else value
+    except (TypeError, ValueError, KeyError):
         kind_name = {"int": "whole number", "float": "number", "str": "text", "bool": "yes or no"}.get(
             kind.__name__, kind.__name__
         )

@@ -106,6 +106,8 @@ class DecisionRequest:
     check: Callable[[BaseModel], str | None] | None = None
     caution: Callable[[BaseModel], str | None] | None = None
     """For a person: why a legal action deserves a second thought (asked as "…; go ahead? y/N")."""
+    entry_note: Callable[[str, str], str | None] | None = None
+    """For a person: the game's line on an entry as typed, by field name and text (a running total)."""
     episode: str = ""
 
     @cached_property

@@ -14,6 +14,8 @@ the same action or the same message in both:
 - on submit (:meth:`ActionForm.submit`): every entry that applies parsed, the action dict built
   (a blank optional field left to the model's default), the pydantic model, then the game's own
   rule check; each problem as a message next to the field it concerns, or for the whole form;
+- the game's line on an entry as it is typed (:meth:`ActionForm.note`, ``request.entry_note``:
+  a running total), and for a blank one in the field's hint (the person's own cards);
 - the reason, and the question to confirm first (``request.caution``).
 
 Fields not entered yet are filled with neutral stand-ins (their default, else their minimum or
@@ -114,16 +116,35 @@ class ActionForm:
         """True when a yes/no field's entry reads as yes (by the same rule as a submit)."""
         return self._parsed().get(spec.name) is True
 
-    def hint(self, spec: FieldSpec, ahead: Collection[str] | None = None, *, now: bool = True) -> str:
+    def hint(
+        self, spec: FieldSpec, ahead: Collection[str] | None = None, *, now: bool = True, note: bool = True
+    ) -> str:
         """The allowed values shown with a field; the one place every front end takes them from.
 
         ``now``: the range the game allows at this moment where it is narrower than the
-        declared one (``0 to 27 now``); ``ahead`` as in :meth:`entry_problem`.
+        declared one (``0 to 27 now``); ``ahead`` as in :meth:`entry_problem`. ``note``: with
+        the game's line for a blank entry (:meth:`note`), for a front end that shows no line
+        of its own beside the field.
         """
         limit = self.limit_now(spec, ahead) if now else None
-        if limit is not None:
-            return f"{spec.minimum or 0:g} to {limit} now"
-        return spec.hint()
+        allowed = f"{spec.minimum or 0:g} to {limit} now" if limit is not None else spec.hint()
+        # What the game adds for a blank entry (the person's own cards, the price owed); for free
+        # text it stands instead of "text", which says nothing.
+        given = self.note(spec.name, "") if note else None
+        if given is None:
+            return allowed
+        return given if spec.kind == "text" else f"{allowed}; {given}"
+
+    def note(self, name: str, text: str | None = None) -> str | None:
+        """The game's line on the entry in ``name`` (``text``, else what the field holds now), or None.
+
+        A running total as the person types (``= 70, price 60, 10 over``), or for a blank entry
+        what they have to work with; only information, shown by every front end the same way
+        (``request.entry_note``, the view's :meth:`~arena.contract.game.GameView.entry_note`).
+        """
+        if self.request.entry_note is None or self.raw_json or self.field(name) is None:
+            return None
+        return self.request.entry_note(name, self.entries.get(name, "") if text is None else text)
 
     # -- checks as the person types -------------------------------------------------------
     def entry_problem(self, name: str, text: str, ahead: Collection[str] | None = None) -> str | None:
@@ -132,7 +153,8 @@ class ActionForm:
         ``ahead`` names the fields still to be asked, for a front end that asks one field at
         a time (the console): they count as their stand-ins, and once only free text is left
         ahead the game's rules are asked about the choices so far, since such a front end
-        cannot go back to them. ``None``: every field is shown and can be changed (the app);
+        cannot go back to them (an objection that names a field still ahead waits for it).
+        ``None``: every field is shown and can be changed (the app);
         the other entries count as they are, and the game's rules wait for the submit.
         """
         spec = self.field(name)
@@ -153,7 +175,10 @@ class ActionForm:
             return None
         probe = {**{f.name: stand_in(f) for f in self.fields if f.name in ahead}, **values}
         outcome = self._verdict(probe)
-        return None if outcome.ok else outcome.message
+        if outcome.ok or any(named in ahead for named in outcome.field_errors):
+            # the objection names a field still to come: its stand-in (a blank text) is what is wrong
+            return None
+        return outcome.message
 
     def limit_now(self, spec: FieldSpec, ahead: Collection[str] | None = None) -> int | None:
         """The largest whole number the game allows in ``spec`` now (below its declared maximum).

@@ -112,6 +112,7 @@ def decision_request(
         prompt_version=definition.prompt_version,
         check=lambda action: game.validate(seat, action),
         caution=lambda action: definition.view.caution(game, seat, action),
+        entry_note=lambda name, text: definition.view.entry_note(game, seat, name, text),
     )
 
 

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from arena.contract.player import Player
 from arena.contract.playerconfig import config_hash, seat_configuration
 from arena.contract.records import EpisodeStatus, Event, Observer, TurnsRecorded
-from arena.contract.usage import Usage
+from arena.contract.usage import Usage, unpriced_seat
 from arena.engine.lineup import build_player
 from arena.engine.match import MatchConfig, prepare_runner
 from arena.engine.run_control import Budget
@@ -300,9 +300,22 @@ class TournamentRun:
             )
             self._prepared[text] = player
             configs[text] = seat_configuration(player, sample)
+        self._check_budget(configs)
         self._check_configurations(configs)
         for player in self._prepared.values():
             await player.prepare()
+
+    def _check_budget(self, configs: dict[str, dict[str, Any]]) -> None:
+        """A budget can only be kept when every model's spend is known: refuse unpriced models."""
+        if self.config.budget_usd is None:
+            return
+        unpriced = [text for text, config in configs.items() if unpriced_seat(config)]
+        if unpriced:
+            raise TournamentConfigError(
+                f"a budget of ${self.config.budget_usd:g} cannot be kept: {', '.join(unpriced)} has no price,"
+                " so what it spends is unknown; give it price_input_per_mtok and price_output_per_mtok in"
+                " the models file, or run without --budget-usd"
+            )
 
     def _check_configurations(self, configs: dict[str, dict[str, Any]]) -> None:
         """A name must mean the same configuration in every run of a tournament."""

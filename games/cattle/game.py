@@ -50,6 +50,8 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
         self.events = EventCache()
         self.step_start = 0
         """Where the last step's public events begin in the history."""
+        self.step_seats: list[str] = []
+        """Who acted in the last step."""
 
     # -- contract -------------------------------------------------------------------
     def pending(self) -> list[str]:
@@ -178,6 +180,7 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
                 raise ValueError(f"{seat}: {problem}")
         phase = table.phase
         self.step_start = len(table.history)
+        self.step_seats = list(pending)
         if phase == "turn":
             ((seat, turn),) = actions.items()
             assert isinstance(turn, TurnAction)
@@ -228,6 +231,7 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
             "options": self.options.model_dump(mode="json"),
             "table": self.table.to_json(),
             "step_start": self.step_start,
+            "step_seats": list(self.step_seats),
         }
 
     @classmethod
@@ -237,6 +241,7 @@ class CattleState(GameState[CattleOptions, CattleObservation, BaseModel]):
         state.table = Table.from_json(data["table"])
         state.events = EventCache()
         state.step_start = data["step_start"]
+        state.step_seats = list(data["step_seats"])
         return state
 
     def turn_state(self, seat: str) -> dict[str, Any]:

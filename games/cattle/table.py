@@ -237,6 +237,9 @@ class Table:
     # -- checks -------------------------------------------------------------------------
     def offer_problem(self, seat: str, text: str | None) -> str | None:
         """Why ``text`` is not a legal face-down offer for ``seat``, or ``None``."""
+        if not (text or "").strip():
+            # Names the field, so a form asking field by field waits for the cards before objecting.
+            return "cards: name at least one money card to lay face down (0-cards allowed)"
         try:
             cards = parse_cards(text or "")
         except ValueError as exc:

@@ -1,5 +1,6 @@
 """How front ends show Cattle Trade: the board, each move in words, the progress, the score chart,
-the warning before an overpay. Light to import: Rich loads only when a board is drawn."""
+the warning before an overpay, the running total of a money entry as it is typed. Light to import:
+Rich loads only when a board is drawn."""
 
 from __future__ import annotations
 
@@ -53,6 +54,19 @@ class CattleView(GameView["CattleState", BaseModel]):
             return f"notes ({len(action.notes)} characters)"
         return super().describe_action(state, seat, action)
 
+    def step_outcome(self, state: CattleState, seat: str) -> str | None:
+        """What the last step came to in public (sales, payments, trades, the next auction), once."""
+        from games.cattle.observation import Event
+        from games.cattle.prompt import event_text
+
+        if not state.step_seats or seat != state.step_seats[-1]:
+            return None
+        # Bids and passes are the actions themselves; the rest is what they came to.
+        events = [
+            e for e in state.table.history[state.step_start :] if e["kind"] not in ("bid", "pass", "counter")
+        ]
+        return "; ".join(event_text(Event(**record)).split(" ", 1)[1] for record in events) or None
+
     def progress(self, state: CattleState) -> tuple[int, int]:
         """Animal cards out of the deck (40 in all); the trading phase after it has no known length."""
         return (len(SPECIES) * SET_SIZE - len(state.table.deck), len(SPECIES) * SET_SIZE)
@@ -74,6 +88,12 @@ class CattleView(GameView["CattleState", BaseModel]):
             return None
         over = paid - payment.price
         return f"you pay {paid} for a price of {payment.price}: the {over} over is lost" if over > 0 else None
+
+    def entry_note(self, state: CattleState, seat: str, field: str, text: str) -> str | None:
+        """Money entries: the seat's own cards and the price, then the running total as typed."""
+        from games.cattle.entry_notes import entry_note
+
+        return entry_note(state.table, seat, field, text)
 
 
 def _laid(cards: str | None) -> str:

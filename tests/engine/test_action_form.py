@@ -110,3 +110,44 @@ def test_the_submit_explains_in_one_line_and_asks_before_a_questionable_move() -
     form.set_entry("note", "enjoy")
     outcome = form.submit()
     assert outcome.ok and outcome.question is None
+
+
+def note_request(notes: dict[tuple[str, str], str]) -> DecisionRequest:
+    """An :class:`Order` request whose game wants a note on a gift and comments on entries (``notes``)."""
+
+    def check(action: BaseModel) -> str | None:
+        assert isinstance(action, Order)
+        return "note: a gift needs a few words" if action.kind == "gift" and not action.note else None
+
+    return DecisionRequest(
+        "shop",
+        "a",
+        0,
+        Nothing(),
+        "",
+        Order,
+        lambda: "",
+        "1",
+        check=check,
+        entry_note=lambda name, text: notes.get((name, text.strip())),
+    )
+
+
+def test_an_objection_to_a_field_still_ahead_waits_for_it() -> None:
+    form = ActionForm(note_request({}), preselect=False)
+    form.entries.update(kind="gift", count="3")
+    assert form.entry_problem("wrapped", "no", ahead=["note"]) is None, "the note is still to come"
+    assert form.entry_problem("note", "", ahead=[]) == "not allowed: note: a gift needs a few words"
+
+
+def test_the_games_line_on_an_entry_shows_in_the_hint_and_as_it_is_typed() -> None:
+    notes = {("note", ""): "you have 12 words left", ("note", "hi"): "1 word", ("count", ""): "3 in stock"}
+    form = ActionForm(note_request(notes))
+    note, count, kind = form.fields[3], form.fields[1], form.fields[0]
+    assert form.hint(note) == "you have 12 words left", "free text: the game's line stands for 'text'"
+    assert form.hint(count) == "0 to 100; 3 in stock", "a number keeps its range"
+    assert form.hint(kind) == "plain / gift", "no line: the hint as before"
+    assert form.note("note") == "you have 12 words left", "a blank entry"
+    form.set_entry("note", "hi")
+    assert form.note("note") == "1 word" and form.note("note", "") == "you have 12 words left"
+    assert ActionForm(order_request()).note("note") is None, "a game without lines"

@@ -7,6 +7,7 @@ import random
 import re
 from collections import Counter
 
+import pytest
 from rich.console import Console
 
 from arena.contract.templates import template_texts
@@ -198,6 +199,22 @@ def test_metrics_of_a_played_auction_and_trade() -> None:
         state.result()["p3"].metrics["offers_made"] == 0
         and state.result()["p3"].metrics["bluff_rate"] is None
     )
+
+
+@pytest.mark.parametrize("width", [76, 96, 156])
+def test_the_board_fits_its_width_with_five_players_and_long_hands(width: int) -> None:
+    state = random_game(1, {"players": 5}, steps=150)
+    for viewer in (None, "p1"):
+        buffer = io.StringIO()
+        Console(file=buffer, width=width, color_system=None).print(DEFINITION.view.render(state, viewer))
+        lines = buffer.getvalue().splitlines()
+        assert max(map(len, lines)) <= width
+        for seat in state.seats:
+            for species, count in state.table.animals[seat].items():
+                piece = f"{species} " + "●" * count + "○" * (4 - count)
+                assert any(piece in line for line in lines), (width, seat, piece)  # never split
+        rows = [line for line in lines if re.match(r"(▶ )?p\d", line)]
+        assert len(rows) == 5, "one line per player for its name, money and score"
 
 
 def test_the_tracker_beats_set_racer_and_random_by_a_clear_margin() -> None:

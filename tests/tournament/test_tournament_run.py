@@ -330,3 +330,22 @@ async def test_a_report_reads_the_tournament_row_once(store: Store) -> None:
         store.conn.set_trace_callback(None)
     assert report["identity"]["players"] == list(TRIO[:2])
     assert sum("FROM tournaments" in statement for statement in statements) == 1
+
+
+async def test_a_budget_refuses_a_model_without_a_price(store: Store, wire: WireServer) -> None:
+    """Spend of an unpriced model is unknown, so no budget can stop it: refused before any episode."""
+    models = ModelsConfig(models={"m": settings_for("openai-compat", wire)})
+    config = build_config(game="bargain", players=("m", "baseline:pushover"), seeds=1, budget_usd=0.5)
+    with pytest.raises(TournamentConfigError, match=r"a budget of \$0.5 cannot be kept: m has no price"):
+        await run_tournament(store, config, models_config=models)
+    assert wire.posts() == []
+    priced = ModelsConfig(
+        models={"m": settings_for("openai-compat", wire, price_input_per_mtok=1.0, price_output_per_mtok=2.0)}
+    )
+    offer = {"action": "offer", "price": 40, "message": "", "reason": "opening"}
+    wire.script(*[reply(offer) for _ in range(2)])
+    config = build_config(
+        game="bargain", players=("m", "baseline:pushover"), seeds=1, options={"rounds": 2}, budget_usd=0.5
+    )
+    progress = await run_tournament(store, config, models_config=priced)
+    assert progress.status == "finished"

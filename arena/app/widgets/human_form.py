@@ -3,11 +3,12 @@
 Fields come from the game's action schema (via :class:`~arena.engine.action_form.ActionForm`,
 which holds every rule; this widget only draws the fields and reads the keys):
 numbers and text as inputs, a few choices as radio buttons, more as a select, yes/no as a
-checkbox. Each entry is checked as it is typed; on submit the schema and the game's rule
-check run, and any problem is shown next to its field or under the form. Enter submits,
-Tab and shift+Tab cycle through the fields and the submit button (focus never wanders
-off the form while the move is due); only a rejected submit moves the cursor, to the
-first field to correct. The entries stay as typed until the move is accepted. Fields
+checkbox. Each entry is checked as it is typed, and the game's line on it (a running total
+of the cards named, :meth:`~arena.engine.action_form.ActionForm.note`) shows beside it; on
+submit the schema and the game's rule check run, and any problem is shown next to its field
+or under the form. Enter submits, Tab and shift+Tab cycle through the fields and the submit
+button (focus never wanders off the form while the move is due); only a rejected submit
+moves the cursor, to the first field to correct. The entries stay as typed until the move is accepted. Fields
 that do not apply to the choice made (a bargain's price and message when accepting) are
 hidden and skipped, and show again with what was typed in them when they apply again.
 """
@@ -88,6 +89,7 @@ class HumanForm(Vertical):
     HumanForm .form-label { text-style: bold; }
     HumanForm .field-note { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     HumanForm .field-note.-error { color: $error; height: auto; text-wrap: wrap; }
+    HumanForm .field-note.-live { color: $text; text-style: bold; height: auto; text-wrap: wrap; }
     HumanForm #form-error { color: $error; height: auto; }
     HumanForm #form-actions { height: auto; }
     HumanForm #form-actions Button { margin-right: 2; }
@@ -148,16 +150,22 @@ class HumanForm(Vertical):
             yield Static(Text(hint), classes="form-keys")
 
     def _note(self, spec: FieldSpec) -> Text:
+        """The line beside a field: its problem, else the game's line on the entry, else its help."""
         problem = self.form.field_errors.get(spec.name)
         if problem:
             return safe_text(problem)
+        live = self.form.note(spec.name)
+        if live is not None:
+            return safe_text(live)
         return safe_text(spec.description or self.form.hint(spec, now=False))
 
     def _show_note(self, index: int) -> None:
         spec = self.form.fields[index]
         note = self.query_one(f"#err-{index}", Static)
         note.update(self._note(spec))
-        note.set_class(spec.name in self.form.field_errors, "-error")
+        error = spec.name in self.form.field_errors
+        note.set_class(error, "-error")
+        note.set_class(not error and self.form.note(spec.name) is not None, "-live")
 
     def _show_messages(self) -> None:
         for index, spec in enumerate(self.form.fields):
@@ -180,7 +188,8 @@ class HumanForm(Vertical):
             return Select(options, value=value, id=control_id, allow_blank=not spec.required, compact=True)
         if spec.kind == "boolean":
             return Checkbox(safe_text(spec.name), value=self.form.checked(spec), id=control_id, compact=True)
-        placeholder = self.form.hint(spec, now=False)
+        # the game's line on the entry shows beside the field (:meth:`_note`), not in it
+        placeholder = self.form.hint(spec, now=False, note=False)
         # A number is usually replaced, so entering its field selects it; text is usually
         # continued, so the cursor goes to its end.
         select_on_focus = spec.kind in ("number", "integer")
