@@ -29,7 +29,11 @@ class CattleDefinition(GameDefinition[CattleOptions, CattleObservation, "CattleS
         " 0-cards and race to complete sets; score = (sum of set values) x (number of sets)."
     )
     prompt_version: ClassVar[str] = template_version(
-        prompt_text.TEMPLATE, prompt_text.RULES, prompt_text.NOTES_RULE, *prompt_text.AUCTION_TEXT.values()
+        prompt_text.TEMPLATE,
+        prompt_text.RULES,
+        prompt_text.NOTES_RULE,
+        *prompt_text.AUCTION_TEXT.values(),
+        *prompt_text.FIELDS.values(),
     )
     Options = CattleOptions
     view = CattleView()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from games.cattle.cards import SET_VALUE, count_cards, show
+from games.cattle.cards import SET_SIZE, SET_VALUE, count_cards, show
 from games.cattle.observation import CattleObservation, Event
 
 AUCTION_TEXT = {
@@ -106,9 +106,10 @@ Current state (turn {turn} of at most {turn_cap}; {deck_left} cards left in the 
 Your money cards: {money} (total {money_total}).
 Players:
 {players}
+Animals nobody owns yet (in the deck, or on auction now): {unowned}.
 {notes}History (oldest first{history_cut}):
 {history}
-What you learned privately:
+What you learned privately (oldest first{private_cut}):
 {private}
 
 {your_move}
@@ -133,12 +134,28 @@ FIELDS = {
         '- "cards": for a counter, your face-down offer as card values separated by spaces'
     ),
     "reoffer": '- "cards": your new face-down offer as card values separated by spaces',
-    "notes": '- "notes": your new notes (they replace the old ones)',
+    "notes": '- "notes": your new notes, at most 1,200 characters (they replace the old ones)',
     "over": "",
 }
 
 HISTORY_SHOWN = 80
-"""The prompt shows this many of the latest public events (the observation keeps them all)."""
+"""The prompt shows at most this many of the latest public events (the observation keeps them all)."""
+PRIVATE_SHOWN = 30
+"""The prompt shows this many of the latest private events."""
+
+
+def shown_history(history: list[Event]) -> list[Event]:
+    """The latest events, at most :data:`HISTORY_SHOWN`, starting at the start of a turn.
+
+    A cut inside a turn would show bids without the auction they belong to, so the turn the
+    cut falls in is left out too, unless it is the only turn shown (a very long auction).
+    """
+    events = history[-HISTORY_SHOWN:]
+    cut = len(history) - len(events)
+    if cut and history[cut - 1].turn == events[0].turn:
+        whole = [event for event in events if event.turn != events[0].turn]
+        events = whole or events
+    return events
 
 
 @functools.cache
@@ -192,8 +209,12 @@ def render(observation: CattleObservation, rules: str) -> str:
         + (f"; complete: {', '.join(p.complete_sets)} (score {p.score})" if p.complete_sets else "")
         for p in observation.players
     )
-    events = observation.history[-HISTORY_SHOWN:]
+    events = shown_history(observation.history)
     cut = len(observation.history) - len(events)
+    private = observation.private[-PRIVATE_SHOWN:]
+    private_cut = len(observation.private) - len(private)
+    owned = {species: sum(p.animals.get(species, 0) for p in observation.players) for species in SET_VALUE}
+    unowned = ", ".join(f"{species} {SET_SIZE - n}" for species, n in owned.items() if n < SET_SIZE)
     notes = "" if observation.notes is None else f"Your notes: {observation.notes or '(none yet)'}\n"
     return TEMPLATE.format(
         rules=rules,
@@ -204,10 +225,12 @@ def render(observation: CattleObservation, rules: str) -> str:
         money=show(observation.your_money),
         money_total=observation.your_money_total,
         players=players,
+        unowned=unowned or "none",
         notes=notes,
         history_cut=f"; {cut} earlier events not shown" if cut else "",
         history="\n".join(event_text(e) for e in events) or "(nothing yet)",
-        private="\n".join(event_text(e) for e in observation.private[-30:]) or "(nothing yet)",
+        private_cut=f"; {private_cut} earlier not shown" if private_cut else "",
+        private="\n".join(event_text(e) for e in private) or "(nothing yet)",
         your_move=observation.your_move or "You are not asked to move now.",
         legal="\n".join(f"- {move}" for move in observation.legal) or "- none",
         fields=FIELDS[observation.moment.phase],

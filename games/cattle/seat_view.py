@@ -106,19 +106,18 @@ def your_move(table: Table, seat: str) -> str:
         auction = table.auction
         if table.auction_mode == "sealed":
             return f"{auction.auctioneer} auctions a {auction.species}: make your one sealed bid, or pass."
-        standing = (
-            f"the standing bid is {auction.high_bid} by {auction.high_bidder}"
-            if auction.high_bidder
-            else "no bid yet"
-        )
+        if not auction.high_bidder:
+            return f"{auction.auctioneer} auctions a {auction.species} (no bid yet): bid, or pass."
+        standing = f"the standing bid is {auction.high_bid} by {auction.high_bidder}"
         return f"{auction.auctioneer} auctions a {auction.species} ({standing}): bid more, or pass."
     if phase == "sale":
         assert table.auction is not None
         auction = table.auction
-        return (
-            f"Bidding on your {auction.species} closed at {auction.high_bid} by {auction.high_bidder}:"
-            f" sell it to them for {auction.high_bid}, or buy it yourself by paying them {auction.high_bid}."
-        )
+        bid, held = auction.high_bid, total(table.money[seat])
+        closed = f"Bidding on your {auction.species} closed at {bid} by {auction.high_bidder}:"
+        if held < bid:  # the buy right needs the money
+            return f"{closed} sell it to them for {bid} (you hold {held}, too little to buy it yourself)."
+        return f"{closed} sell it to them for {bid}, or buy it yourself by paying them {bid}."
     if phase == "payment":
         assert table.payment is not None
         payment = table.payment

@@ -5,15 +5,19 @@ from __future__ import annotations
 import io
 import random
 import re
+from collections import Counter
 
 import pytest
 from rich.console import Console
 
+from arena.contract.templates import template_texts
 from arena.plugins.games import get_game
 from arena.testing import check_secrets
 from games.cattle import DEFINITION, CattleState
 from games.cattle.actions import NotesAction, PayAction, ResponseAction, SaleAction, TurnAction
+from games.cattle.cards import SPECIES
 from games.cattle.metrics import ranks
+from games.cattle.prompt import FIELDS, event_text
 from tests.games.test_cattle_rules import PASS, act, bid, table_state
 
 
@@ -85,6 +89,51 @@ def test_the_prompt_states_the_rules_the_moment_and_the_legal_moves() -> None:
     assert "Notes." not in prompt
     sealed = DEFINITION.rules(DEFINITION.Options(auction="sealed"), "p1")
     assert "one sealed bid" in sealed and "call rounds" not in sealed
+
+
+def late_decision(seed: int, phase: str, turn: int) -> CattleState:
+    """A random 4-player game at its first ``phase`` decision from ``turn`` on."""
+    state = DEFINITION.create(seed, {"players": 4})
+    rng = random.Random(seed)
+    while not (state.table.phase == phase and state.table.turn >= turn):
+        state.apply({seat: state.sample_action(seat, rng) for seat in state.pending()})
+    return state
+
+
+def test_a_late_prompt_shows_whole_turns_of_history_and_the_animals_nobody_owns() -> None:
+    state = late_decision(3, "bidding", 30)
+    seat = state.pending()[0]
+    prompt = DEFINITION.prompt_for(state, seat)
+    history = state.observation(seat).history
+    hidden = int(re.search(r"History \(oldest first; (\d+) earlier events not shown\)", prompt).group(1))  # type: ignore[union-attr]
+    shown = prompt.split("earlier events not shown):\n", 1)[1].split("\nWhat you learned", 1)[0].splitlines()
+    assert len(shown) == len(history) - hidden <= 80
+    # The cut falls between turns: the first turn shown starts with its auction or challenge.
+    assert history[hidden - 1].turn < history[hidden].turn
+    assert history[hidden].kind in ("auction", "challenge", "donkey") and shown[0] == event_text(
+        history[hidden]
+    )
+    unowned = Counter(state.table.deck)
+    assert state.table.auction is not None
+    unowned[state.table.auction.species] += 1
+    listed = ", ".join(f"{species} {unowned[species]}" for species in SPECIES if unowned[species])
+    assert f"\nAnimals nobody owns yet (in the deck, or on auction now): {listed}.\n" in prompt
+
+
+def test_the_buy_right_is_offered_only_to_an_auctioneer_with_the_money() -> None:
+    # seed 3, turn 30: p2 holds 10 against a 220 bid; seed 2, turn 2: enough to buy.
+    short, rich = late_decision(3, "sale", 30), late_decision(2, "sale", 2)
+    for state, can in ((short, False), (rich, True)):
+        (seat,) = state.pending()
+        move = state.observation(seat).your_move or ""
+        assert move.startswith(f"Bidding on your {state.table.auction.species} closed")  # type: ignore[union-attr]
+        assert ("or buy it yourself" in move) is can and ("too little to buy" in move) is not can
+        assert (state.table.sale_problem("buy") is None) is can
+
+
+def test_the_prompt_version_covers_the_reply_fields() -> None:
+    texts = template_texts(DEFINITION.prompt_version)
+    assert texts is not None and FIELDS["notes"] in texts[1] and FIELDS["turn"] in texts[1]
 
 
 def test_the_board_shows_own_money_to_its_seat_and_every_hand_to_the_full_view() -> None:

@@ -5,6 +5,9 @@ fenced JSON, prose, 429 with ``Retry-After``, a 500, a slow reply, a truncated o
 refused reply, a 401, a 400 (an invalid model name, a prompt over the context size).
 Every request is recorded (path, headers, JSON body).
 
+A ``responder`` answers a request from its body once the queue is empty: a test can play a
+whole game, reading each prompt (:func:`prompt_of`) and answering it.
+
 With ``prompt_cache = True`` it reports cached input tokens the way each API does
 (:class:`tests.support.wire_cache.PromptCache`).
 
@@ -21,6 +24,7 @@ import json
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -155,6 +159,9 @@ class WireServer:
         self.models: list[str] = list(DEFAULT_MODELS)
         self.prompt_cache = False
         self.cache = PromptCache()
+        self.responder: Callable[[Any], Behaviour] | None = None
+        """Answers a request's JSON body when nothing is queued (one call at a time)."""
+        self._responding = threading.Lock()
         self._lock = threading.Lock()
         self._httpd = _Server(("127.0.0.1", 0), _make_handler(self))
         self._httpd.daemon_threads = True
@@ -177,6 +184,17 @@ class WireServer:
         """Queue behaviours, consumed one per request in order."""
         with self._lock:
             self.queue.extend(behaviours)
+
+    def behaviour_for(self, body: Any) -> Behaviour:
+        """What to answer a request with: the responder's answer to ``body`` when nothing is
+        queued and there is a responder, else :meth:`next_behaviour`."""
+        if self.responder is not None:
+            with self._lock:
+                queued = bool(self.queue)
+            if not queued:
+                with self._responding:
+                    return self.responder(body)
+        return self.next_behaviour()
 
     def next_behaviour(self) -> Behaviour:
         """The next queued behaviour, or a 500 saying nothing was scripted."""
@@ -280,7 +298,7 @@ def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
                 return
             server.enter()
             try:
-                behaviour = server.next_behaviour()
+                behaviour = server.behaviour_for(body)
                 if server.prompt_cache and behaviour.status == 200 and isinstance(body, dict):
                     behaviour = server.cache.account(behaviour, self.path, body)
                 self._answer(behaviour, body)
@@ -317,6 +335,28 @@ def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
                 pass
 
     return Handler
+
+
+def prompt_of(body: Any) -> str:
+    """The user text of a request body (Chat Completions, Responses or Messages), oldest first.
+
+    A re-ask's user turns are the prompt and the feedback, joined by a blank line.
+    """
+    if not isinstance(body, dict):
+        return ""
+    turns = body.get("messages") or body.get("input") or []
+    if isinstance(turns, str):
+        return turns
+    parts: list[str] = []
+    for turn in turns:
+        if not isinstance(turn, dict) or turn.get("role") != "user":
+            continue
+        content = turn.get("content")
+        if isinstance(content, list):  # text blocks (a cached head, then the rest): one text
+            content = "".join(c.get("text", "") for c in content if isinstance(c, dict))
+        if isinstance(content, str):
+            parts.append(content)
+    return "\n\n".join(parts)
 
 
 def _headers(handler: BaseHTTPRequestHandler) -> dict[str, str]:
