@@ -7,9 +7,7 @@ reached this seat (cards it received, the offers it saw in its own trades).
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict
 
 
 class Event(BaseModel):
@@ -42,13 +40,9 @@ class Event(BaseModel):
     cards: list[int] | None = None
     their_cards: list[int] | None = None
     free: bool | None = None
-
-    @model_serializer(mode="wrap")
-    def _used_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # Only the fields the kind uses: every observation holds the whole history, and the
-        # empty ones were two thirds of an exported episode (14.5 MB for a 3-seat game).
-        data: dict[str, Any] = handler(self)
-        return {name: value for name, value in data.items() if value is not None}
+    # No custom serializer (dropping the empty fields halved an episode's export): the store
+    # dumps a plain frozen model once per episode, a customised one at every turn, and every
+    # observation holds the whole history; recorded games ran 4x slower (0.46 against 0.11 s).
 
 
 class PlayerView(BaseModel):
