@@ -351,7 +351,11 @@ class Table:
     def give(self, giver: str, receiver: str, cards: list[int]) -> None:
         """Money cards change hands."""
         self.money[giver] = take(self.money[giver], cards)
-        self.money[receiver] = sorted(self.money[receiver] + cards)
+        self.receive(receiver, cards)
+
+    def receive(self, seat: str, cards: list[int]) -> None:
+        """Money cards join ``seat``'s hand (from another hand, the bank or the table)."""
+        self.money[seat] = sorted(self.money[seat] + cards)
 
     def move_animals(self, giver: str, receiver: str, species: str, count: int) -> None:
         """Animals change hands."""
@@ -384,7 +388,7 @@ class Table:
             for player in self.seats:
                 if payout in self.bank:  # the bank holds one card per player for each payout
                     self.bank = take(self.bank, [payout])
-                    self.money[player] = sorted(self.money[player] + [payout])
+                    self.receive(player, [payout])
         self.event("auction", seat=seat, species=species)
         self.auction = Auction(species, seat)
         self.open_bidding()
@@ -459,18 +463,7 @@ class Table:
         if auction.high_bidder is None:
             self.move_in(auction.auctioneer, auction.species)
             self.event("free", seat=auction.auctioneer, species=auction.species)
-            self.ledger.append(
-                {
-                    "kind": "won",
-                    "seat": auction.auctioneer,
-                    "species": auction.species,
-                    "price": 0,
-                    "turn": self.turn,
-                    "buy_right": False,
-                    "free": True,
-                    "animals_before": self.animals_before(auction.auctioneer, auction.species),
-                }
-            )
+            self.note_won(auction.auctioneer, auction.species, 0, buy_right=False, free=True)
             return self.end_turn()
         self.phase = "sale"
         return None
@@ -480,6 +473,46 @@ class Table:
         before = dict(self.animals[seat])
         before[species] -= 1
         return {s: n for s, n in before.items() if n}
+
+    def note_won(self, seat: str, species: str, price: int, *, buy_right: bool, free: bool) -> None:
+        """Ledger: ``seat`` got an auctioned ``species`` (it is in its hand already)."""
+        self.ledger.append(
+            {
+                "kind": "won",
+                "seat": seat,
+                "species": species,
+                "price": price,
+                "turn": self.turn,
+                "buy_right": buy_right,
+                "free": free,
+                "animals_before": self.animals_before(seat, species),
+            }
+        )
+
+    def note_paid(self, seat: str, cards: list[int], price: int | None) -> None:
+        """Ledger: ``seat`` handed over ``cards`` (for a ``price``, or ``None`` as a trade offer)."""
+        self.ledger.append(
+            {"kind": "paid", "seat": seat, "amount": total(cards), "price": price, "turn": self.turn}
+        )
+
+    def note_trade(self, challenge: Challenge, *, winner: str, free: bool | None) -> None:
+        """Ledger: how a trade challenge ended, both offers included (the target's ``None`` on accept).
+
+        ``free`` (the second tie gave the stake away) is left out for an accepted offer: no
+        offers were compared.
+        """
+        record = {
+            "kind": "trade",
+            "challenger": challenge.challenger,
+            "target": challenge.target,
+            "species": challenge.species,
+            "stake": challenge.stake,
+            "challenger_cards": challenge.challenger_cards,
+            "target_cards": challenge.target_cards,
+            "turn": self.turn,
+            "winner": winner,
+        }
+        self.ledger.append(record if free is None else {**record, "free": free})
 
     def move_in(self, seat: str, species: str) -> None:
         """An auctioned card goes to ``seat``."""
@@ -514,27 +547,10 @@ class Table:
         self.move_in(payment.receiver, payment.species)
         self.event("paid", seat=payment.payer, other=payment.payee, amount=payment.price, count=len(cards))
         self.tell(payment.payee, "received", other=payment.payer, cards=cards, amount=total(cards))
-        self.ledger.append(
-            {
-                "kind": "won",
-                "seat": payment.receiver,
-                "species": payment.species,
-                "price": payment.price,
-                "turn": self.turn,
-                "buy_right": payment.buy_right,
-                "free": False,
-                "animals_before": self.animals_before(payment.receiver, payment.species),
-            }
+        self.note_won(
+            payment.receiver, payment.species, payment.price, buy_right=payment.buy_right, free=False
         )
-        self.ledger.append(
-            {
-                "kind": "paid",
-                "seat": payment.payer,
-                "amount": total(cards),
-                "price": payment.price,
-                "turn": self.turn,
-            }
-        )
+        self.note_paid(payment.payer, cards, payment.price)
         self.payment = None
         self.end_turn()
 
@@ -544,7 +560,7 @@ class Table:
         assert challenge is not None
         if action == "accept":
             offer = challenge.challenger_cards
-            self.money[challenge.target] = sorted(self.money[challenge.target] + offer)
+            self.receive(challenge.target, offer)
             self.move_animals(challenge.target, challenge.challenger, challenge.species, challenge.stake)
             self.event(
                 "accept",
@@ -556,28 +572,8 @@ class Table:
             self.tell(
                 challenge.target, "received", other=challenge.challenger, cards=offer, amount=total(offer)
             )
-            self.ledger.append(
-                {
-                    "kind": "trade",
-                    "challenger": challenge.challenger,
-                    "target": challenge.target,
-                    "species": challenge.species,
-                    "stake": challenge.stake,
-                    "challenger_cards": offer,
-                    "target_cards": None,
-                    "winner": challenge.challenger,
-                    "turn": self.turn,
-                }
-            )
-            self.ledger.append(
-                {
-                    "kind": "paid",
-                    "seat": challenge.challenger,
-                    "amount": total(offer),
-                    "price": None,
-                    "turn": self.turn,
-                }
-            )
+            self.note_trade(challenge, winner=challenge.challenger, free=None)
+            self.note_paid(challenge.challenger, offer, None)
             self.challenge = None
             return self.end_turn()
         counter = parse_cards(cards or "")
@@ -608,20 +604,10 @@ class Table:
         mine, theirs = challenge.challenger_cards, challenge.target_cards
         self.tell(challenge.challenger, "offers", other=challenge.target, cards=mine, their_cards=theirs)
         self.tell(challenge.target, "offers", other=challenge.challenger, cards=theirs, their_cards=mine)
-        record = {
-            "kind": "trade",
-            "challenger": challenge.challenger,
-            "target": challenge.target,
-            "species": challenge.species,
-            "stake": challenge.stake,
-            "challenger_cards": mine,
-            "target_cards": theirs,
-            "turn": self.turn,
-        }
         if total(mine) == total(theirs):
             challenge.ties += 1
-            self.money[challenge.challenger] = sorted(self.money[challenge.challenger] + mine)
-            self.money[challenge.target] = sorted(self.money[challenge.target] + theirs)
+            self.receive(challenge.challenger, mine)
+            self.receive(challenge.target, theirs)
             self.event("tie", seat=challenge.challenger, other=challenge.target, count=challenge.ties)
             if challenge.ties == 1:
                 challenge.challenger_cards, challenge.target_cards = [], None
@@ -636,7 +622,7 @@ class Table:
                 stake=challenge.stake,
                 free=True,
             )
-            self.ledger.append({**record, "winner": challenge.challenger, "free": True})
+            self.note_trade(challenge, winner=challenge.challenger, free=True)
             self.challenge = None
             return self.end_turn()
         winner, loser = (
@@ -644,29 +630,13 @@ class Table:
             if total(mine) > total(theirs)
             else (challenge.target, challenge.challenger)
         )
-        self.money[challenge.challenger] = sorted(self.money[challenge.challenger] + theirs)
-        self.money[challenge.target] = sorted(self.money[challenge.target] + mine)
+        self.receive(challenge.challenger, theirs)
+        self.receive(challenge.target, mine)
         self.move_animals(loser, winner, challenge.species, challenge.stake)
         self.event("trade", seat=winner, other=loser, species=challenge.species, stake=challenge.stake)
-        self.ledger.append({**record, "winner": winner, "free": False})
-        self.ledger.append(
-            {
-                "kind": "paid",
-                "seat": challenge.challenger,
-                "amount": total(mine),
-                "price": None,
-                "turn": self.turn,
-            }
-        )
-        self.ledger.append(
-            {
-                "kind": "paid",
-                "seat": challenge.target,
-                "amount": total(theirs),
-                "price": None,
-                "turn": self.turn,
-            }
-        )
+        self.note_trade(challenge, winner=winner, free=False)
+        self.note_paid(challenge.challenger, mine, None)
+        self.note_paid(challenge.target, theirs, None)
         self.challenge = None
         return self.end_turn()
 
