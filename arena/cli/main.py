@@ -228,7 +228,7 @@ def cmd_models(args: argparse.Namespace) -> int:
 def cmd_games(args: argparse.Namespace) -> int:
     """``arena games``: names, descriptions, seats, options with defaults and ranges, what a win means."""
     from arena.cli.args import option_lines
-    from arena.plugins.games import game_names, get_game
+    from arena.plugins.games import game_names, get_game, unavailable_games
 
     if args.json:
         from arena.cli.json_output import print_json
@@ -240,6 +240,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         for line in option_lines(definition):
             print(f"\t{line}")
         print(f"\twins, draws and losses: {definition.outcome_rule}")
+    for name, reason in unavailable_games().items():  # catalogue games that cannot run here
+        print(f"{name}\tunavailable: {reason}")
     return 0
 
 

@@ -3,12 +3,17 @@
 A package declares ``[project.entry-points."arena.games"] NAME = "module:DEFINITION"``.
 Entry points are read lazily and a game module is imported only when that game is asked
 for, so the CLI starts fast and one broken game cannot take the others down.
+
+Catalogues (another library's games through one adapter, :mod:`arena.contract.catalogue`)
+register in the ``arena.catalogues`` group by prefix; their games are named ``PREFIX:NAME``
+and are found the same way: ``get_game("openspiel:liars_dice")``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from arena.contract.catalogue import PREFIX_SEPARATOR, Catalogue, CatalogueError
 from arena.contract.game import GameDefinition
 from arena.plugins import entry_points as plugins
 
@@ -16,7 +21,9 @@ if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
 GAMES_GROUP = "arena.games"
+CATALOGUES_GROUP = "arena.catalogues"
 _loaded: dict[str, GameDefinition] = {}
+_catalogues: dict[str, Catalogue] = {}
 
 
 class UnknownGameError(LookupError):
@@ -31,23 +38,80 @@ def refresh() -> None:
     """Forget what was discovered (after installing a game package in this process)."""
     plugins.refresh()
     _loaded.clear()
+    _catalogues.clear()
 
 
 def game_names() -> list[str]:
-    """Names of every registered game that loads, by listing order, then name."""
+    """Names of every registered game that loads, by listing order, then name.
+
+    Then each catalogue's curated games (``PREFIX:NAME``), catalogue by catalogue.
+    """
     loaded = []
     for name in _entry_points():
         try:
             loaded.append(get_game(name))
         except UnknownGameError:
             continue
-    return [game.name for game in sorted(loaded, key=lambda game: (game.listing_order, game.name))]
+    names = [game.name for game in sorted(loaded, key=lambda game: (game.listing_order, game.name))]
+    for catalogue in catalogues():
+        names += [catalogue.qualified(name) for name in catalogue.listed()]
+    return names
+
+
+def unavailable_games() -> dict[str, str]:
+    """Catalogue games known but not playable here (``PREFIX:NAME``), each with its reason."""
+    found: dict[str, str] = {}
+    for catalogue in catalogues():
+        found.update({catalogue.qualified(name): why for name, why in catalogue.unavailable().items()})
+    return found
+
+
+def catalogues() -> list[Catalogue]:
+    """Every installed catalogue that loads, in entry point order."""
+    for prefix in plugins.plugin_points(CATALOGUES_GROUP):
+        try:
+            catalogue(prefix)
+        except UnknownGameError:
+            continue
+    return list(_catalogues.values())
+
+
+def catalogue(prefix: str) -> Catalogue:
+    """The catalogue registered as ``prefix``; raises :class:`UnknownGameError` if there is none."""
+    if prefix in _catalogues:
+        return _catalogues[prefix]
+    point = plugins.plugin_points(CATALOGUES_GROUP).get(prefix)
+    if point is None:
+        known = ", ".join(plugins.plugin_points(CATALOGUES_GROUP)) or "none installed"
+        raise UnknownGameError(f"unknown game catalogue {prefix!r} (known: {known})")
+    try:
+        loaded = plugins.load_plugin(point)
+    except (ImportError, AttributeError) as exc:
+        raise UnknownGameError(f"game catalogue {prefix!r} cannot be loaded ({exc})") from None
+    if not isinstance(loaded, Catalogue):
+        raise UnknownGameError(f"game catalogue {prefix!r} does not point at a Catalogue ({point.value})")
+    _catalogues[prefix] = loaded
+    return loaded
+
+
+def _catalogue_game(name: str) -> GameDefinition:
+    prefix, _, own_name = name.partition(PREFIX_SEPARATOR)
+    try:
+        definition = catalogue(prefix).load(own_name)
+    except CatalogueError as exc:
+        raise UnknownGameError(str(exc)) from None
+    if not isinstance(definition, GameDefinition) or definition.name != name:
+        raise UnknownGameError(f"game catalogue {prefix!r} did not give a definition named {name!r}")
+    _loaded[name] = definition
+    return definition
 
 
 def get_game(name: str) -> GameDefinition:
     """The definition of game ``name``; raises :class:`UnknownGameError` if there is none."""
     if name in _loaded:
         return _loaded[name]
+    if PREFIX_SEPARATOR in name:
+        return _catalogue_game(name)
     point = _entry_points().get(name)
     if point is None:
         known = ", ".join(_entry_points()) or "none installed"
@@ -73,4 +137,14 @@ def installed_game(name: str) -> GameDefinition | None:
         return None
 
 
-__all__ = ["GameDefinition", "UnknownGameError", "game_names", "get_game", "installed_game", "refresh"]
+__all__ = [
+    "GameDefinition",
+    "UnknownGameError",
+    "catalogue",
+    "catalogues",
+    "game_names",
+    "get_game",
+    "installed_game",
+    "refresh",
+    "unavailable_games",
+]

@@ -1,0 +1,17 @@
+"""Game names with a catalogue prefix (``PREFIX:NAME``) are looked up in that catalogue."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.plugins.games import UnknownGameError, get_game
+
+
+def test_an_unknown_catalogue_prefix_is_one_clear_error() -> None:
+    with pytest.raises(UnknownGameError, match=r"unknown game catalogue 'nosuch' \(known: "):
+        get_game("nosuch:liars_dice")
+
+
+def test_a_plain_unknown_game_still_names_the_known_games() -> None:
+    with pytest.raises(UnknownGameError, match=r"unknown game 'nosuch' \(known: .*lemonade"):
+        get_game("nosuch")
