@@ -256,7 +256,7 @@ async def test_quitting_asks_while_a_tournament_runs(app_db: Path) -> None:
         await wait_until(pilot, lambda: job.progress.done >= 2, "a couple of episodes")
         await pilot.press("ctrl+q")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the quit question")
-        assert "tournament" in screen_text(app)
+        await wait_until(pilot, lambda: "tournament" in screen_text(app), "the question painted")
         await pilot.press("y")
         await wait_until(pilot, lambda: not job.running, "the tournament to stop")
     assert stored(app_db, job.tournament_id)[0] == "aborted"
