@@ -33,6 +33,8 @@ USER_ERRORS = (
     ("arena.store.database", "StoreError"),
     ("arena.contract.player", "PlayerSetupError"),
     ("arena.engine.export", "EpisodeNotFound"),
+    ("arena.engine.bulk_export", "NothingToExport"),
+    ("arena.engine.export_formats", "ParquetUnavailable"),
 )
 """Errors that are the user's to fix (one line, exit 1), by the module that defines each."""
 READER_LEFT = (("builtins", "BrokenPipeError"), ("arena.contract.player", "UserLeft"))
