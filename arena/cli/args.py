@@ -123,6 +123,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export.add_argument("--output", "-o", help="file to write (default stdout; Parquet needs a file)")
     export.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+    compare = sub.add_parser(
+        "compare",
+        help="two episodes of one deal side by side, step by step, and where they first differ",
+        description="Two episodes of the same game on the same deal seed and options (the same world):"
+        " each seat's decision and reason in both, step by step, and the first step where they differ.",
+    )
+    compare.add_argument("episode_a", type=int, help="an episode id (see: arena episodes)")
+    compare.add_argument("episode_b", type=int, help="another episode of the same deal")
+    compare.add_argument("--force", action="store_true", help="compare different deal seeds or options too")
+    compare.add_argument(
+        "--diverging", action="store_true", help="show only the steps from the first divergence"
+    )
+    compare.add_argument("--json", action="store_true", help=JSON_HELP)
+    compare.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
     add_tournament_parsers(sub, ArenaParser)
     _accept_global_options_everywhere(sub)
     return parser
