@@ -11,6 +11,7 @@ from arena.display.sanitize import plain_text
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
 
     from arena.engine.compare import Comparison, Decision
 
@@ -79,7 +80,7 @@ def _divergence_line(comparison: Comparison) -> str:
     return plain_text(f"first divergence: step {first}, seat {pair.seat}: {a} (A) vs {b} (B)", limit=200)
 
 
-def _cells(decision: Decision | None) -> tuple[object, object]:
+def _cells(decision: Decision | None) -> tuple[Text, Text]:
     from rich.text import Text
 
     if decision is None:

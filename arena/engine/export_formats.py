@@ -14,13 +14,17 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol
 
 import orjson
 
+from arena.engine import bulk_export
 from arena.engine.bulk_export import Column
+from arena.store.database import Store
 
 Format = Literal["jsonl", "csv", "parquet"]
 FORMATS: tuple[Format, ...] = ("jsonl", "csv", "parquet")
@@ -110,7 +114,8 @@ _CSV_ENCODERS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def _pyarrow() -> Any:
+def require_pyarrow() -> Any:
+    """The pyarrow module (its parquet module loaded); :class:`ParquetUnavailable` if not installed."""
     try:
         import pyarrow  # type: ignore[import-untyped]
         import pyarrow.parquet  # type: ignore[import-untyped]
@@ -123,7 +128,7 @@ class ParquetWriter:
     """Typed columns, one row group per :data:`PARQUET_BATCH` rows."""
 
     def __init__(self, path: Path, columns: tuple[Column, ...]) -> None:
-        pa = _pyarrow()
+        pa = require_pyarrow()
         self.pa, self.columns = pa, columns
         types = {
             "int": pa.int64(),
@@ -176,6 +181,56 @@ def format_for(path: str | None, given: str | None) -> Format:
     return "jsonl"
 
 
+def write_export(
+    store: Store,
+    ids: list[int],
+    rows: bulk_export.Rows,
+    observations: bulk_export.Observations,
+    fmt: Format,
+    target: Path | None,
+    *,
+    escape: Callable[[str], str] | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> int:
+    """Write the rows of episodes ``ids`` to ``target`` (``None``: stdout, not for Parquet); returns
+    the number of rows.
+
+    A file is written beside its name and renamed into place when complete: a failed export
+    leaves no half file. ``progress(episodes done, episodes, rows written)`` is called after
+    every episode.
+    """
+    columns = bulk_export.columns(rows, observations)
+    partial = target.with_name(f".{target.name}.partial-{os.getpid()}") if target else None
+    stream: IO[str] | None = None
+    writer: RowWriter
+    try:
+        if fmt == "parquet":
+            if partial is None:
+                raise ValueError("Parquet is a binary file: it needs a file to write to")
+            writer = ParquetWriter(partial, columns)
+        else:
+            stream = partial.open("w", newline="", encoding="utf-8") if partial else sys.stdout
+            writer = (CsvWriter if fmt == "csv" else JsonLinesWriter)(stream, columns, escape)
+        written = 0
+        for done, (_episode_id, batch) in enumerate(bulk_export.rows_of(store, ids, rows, observations), 1):
+            writer.write(batch)
+            written += len(batch)
+            if progress is not None:
+                progress(done, len(ids), written)
+        writer.close()
+        if partial is not None and target is not None:
+            if stream is not None:
+                stream.close()
+            partial.replace(target)
+        return written
+    except BaseException:
+        if stream is not None and stream is not sys.stdout:
+            stream.close()
+        if partial is not None:
+            partial.unlink(missing_ok=True)
+        raise
+
+
 # -- reading back ---------------------------------------------------------------------------
 def read_rows(path: Path, fmt: Format, columns: tuple[Column, ...]) -> Iterator[dict[str, Any]]:
     """The rows a writer wrote to ``path``, decoded to the values it was given."""
@@ -188,7 +243,7 @@ def read_rows(path: Path, fmt: Format, columns: tuple[Column, ...]) -> Iterator[
         with path.open(newline="") as cells:
             yield from read_csv(cells, columns)
     else:
-        table = _pyarrow().parquet.read_table(str(path))
+        table = require_pyarrow().parquet.read_table(str(path))
         json_names = {c.name for c in columns if c.kind == "json"}
         for row in table.to_pylist():
             yield {k: (orjson.loads(v) if k in json_names and v is not None else v) for k, v in row.items()}
