@@ -163,7 +163,7 @@ def _check(a: dict[str, Any], b: dict[str, Any], *, force: bool) -> tuple[str, .
     if a["seed"] != b["seed"]:
         differences.append(f"deal seeds differ ({a['seed']}, {b['seed']})")
     if (a["options"] or {}) != (b["options"] or {}):
-        differences.append(f"options differ ({_options(a)}; {_options(b)})")
+        differences.append(f"options differ ({_option_differences(a['options'] or {}, b['options'] or {})})")
     if differences and not force:
         raise NotComparable(
             f"{ids} are not the same world: {', '.join(differences)}; --force compares them anyway"
@@ -173,9 +173,13 @@ def _check(a: dict[str, Any], b: dict[str, Any], *, force: bool) -> tuple[str, .
     return tuple(differences)
 
 
-def _options(episode: dict[str, Any]) -> str:
-    options = episode["options"] or {}
-    return " ".join(f"{key}={value}" for key, value in sorted(options.items())) or "defaults"
+def _option_differences(a: dict[str, Any], b: dict[str, Any]) -> str:
+    """``days 5 vs 3, market identical vs (default)``: the options that differ, A's value first."""
+    names = sorted({name for name in (*a, *b) if a.get(name, _UNSET) != b.get(name, _UNSET)})
+    return ", ".join(f"{name} {a.get(name, '(default)')} vs {b.get(name, '(default)')}" for name in names)
+
+
+_UNSET = object()
 
 
 def _side(store: Store, episode: dict[str, Any]) -> Side:
