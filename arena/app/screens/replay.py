@@ -125,8 +125,6 @@ class ReplayScreen(ArenaScreen):
             with VerticalScroll(id="replay-turns-box"):
                 yield Static(Text(""), id="replay-turns")
             with TabbedContent(id="replay-detail"):
-                with TabPane("changes", id="tab-changes"), VerticalScroll(id="replay-changes-scroll"):
-                    yield Static(Text(""), id="replay-changes")
                 # The prompt keeps its own lines: scrolled sideways, never soft-wrapped.
                 with TabPane("prompt", id="tab-prompt"), ScrollableContainer(id="replay-prompt-scroll"):
                     yield Static(Text(""), id="replay-prompt")
@@ -134,6 +132,8 @@ class ReplayScreen(ArenaScreen):
                     yield Static(Text(""), id="replay-raw")
                 with TabPane("failed attempts", id="tab-attempts"), VerticalScroll():
                     yield Static(Text(""), id="replay-attempts")
+                with TabPane("changes", id="tab-changes"), VerticalScroll(id="replay-changes-scroll"):
+                    yield Static(Text(""), id="replay-changes")
         yield SteadyFooter()
 
     def on_mount(self) -> None:
@@ -272,9 +272,9 @@ class ReplayScreen(ArenaScreen):
         self.show()
 
     def action_next_tab(self) -> None:
-        """Changes, prompt, raw reply, failed attempts."""
+        """Prompt, raw reply, failed attempts, changes."""
         tabs = self.query_one(TabbedContent)
-        order = ["tab-changes", "tab-prompt", "tab-raw", "tab-attempts"]
+        order = ["tab-prompt", "tab-raw", "tab-attempts", "tab-changes"]
         current = tabs.active if tabs.active in order else order[0]
         tabs.active = order[(order.index(current) + 1) % len(order)]
 
