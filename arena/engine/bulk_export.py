@@ -221,7 +221,8 @@ def turn_rows(
         if episode is None:  # deleted meanwhile
             continue
         seats = {row["seat"]: row for row in store.seats(episode_id)}
-        turns = store.turns(episode_id, games.get(episode["game"]))
+        # Without observations only the states are rebuilt: the observations cost a third more.
+        turns = store.turns(episode_id, games.get(episode["game"]), observations=observations != "none")
         head = _episode_part(episode)
         seen: dict[str, Any] = {}
         rows = []

@@ -29,7 +29,7 @@ from arena.store.database import Store
 Format = Literal["jsonl", "csv", "parquet"]
 FORMATS: tuple[Format, ...] = ("jsonl", "csv", "parquet")
 SUFFIXES: dict[str, Format] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".parquet": "parquet"}
-PARQUET_BATCH = 20_000
+PARQUET_BATCH = 5_000
 """Rows per Parquet row group (rows are held until a group is full)."""
 
 
