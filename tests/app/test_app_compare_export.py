@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import DataTable, Input, Static, TabbedContent
+from textual.widgets import DataTable, Input, Select, Static, TabbedContent
 
 from arena.app import create_app
 from arena.app.replay_data import ReplayData
@@ -39,6 +39,7 @@ async def open_episodes(pilot: Any, app: Any, rows: int) -> EpisodesScreen:
     await pilot.press("ctrl+o")
     await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episodes")
     screen = app.screen
+    assert isinstance(screen, EpisodesScreen)
     table = screen.query_one("#episodes", DataTable)
     await wait_until(pilot, lambda: table.row_count == rows, f"{rows} episodes listed")
     return screen
@@ -113,7 +114,7 @@ async def test_the_export_key_writes_the_listed_episodes(app_db: Path, tmp_path:
         await pilot.press("space", "x")
         await wait_until(pilot, lambda: isinstance(app.screen, ExportScreen), "the export box")
         app.screen.query_one("#export-path", Input).value = str(tmp_path / "seats.jsonl")
-        app.screen.query_one("#export-rows").value = "seats"
+        app.screen.query_one("#export-rows", Select).value = "seats"
         screen.last_export = ""
         await pilot.press("enter")
         await wait_until(pilot, lambda: bool(screen.last_export), "the second export")

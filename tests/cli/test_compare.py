@@ -142,6 +142,7 @@ def test_the_command_prints_both_decisions_and_the_first_divergence(
         first = compare_episodes(store, 1, 2).first_divergence
     finally:
         store.close()
+    assert first is not None
     code, out, err = run(capsys, played, "1", "2")
     assert code == 0, err
     assert "A: episode 1  a=baseline:weather b=baseline:cost-plus" in out
