@@ -183,6 +183,8 @@ def episode_ids(store: Store, selection: Selection) -> list[int]:
     if missing:
         raise NothingToExport(f"no episode {min(missing)} in {store.path}")
     if not ids:
+        if not where:
+            raise NothingToExport(f"no episodes in {store.path} yet")
         raise NothingToExport(f"no episodes match {selection.describe()} in {store.path}")
     return ids
 

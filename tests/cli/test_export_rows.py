@@ -210,6 +210,13 @@ def test_export_errors_are_one_line(
     assert err.startswith(message) and err.count("\n") == 1
 
 
+def test_an_empty_database_says_so(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    Store(tmp_path / "empty.db").close()
+    code, out, err = arena(capsys, tmp_path / "empty.db", "export")
+    assert (code, out) == (1, "")
+    assert err == f"arena: error: no episodes in {tmp_path / 'empty.db'} yet\n"
+
+
 def test_parquet_without_pyarrow_says_how_to_get_it(
     capsys: pytest.CaptureFixture[str], played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
