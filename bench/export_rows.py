@@ -8,7 +8,9 @@
 3. Cattle Trade, whose observation holds the whole history: ``--cattle`` random-baseline 3-seat
    episodes exported without observations, with ``--observations changes`` and ``full``.
 
-Usage: ``.venv/bin/python bench/export_rows.py [--episodes 10000] [--cattle 10] [--db PATH]``
+Usage: ``.venv/bin/python bench/export_rows.py [--episodes 10000] [--cattle 10] [--db PATH] [--only turns]
+[--tree OTHER_CHECKOUT]`` (``--tree`` runs another checkout's exports on the same database: before and
+after in one sitting; CPU seconds are the fairer figure on a shared machine).
 """
 
 from __future__ import annotations
@@ -49,14 +51,21 @@ def build(db: Path, episodes: int, cattle: int) -> tuple[int, float]:
     return progress.tournament_id, time.perf_counter() - started
 
 
-def export(db: Path, out: Path, *argv: str) -> tuple[float, int, int, str]:
-    """One ``arena export`` in its own process: seconds, peak RSS (KiB), file bytes, its summary line."""
+TREE: Path | None = None
+"""Another checkout whose ``arena`` the exports run (``--tree``: before/after in one sitting)."""
+
+
+def export(db: Path, out: Path, *argv: str) -> tuple[float, float, int, int, str]:
+    """One ``arena export`` in its own process: seconds, CPU seconds, peak RSS (KiB), file bytes, its
+    summary line."""
     started = time.perf_counter()
+    env = {**os.environ, "PYTHONPATH": str(TREE)} if TREE else None
     child = subprocess.Popen(
         [*ARENA, "--db", str(db), "export", *argv, "--output", str(out)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
     )
     assert child.stderr is not None
     err = child.stderr.read()
@@ -65,7 +74,8 @@ def export(db: Path, out: Path, *argv: str) -> tuple[float, int, int, str]:
     seconds = time.perf_counter() - started
     if child.returncode != 0:
         raise SystemExit(f"export failed: {err}")
-    return seconds, usage.ru_maxrss, out.stat().st_size, err.strip().splitlines()[-1]
+    cpu = usage.ru_utime + usage.ru_stime
+    return seconds, cpu, usage.ru_maxrss, out.stat().st_size, err.strip().splitlines()[-1]
 
 
 def rows_written(summary: str) -> int:
@@ -77,7 +87,11 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=10_000)
     parser.add_argument("--cattle", type=int, default=10)
     parser.add_argument("--db", type=Path, help="reuse (or create) this database")
+    parser.add_argument("--tree", type=Path, help="run the exports of another checkout (PYTHONPATH)")
+    parser.add_argument("--only", default="", help="e.g. turns: only these kinds of row")
     args = parser.parse_args()
+    global TREE
+    TREE = args.tree
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min), {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
@@ -91,29 +105,33 @@ def main() -> None:
             store.close()
         print(f"database: {db.stat().st_size / 1e6:.1f} MB")
         print(
-            f"\n{'rows':<6} {'format':<8} {'rows':>8} {'seconds':>8} {'rows/s':>9} {'MB':>7}"
-            f" {'peak RSS MB':>12}"
+            f"\n{'rows':<6} {'format':<8} {'rows':>8} {'seconds':>8} {'rows/s':>9} {'CPU s':>7}"
+            f" {'rows/CPU s':>10} {'MB':>7} {'peak RSS MB':>12}"
         )
         for rows in ("turns", "seats"):
+            if args.only and rows not in args.only.split(","):
+                continue
             for fmt in ("jsonl", "csv", "parquet"):
                 out = work / f"{rows}.{fmt}"
-                seconds, rss, size, summary = export(db, out, "--tournament", str(tournament), "--rows", rows)
+                seconds, cpu, rss, size, summary = export(
+                    db, out, "--tournament", str(tournament), "--rows", rows
+                )
                 count = rows_written(summary)
                 print(
-                    f"{rows:<6} {fmt:<8} {count:>8,} {seconds:>8.2f} {count / seconds:>9,.0f}"
-                    f" {size / 1e6:>7.2f} {rss / 1024:>12.0f}"
+                    f"{rows:<6} {fmt:<8} {count:>8,} {seconds:>8.2f} {count / seconds:>9,.0f} {cpu:>7.2f}"
+                    f" {count / cpu:>10,.0f} {size / 1e6:>7.2f} {rss / 1024:>12.0f}"
                 )
                 out.unlink()
-        if args.cattle:
+        if args.cattle and not args.only:
             print(f"\ncattle ({args.cattle} random 3-seat episodes), turn rows as JSON Lines:")
             for observations in ("none", "changes", "full"):
                 out = work / f"cattle-{observations}.jsonl"
-                seconds, rss, size, summary = export(
+                seconds, cpu, rss, size, summary = export(
                     db, out, "--game", "cattle", "--observations", observations
                 )
                 print(
                     f"  --observations {observations:<8} {rows_written(summary):>6,} rows {seconds:>6.2f} s"
-                    f" {size / 1e6:>8.2f} MB  peak RSS {rss / 1024:.0f} MB"
+                    f" ({cpu:.2f} CPU s) {size / 1e6:>8.2f} MB  peak RSS {rss / 1024:.0f} MB"
                 )
                 out.unlink()
 
