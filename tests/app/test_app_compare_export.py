@@ -11,10 +11,11 @@ from textual.widgets import DataTable, Input, Select, Static, TabbedContent
 
 from arena.app import create_app
 from arena.app.replay_data import ReplayData
-from arena.app.screens.compare import CompareScreen
+from arena.app.screens.compare import CELL_LIMIT, CompareScreen
 from arena.app.screens.episodes import EpisodesScreen
 from arena.app.screens.modals import ExportScreen
 from arena.app.screens.replay import ReplayScreen
+from arena.display.sanitize import plain_text
 from arena.engine import bulk_export, json_patch
 from arena.engine.compare import compare_episodes
 from arena.engine.export_formats import read_rows
@@ -68,7 +69,15 @@ async def test_mark_two_episodes_of_one_deal_and_compare_them(app_db: Path) -> N
         # The cursor starts on the first decision that differs, each side's reason beside its move.
         assert compare.current_step == expected.first_divergence
         row = [render_plain(cell).strip() for cell in table.get_row_at(table.cursor_row)]
-        assert row[1] == "b" and row[2] == "≠" and row[4] and row[6]
+        assert row[1] == "b" and row[2] == "≠"
+        pair = next(p for p in expected.steps[compare.current_step - 1].seats if p.seat == "b")
+        assert pair.a is not None and pair.b is not None
+        for shown_cell, decision in ((row[3], pair.a), (row[4], pair.b)):  # each move over its reason
+            wanted = [
+                plain_text(text, limit=CELL_LIMIT).rstrip()
+                for text in (decision.action_text, decision.reason)
+            ]
+            assert [line.rstrip() for line in shown_cell.splitlines()] == wanted
         await pilot.press("b")
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "B's replay")
         replay = app.screen

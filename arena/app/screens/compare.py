@@ -1,5 +1,8 @@
 """Two episodes of one deal side by side: each seat's decision and reason in both, step by step.
 
+Each row is one seat in one step: its move in A and in B side by side, each over its stated
+reason.
+
 Opened from the episode browser (mark two episodes with space, then ``c``). The table starts
 at the first step where the two differ, marked with ``≠``; enter opens the replay of either
 episode at that step (``a`` or ``b``).
@@ -20,8 +23,9 @@ from arena.app.screens.base import ArenaScreen
 from arena.app.widgets.steady_footer import SteadyFooter
 from arena.engine.compare import Comparison, Decision
 
-COLUMNS = ("step", "seat", "", "A", "A's reason", "B", "B's reason")
-REASON_LIMIT = 90
+COLUMNS = ("step", "seat", "", "A: decision / reason", "B: decision / reason")
+CELL_LIMIT = 60
+"""Characters of a decision's move, and of its reason, shown in a cell (replay has them whole)."""
 
 
 def heading(comparison: Comparison) -> Text:
@@ -50,14 +54,17 @@ def heading(comparison: Comparison) -> Text:
     return Text("\n").join(lines)
 
 
-def cells(decision: Decision | None) -> tuple[Text, Text]:
-    """A decision's action and reason cells (untrusted text, shown literally)."""
+def cell(decision: Decision | None) -> Text:
+    """A decision's move over its stated reason, two lines (untrusted text, shown literally)."""
     if decision is None:
-        return Text("—", style="dim"), Text("")
+        return Text("—\n", style="dim")
     action = decision.action_text or str(decision.move)
     if decision.fallback:
         action += f" (fallback: {decision.error})"
-    return safe_text(action, limit=80), safe_text(decision.reason, "italic", limit=REASON_LIMIT)
+    reason = decision.reason or "(no reason)"
+    return Text("\n").join(
+        [safe_text(action, limit=CELL_LIMIT), safe_text(reason, "italic dim", limit=CELL_LIMIT)]
+    )
 
 
 class CompareScreen(ArenaScreen):
@@ -100,8 +107,9 @@ class CompareScreen(ArenaScreen):
                     Text(str(step.number), style=style),
                     Text(pair.seat),
                     Text("" if pair.same else "≠", style="yellow"),
-                    *cells(pair.a),
-                    *cells(pair.b),
+                    cell(pair.a),
+                    cell(pair.b),
+                    height=2,
                 )
                 self.row_steps.append(step.number)
         table.focus()
