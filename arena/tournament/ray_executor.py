@@ -12,8 +12,10 @@ microseconds; a model's decision costs seconds: the figures are in bench/ray_exe
 Faults: a decision whose worker dies (killed, its node removed, out of memory) is asked
 again of another worker of the same player, with the same request and so the same seed: a
 deterministic player gives the same reply, and nothing was recorded for it yet, so nothing
-is counted twice. Ray restarts dead workers (on another node when theirs is gone). A head
-killed outright leaves its episodes ``running``; ``arena tournament resume`` replays them.
+is counted twice. Ray restarts dead workers (on another node when theirs is gone). Any
+other Ray error ends the episode ``failed`` (never a fallback that would count), and the
+run plays it again as it does any failed slot. A head killed outright leaves its episodes
+``running``; ``arena tournament resume`` replays them.
 """
 
 from __future__ import annotations
@@ -30,7 +32,14 @@ import ray
 from pydantic import BaseModel
 from ray.exceptions import ObjectLostError, RayActorError, RayError, WorkerCrashedError
 
-from arena.contract.player import ClusterWork, Decision, DecisionRequest, Player, PlayerSetupError
+from arena.contract.player import (
+    ClusterWork,
+    Decision,
+    DecisionRequest,
+    FatalPlayerError,
+    Player,
+    PlayerSetupError,
+)
 from arena.plugins.games import get_game
 from arena.tournament.cluster import ClusterError, check_reachable
 from arena.tournament.run import play_concurrently
@@ -166,8 +175,8 @@ class ReplicaPool:
                 avoid = index
                 await asyncio.sleep(REPLAY_PAUSE)
                 continue
-            except RayError as exc:
-                raise ClusterError(f"{self.text}: {one_line(exc)}") from None
+            except RayError as exc:  # not a lost worker: the episode cannot go on with fallbacks
+                raise FatalPlayerError(f"{self.text}: Ray: {one_line(exc)}") from None
             if status == "missing":
                 self.holds[index].discard(key)
                 continue
@@ -178,7 +187,7 @@ class ReplicaPool:
                 request.__dict__["prompt"] = prompt  # recorded with the turn, as a local decision's is
             decision: Decision = value
             return decision
-        raise ClusterError(f"{self.text}: every worker was lost {MAX_REPLAYS} times in a row")
+        raise FatalPlayerError(f"{self.text}: its workers were lost {MAX_REPLAYS} times in a row")
 
     def release(self, key: str) -> None:
         """Seat ``key``'s episode ended: its worker may forget it."""
