@@ -91,6 +91,18 @@ def finished_per_slot(store: Store, tournament_id: int) -> Counter[str]:
     return Counter(key for (key,) in rows)
 
 
+HANG_GUARD = 600.0
+"""Seconds after which a wait gives up: a guard against a hang, not a timing."""
+
+
+async def decided(log: Path, count: int, run: asyncio.Task[Any]) -> None:
+    """Wait until the sleepy players logged ``count`` decisions (the run still going)."""
+    give_up = time.monotonic() + HANG_GUARD
+    while len(decisions(log)) < count:
+        assert not run.done() and time.monotonic() < give_up, "the run ended or hung before the fault"
+        await asyncio.sleep(0.01)
+
+
 async def played(store: Store, config: TournamentConfig, executor: Any = None) -> int:
     tournament_id = create_tournament(store, config)
     progress = await TournamentRun(store, tournament_id, executor=executor).run()
@@ -158,8 +170,7 @@ async def test_a_killed_worker_costs_only_its_decision_in_flight(
         executor = RayExecutor(None, config.concurrency)
         tournament_id = create_tournament(remote, config)
         run = asyncio.create_task(TournamentRun(remote, tournament_id, executor=executor).run())
-        while len(decisions(log)) < 10:
-            await asyncio.sleep(0.01)
+        await decided(log, 10, run)
         pool = executor.pools["sleepy:honest/0.03/2"]
         ray.kill(pool.handles[0], no_restart=False)
         progress = await run
@@ -187,8 +198,7 @@ async def test_a_removed_node_costs_only_its_decisions_in_flight(
         executor = RayExecutor(None, config.concurrency)
         tournament_id = create_tournament(remote, config)
         run = asyncio.create_task(TournamentRun(remote, tournament_id, executor=executor).run())
-        while len(decisions(log)) < 10:
-            await asyncio.sleep(0.01)
+        await decided(log, 10, run)
         assert executor.describe()["nodes"] == 2
         pool = executor.pools["sleepy:honest/0.03/4/1"]
         cluster.remove_node(node)
@@ -222,8 +232,8 @@ def test_a_head_killed_outright_then_resumed_plays_only_what_is_missing(
     path = os.pathsep.join([*(p for p in sys.path if "sleepy" in p), str(REPO)])
     env = {**os.environ, "PYTHONPATH": path}
     child = subprocess.Popen(argv, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    finished = 0
-    while child.poll() is None and finished < 5:
+    finished, give_up = 0, time.monotonic() + HANG_GUARD
+    while child.poll() is None and finished < 5 and time.monotonic() < give_up:
         try:
             with sqlite3.connect(db) as conn:
                 finished = conn.execute("SELECT count(*) FROM episodes WHERE status='finished'").fetchone()[0]
@@ -262,3 +272,13 @@ def test_an_unreachable_cluster_is_one_line(
     assert len(lines) == 1 and "cannot reach a Ray cluster at 127.0.0.1:9: Connection refused" in lines[0], (
         err
     )
+
+
+def test_a_model_that_cannot_load_on_its_worker_stops_the_run_in_one_line(
+    cluster: Cluster, store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--db", str(store.path), "tournament", "run", "bargain", "--player", "local:/nowhere/m.gguf"]
+    argv += ["--player", "baseline:bluffing", "--seeds", "1", "--cluster", f"ray={cluster.address}"]
+    assert main(argv) == 1
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert lines == ["arena: error: local:/nowhere/m.gguf: model file not found: /nowhere/m.gguf"]
