@@ -261,7 +261,7 @@ class RayExecutor:
 
     async def open(self, players: Mapping[str, Player]) -> None:
         """Connect, start each offline model's workers and load it on every one of them."""
-        self._connect()
+        await asyncio.to_thread(self._connect)  # starting an instance takes seconds: the loop stays live
         for text, player in players.items():
             work = player.cluster_work()
             if work is None:
