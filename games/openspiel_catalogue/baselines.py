@@ -43,10 +43,10 @@ class MctsMove(Baseline[OpenSpielObservation, OpenSpielMove]):
         pyspiel = library.spiel()
         game = library.load_string(observation.game)
         state = game.new_initial_state()
-        for move in observation.moves:
+        for action in observation.move_ids:
             if state.is_simultaneous_node():
                 raise ValueError("MCTS plays sequential games only")
-            state.apply_action(move.id)
+            state.apply_action(action)
         seed = self.rng.randrange(2**31)
         evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
         bot = pyspiel.MCTSBot(game, evaluator, MCTS_UCT_C, MCTS_SIMULATIONS, 1000, False, seed, False)

@@ -13,17 +13,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 
-class SeenMove(BaseModel):
-    """One move as a seat may know it: who made it, the library's action id and name."""
-
-    model_config = ConfigDict(frozen=True)
-
-    seat: str
-    """The seat, or ``chance`` for a chance outcome."""
-    id: int
-    name: str
-
-
 class OpenSpielObservation(BaseModel):
     """What one seat may know: the library's string for its player, its legal moves, the moves it may see.
 
@@ -45,7 +34,10 @@ class OpenSpielObservation(BaseModel):
     """The seat's legal moves now by name (empty when it is not its turn)."""
     moves_seen: Literal["all", "own"]
     """Whether ``moves`` holds every move (perfect information) or the seat's own only."""
-    moves: list[SeenMove]
+    moves: list[str]
+    """Each move the seat may know as ``SEAT NAME`` (``p0 x3``, ``chance Roll 2``), in order."""
+    move_ids: list[int]
+    """The library's action ids of ``moves``, in the same order."""
     move_number: int
     """Moves made so far (a simultaneous step counts once)."""
     over: bool

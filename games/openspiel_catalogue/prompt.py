@@ -67,7 +67,7 @@ def rules_text(definition: OpenSpielDefinition, options: BaseModel, seat: str) -
 
 def render(observation: OpenSpielObservation, rules: str) -> str:
     """The prompt for one seat's observation."""
-    moves = ", ".join(f"{move.seat} {move.name}" for move in observation.moves) or "none yet"
+    moves = ", ".join(observation.moves) or "none yet"
     title = "Moves so far" if observation.moves_seen == "all" else "Your moves so far"
     legal = ", ".join(json.dumps(name, ensure_ascii=False) for name in observation.legal_moves) or "none"
     return TEMPLATE.format(

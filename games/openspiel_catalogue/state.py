@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from arena.contract.game import GameDefinition, GameState, SeatResult
 from games.openspiel_catalogue.library import CHANCE
-from games.openspiel_catalogue.models import OpenSpielMove, OpenSpielObservation, SeenMove, move_model
+from games.openspiel_catalogue.models import OpenSpielMove, OpenSpielObservation, move_model
 
 if TYPE_CHECKING:
     from games.openspiel_catalogue.definition import OpenSpielDefinition
@@ -45,6 +45,9 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
         self.step_start = 0
         """Where the last step's entries begin in ``history`` (its moves, then the chance drawn after it)."""
         self._legal: dict[int, tuple[list[int], tuple[str, ...]]] = {}
+        self._pending: list[str] | None = None
+        self._texts: list[str] = []
+        """``SEAT NAME`` of each history entry (what observations show), made once."""
         self._draw_chance()
 
     # -- the library --------------------------------------------------------------------
@@ -53,7 +56,7 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
         while spiel.is_chance_node():
             outcomes = spiel.chance_outcomes()
             action = self.chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            self.history.append((CHANCE, action, spiel.action_to_string(CHANCE, action)))
+            self._record(CHANCE, action)
             spiel.apply_action(action)
 
     def legal(self, player: int) -> tuple[list[int], tuple[str, ...]]:
@@ -72,16 +75,22 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
         if spiel.is_simultaneous_node():
             joint = [ids[p] for p in range(self.game.num_players())]
             for player, action in enumerate(joint):
-                self.history.append((player, action, spiel.action_to_string(player, action)))
+                self._record(player, action)
             spiel.apply_actions(joint)
         else:
             ((player, action),) = ids.items()
-            self.history.append((player, action, spiel.action_to_string(player, action)))
+            self._record(player, action)
             spiel.apply_action(action)
         self.steps += 1
         self._legal = {}
+        self._pending = None
         self._draw_chance()
         self.step_start = start
+
+    def _record(self, player: int, action: int) -> None:
+        name = self.spiel.action_to_string(player, action)
+        self.history.append((player, action, name))
+        self._texts.append(f"{self.seat_of(player)} {name}")
 
     def player(self, seat: str) -> int:
         """The library's player number of ``seat``."""
@@ -97,11 +106,14 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
         return bool(self.spiel.is_terminal()) or self.capped
 
     def pending(self) -> list[str]:
-        if self.over():
-            return []
-        if self.spiel.is_simultaneous_node():
-            return [seat for p, seat in enumerate(self.seats) if self.legal(p)[0]]
-        return [self.seats[self.spiel.current_player()]]
+        if self._pending is None:  # asked many times a step: once per position
+            if self.over():
+                self._pending = []
+            elif self.spiel.is_simultaneous_node():
+                self._pending = [seat for p, seat in enumerate(self.seats) if self.legal(p)[0]]
+            else:
+                self._pending = [self.seats[self.spiel.current_player()]]
+        return list(self._pending)
 
     def observation(self, seat: str) -> OpenSpielObservation:
         player = self.player(seat)
@@ -110,7 +122,11 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
             view = spiel.information_state_string(player)
         else:
             view = spiel.observation_string(player)
-        shown = self.history if self.perfect else [entry for entry in self.history if entry[0] == player]
+        if self.perfect:
+            texts, ids = list(self._texts), [action for _, action, _ in self.history]
+        else:
+            own = [index for index, entry in enumerate(self.history) if entry[0] == player]
+            texts, ids = [self._texts[i] for i in own], [self.history[i][1] for i in own]
         return OpenSpielObservation(
             game=str(self.game),
             seat=seat,
@@ -119,7 +135,8 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
             view=view,
             legal_moves=list(self.legal(player)[1]) if seat in self.pending() else [],
             moves_seen="all" if self.perfect else "own",
-            moves=[SeenMove(seat=self.seat_of(p), id=a, name=n) for p, a, n in shown],
+            moves=texts,
+            move_ids=ids,
             move_number=self.steps,
             over=self.over(),
         )
@@ -206,7 +223,9 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
         twin.chance = random.Random()
         twin.chance.setstate(self.chance.getstate())
         twin.history = list(self.history)
+        twin._texts = list(self._texts)
         twin._legal = {}
+        twin._pending = None
         return twin
 
     def turn_state(self, seat: str) -> dict[str, Any]:

@@ -23,7 +23,7 @@ class OpenSpielView(GameView[OpenSpielState, OpenSpielMove]):
             lines = [f"{viewer} (player {seen.player}), the library's {seen.view_kind.replace('_', ' ')}:"]
             lines += [seen.view.rstrip("\n") or "(empty)", ""]
             title = "moves" if seen.moves_seen == "all" else "your moves"
-            lines.append(f"{title}: " + (", ".join(f"{m.seat} {m.name}" for m in seen.moves) or "none yet"))
+            lines.append(f"{title}: " + (", ".join(seen.moves) or "none yet"))
             if seen.legal_moves:
                 lines.append("legal moves: " + ", ".join(seen.legal_moves))
         else:

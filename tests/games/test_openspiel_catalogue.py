@@ -61,7 +61,7 @@ def test_each_seat_sees_exactly_the_librarys_string_for_its_player(
             for player, seat in enumerate(state.seats):
                 seen = state.observation(seat)
                 assert seen.view == state.spiel.information_state_string(player)
-                assert all(move.seat == seat for move in seen.moves), "only its own moves"
+                assert all(move.startswith(f"{seat} ") for move in seen.moves), "only its own moves"
             state.apply({seat: state.sample_action(seat, rng) for seat in state.pending()})
 
 
@@ -72,7 +72,8 @@ def test_perfect_information_games_show_the_observation_string_and_every_move() 
     seen = state.observation("p1")
     assert seen.view_kind == "observation_string"
     assert seen.view == state.spiel.observation_string(1)
-    assert [move.seat for move in seen.moves] == ["p0"] and seen.moves_seen == "all"
+    assert seen.moves == [f"p0 {state.history[0][2]}"] and seen.moves_seen == "all"
+    assert seen.move_ids == [state.history[0][1]]
     assert seen.legal_moves == [f"o{column}" for column in range(7)]
 
 
