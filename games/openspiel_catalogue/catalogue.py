@@ -42,7 +42,12 @@ class OpenSpielCatalogue(Catalogue):
         if not library.installed():
             raise CatalogueError(f"openspiel:{name} needs the open-spiel library ({self.install_hint})")
         from games.openspiel_catalogue.definition import definition_for
+        from games.openspiel_catalogue.game_type import SNAPSHOT, SNAPSHOT_VERSION, read_game_type
 
+        if name in CURATED and name in SNAPSHOT and library.version() == SNAPSHOT_VERSION:
+            definition = definition_for(SNAPSHOT[name])  # listed without importing the library
+            self._loaded[name] = definition
+            return definition
         game_type = library.registry().get(name)
         if game_type is None:
             known = len(library.registry())
@@ -57,7 +62,7 @@ class OpenSpielCatalogue(Catalogue):
             library.load(name, {})
         except ValueError as exc:
             raise CatalogueError(f"openspiel:{name} cannot be played here: {exc}") from None
-        definition = definition_for(name, game_type)
+        definition = definition_for(read_game_type(game_type))
         self._loaded[name] = definition
         return definition
 

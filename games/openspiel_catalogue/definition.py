@@ -20,6 +20,7 @@ from arena.contract.game import GameDefinition
 from arena.contract.templates import template_version
 from games.openspiel_catalogue import library, prompt
 from games.openspiel_catalogue.curated import CURATED, Curated
+from games.openspiel_catalogue.game_type import GameTypeFacts
 from games.openspiel_catalogue.models import OpenSpielObservation
 from games.openspiel_catalogue.options import MOVE_CAP, options_model
 from games.openspiel_catalogue.state import OpenSpielState
@@ -45,13 +46,13 @@ class OpenSpielDefinition(GameDefinition[BaseModel, OpenSpielObservation, OpenSp
     short_name: ClassVar[str]
     """The library's name of the game (``liars_dice``)."""
     curated: ClassVar[Curated | None]
-    game_type: ClassVar[Any]
+    game_type: ClassVar[GameTypeFacts]
     view = OpenSpielView()
     seats_differ: ClassVar[bool] = True
 
     def library_parameters(self, options: BaseModel) -> dict[str, Any]:
         """The library's parameters that differ from its defaults (as its game string shows them)."""
-        defaults = self.game_type.parameter_specification
+        defaults = self.game_type.parameters
         values = options.model_dump()
         return {name: values[name] for name in defaults if values[name] != defaults[name]}
 
@@ -66,7 +67,14 @@ class OpenSpielDefinition(GameDefinition[BaseModel, OpenSpielObservation, OpenSp
         return options
 
     def seats(self, options: BaseModel) -> tuple[str, ...]:
-        return tuple(f"p{player}" for player in range(self.facts(options).game.num_players()))
+        kind = self.game_type
+        if "players" in kind.parameters:
+            count = int(getattr(options, "players", 0))
+        elif kind.min_players == kind.max_players:  # no need to load the game (listing stays fast)
+            count = kind.min_players
+        else:
+            count = self.facts(options).game.num_players()
+        return tuple(f"p{player}" for player in range(count))
 
     def state_class(self) -> type[OpenSpielState]:
         return OpenSpielState
@@ -75,10 +83,8 @@ class OpenSpielDefinition(GameDefinition[BaseModel, OpenSpielObservation, OpenSp
     def baselines(self) -> Mapping[str, BaselineInfo]:
         from games.openspiel_catalogue.baselines import MctsMove, RandomMove
 
-        spiel_type = library.spiel().GameType
-        sequential = self.game_type.dynamics == spiel_type.Dynamics.SEQUENTIAL
-        perfect = self.game_type.information == spiel_type.Information.PERFECT_INFORMATION
-        return baseline_table(RandomMove, MctsMove) if sequential and perfect else baseline_table(RandomMove)
+        fair = self.game_type.sequential and self.game_type.perfect
+        return baseline_table(RandomMove, MctsMove) if fair else baseline_table(RandomMove)
 
     def rules(self, options: BaseModel, seat: str) -> str:
         return prompt.rules_text(self, options, seat)
@@ -100,23 +106,19 @@ def _facts(short_name: str, parameters: tuple[tuple[str, Any], ...]) -> GameFact
     return GameFacts(game, perfect, view_kind)
 
 
-def _description(game_type: Any) -> str:
-    spiel_type = library.spiel().GameType
-    moves = "simultaneous moves" if game_type.dynamics == spiel_type.Dynamics.SIMULTANEOUS else "in turn"
-    chance = "" if game_type.chance_mode == spiel_type.ChanceMode.DETERMINISTIC else ", with chance"
-    information = (
-        "perfect information"
-        if game_type.information == spiel_type.Information.PERFECT_INFORMATION
-        else "hidden information"
-    )
-    players = f"{game_type.min_num_players}-{game_type.max_num_players}"
-    if game_type.min_num_players == game_type.max_num_players:
-        players = str(game_type.min_num_players)
-    return f"OpenSpiel's {game_type.long_name}: {players} players, {moves}, {information}{chance}."
+def _description(kind: GameTypeFacts) -> str:
+    moves = "in turn" if kind.sequential else "simultaneous moves"
+    chance = ", with chance" if kind.chance else ""
+    information = "perfect information" if kind.perfect else "hidden information"
+    players = f"{kind.min_players}-{kind.max_players}"
+    if kind.min_players == kind.max_players:
+        players = str(kind.min_players)
+    return f"OpenSpiel's {kind.long_name}: {players} players, {moves}, {information}{chance}."
 
 
-def definition_for(short_name: str, game_type: Any) -> OpenSpielDefinition:
-    """The definition of OpenSpiel game ``short_name`` (a new subclass with its facts)."""
+def definition_for(game_type: GameTypeFacts) -> OpenSpielDefinition:
+    """The definition of the OpenSpiel game of this type (a new subclass with its facts)."""
+    short_name = game_type.short_name
     curated = CURATED.get(short_name)
     title = game_type.long_name
     rules = curated.rules if curated else prompt.GENERIC_RULES
@@ -127,7 +129,7 @@ def definition_for(short_name: str, game_type: Any) -> OpenSpielDefinition:
         "title": title,
         "description": curated.description if curated else _description(game_type),
         "prompt_version": template_version(prompt.FRAME, rules, prompt.TEMPLATE),
-        "Options": options_model(short_name, game_type, curated),
+        "Options": options_model(game_type, curated),
         "short_name": short_name,
         "curated": curated,
         "game_type": game_type,

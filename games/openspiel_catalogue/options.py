@@ -12,15 +12,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from games.openspiel_catalogue.curated import Curated
+from games.openspiel_catalogue.game_type import GameTypeFacts
 
 MOVE_CAP = "move_cap"
 
 
-def options_model(short_name: str, game_type: Any, curated: Curated | None) -> type[BaseModel]:
+def options_model(facts: GameTypeFacts, curated: Curated | None) -> type[BaseModel]:
     """A frozen pydantic model with one field per library parameter, plus ``move_cap``."""
     words = curated.parameters if curated else {}
     fields: dict[str, Any] = {}
-    for name, default in sorted(game_type.parameter_specification.items()):
+    for name, default in sorted(facts.parameters.items()):
         said = words.get(name)
         constraints: dict[str, Any] = {}
         annotation: Any = type(default)
@@ -31,7 +32,7 @@ def options_model(short_name: str, game_type: Any, curated: Curated | None) -> t
         if said is not None and said.maximum is not None:
             constraints["le"] = said.maximum
         if name == "players":
-            constraints = {"ge": game_type.min_num_players, "le": game_type.max_num_players}
+            constraints = {"ge": facts.min_players, "le": facts.max_players}
         description = said.description if said else f"the library's parameter {name}"
         fields[name] = (annotation, Field(default, description=description, **constraints))
     fields[MOVE_CAP] = (
@@ -44,7 +45,7 @@ def options_model(short_name: str, game_type: Any, curated: Curated | None) -> t
         ),
     )
     model: type[BaseModel] = create_model(
-        f"{short_name.title().replace('_', '')}Options",
+        f"{facts.short_name.title().replace('_', '')}Options",
         __config__=ConfigDict(extra="forbid", frozen=True),
         **fields,
     )

@@ -135,3 +135,29 @@ def test_a_capped_game_stops_at_the_cap_and_scores_the_returns_so_far() -> None:
     assert state.steps == 3 and state.capped
     assert state.returns() == {"p0": 0.0, "p1": 0.0}
     assert state.result()["p0"].metrics == {"capped": True, "moves": 3}
+
+
+def test_the_curated_snapshot_is_what_the_installed_library_says() -> None:
+    from games.openspiel_catalogue import library
+    from games.openspiel_catalogue.game_type import SNAPSHOT, SNAPSHOT_VERSION, read_game_type
+
+    assert library.version() == SNAPSHOT_VERSION, "read the snapshot again for this open-spiel version"
+    assert set(SNAPSHOT) == set(CURATED)
+    for name, facts in SNAPSHOT.items():
+        assert facts == read_game_type(library.registry()[name]), name
+
+
+def test_listing_the_games_does_not_import_the_library() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import contextlib, io, sys\n"
+        "from arena.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    main(['games'])\n"
+        "assert 'openspiel:liars_dice' in out.getvalue()\n"
+        "print('pyspiel' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd="/")
+    assert done.stdout.strip() == "False"
