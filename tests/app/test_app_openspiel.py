@@ -12,15 +12,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Select
+from textual.widgets import Select, Static
 
 from arena.app import create_app
+from arena.app.screens.replay import ReplayScreen
 from arena.app.widgets.choice_set import ChoiceSet
 from arena.app.widgets.human_form import HumanForm
+from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from games.openspiel_catalogue.models import OpenSpielObservation
 from games.openspiel_catalogue.state import OpenSpielState
-from tests.support.app_driving import choose_seat, pick_game, screen_text, started, wait_until
+from tests.support.app_driving import choose_seat, pick_game, render_plain, screen_text, started, wait_until
 from tests.support.episodes import stored_turns
 
 GAME = "openspiel:liars_dice"
@@ -109,3 +111,45 @@ async def test_a_person_plays_liars_dice_in_the_app(app_db: Path) -> None:
     mine = [turn for turn in turns if turn["seat"] == "p0"]
     assert [turn["action"]["move"] for turn in mine] == chosen and chosen
     assert all(turn["action"]["move"] in turn["observation"]["legal_moves"] for turn in mine)
+
+
+def says(read: Callable[[], str], text: str) -> Callable[[], bool]:
+    """True once ``read()`` holds ``text``."""
+    return lambda: text in read()
+
+
+async def test_a_kuhn_poker_replay_shows_each_seat_only_its_own_card(app_db: Path) -> None:
+    store = Store(app_db)
+    seats = {"p0": "baseline:random", "p1": "baseline:random", "p2": "baseline:random"}
+    outcome = await play_match(
+        MatchConfig("openspiel:kuhn_poker", seats, seed=2, options={"players": 3}), store
+    )
+    episode_id = outcome.episode_id
+    assert episode_id is not None
+    turns = stored_turns(store, episode_id)
+    store.close()
+    first = turns[0]["state"]["state"]  # the library's whole state after step 1: every card dealt
+    app = create_app(app_db, replay=episode_id, load_models=False)
+    async with started(app, size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
+        screen = app.screen
+
+        def board() -> str:
+            return render_plain(screen.query_one("#replay-board", Static).content, width=96)
+
+        def head() -> str:
+            return render_plain(screen.query_one("#replay-head", Static).content, width=200)
+
+        await pilot.press("right")
+        await wait_until(pilot, lambda: "after step 1/" in head(), "step 1")
+        assert first.split()[0] in board() and "full view" in head()
+        for seat in ("p0", "p1", "p2"):
+            await pilot.press("v")
+            await wait_until(pilot, says(head, f"seat {seat}'s view"), seat)
+            seen = board()
+            view = turns[0]["observation"]["view"] if turns[0]["seat"] == seat else None
+            assert f"{seat} (player {seat[1]}), the library's information state string:" in seen
+            if view is not None:
+                assert view in seen
+            cards = first.split()[:3]
+            assert " ".join(cards) not in seen, "the deal of every seat stays out of a seat's view"
