@@ -11,11 +11,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from pydantic import BaseModel
 
-from arena.contract.baseline import BaselineInfo, baseline_table
 from arena.contract.game import GameDefinition
 from arena.contract.templates import template_version
 from games.openspiel_catalogue import library, prompt
@@ -23,8 +22,11 @@ from games.openspiel_catalogue.curated import CURATED, Curated
 from games.openspiel_catalogue.game_type import GameTypeFacts
 from games.openspiel_catalogue.models import OpenSpielObservation
 from games.openspiel_catalogue.options import MOVE_CAP, options_model
-from games.openspiel_catalogue.state import OpenSpielState
 from games.openspiel_catalogue.view import OpenSpielView
+
+if TYPE_CHECKING:
+    from arena.contract.baseline import BaselineInfo
+    from games.openspiel_catalogue.state import OpenSpielState
 
 ADAPTER_VERSION = 1
 """Bump with any change to how the adapter plays a game (chance draws, seats, the cap)."""
@@ -40,7 +42,7 @@ class GameFacts:
     view_kind: Literal["information_state_string", "observation_string"]
 
 
-class OpenSpielDefinition(GameDefinition[BaseModel, OpenSpielObservation, OpenSpielState]):
+class OpenSpielDefinition(GameDefinition[BaseModel, OpenSpielObservation, "OpenSpielState"]):
     """An OpenSpiel game: the subclass made for it fills in the class variables."""
 
     short_name: ClassVar[str]
@@ -77,10 +79,13 @@ class OpenSpielDefinition(GameDefinition[BaseModel, OpenSpielObservation, OpenSp
         return tuple(f"p{player}" for player in range(count))
 
     def state_class(self) -> type[OpenSpielState]:
+        from games.openspiel_catalogue.state import OpenSpielState
+
         return OpenSpielState
 
     @property
     def baselines(self) -> Mapping[str, BaselineInfo]:
+        from arena.contract.baseline import baseline_table
         from games.openspiel_catalogue.baselines import MctsMove, RandomMove
 
         fair = self.game_type.sequential and self.game_type.perfect
