@@ -36,6 +36,7 @@ USER_ERRORS = (
     ("arena.engine.bulk_export", "NothingToExport"),
     ("arena.engine.export_formats", "ParquetUnavailable"),
     ("arena.engine.compare", "NotComparable"),
+    ("arena.tournament.cluster", "ClusterError"),
 )
 """Errors that are the user's to fix (one line, exit 1), by the module that defines each."""
 READER_LEFT = (("builtins", "BrokenPipeError"), ("arena.contract.player", "UserLeft"))
