@@ -246,8 +246,8 @@ class ArenaApp(App[int]):
             return
         self.push_screen(EpisodesScreen())
 
-    def open_replay(self, episode_id: int) -> None:
-        """Step through episode ``episode_id`` (not while a person here still plays in it)."""
+    def open_replay(self, episode_id: int, *, at_step: int = 0) -> None:
+        """Step through episode ``episode_id`` from ``at_step`` (not while a person here plays in it)."""
         from arena.app.replay_data import ReplayData, ReplayError
         from arena.app.screens.replay import ReplayScreen
 
@@ -268,6 +268,7 @@ class ArenaApp(App[int]):
             if self._open_replay and len(self.screen_stack) == 1:
                 self.open_episodes()
             return
+        replay.go(at_step)
         self.push_screen(ReplayScreen(replay))
 
     def start_match(self, config: MatchConfig, *, show: bool = True) -> LiveMatch:

@@ -22,12 +22,15 @@ from rich.text import Text
 from arena.contract.game import GameDefinition, GameState
 from arena.contract.usage import Usage, unpriced_seat
 from arena.display.board import board
+from arena.engine import json_patch
 from arena.engine.recorder import stored_turn
 from arena.plugins.games import installed_game
 from arena.store.database import Store
 from arena.store.turn_rows import dumps
 
 SNAPSHOT_EVERY = 50
+VIEWS_KEPT = 8
+"""Views' JSON kept for the changes pane: stepping on reuses the step before."""
 
 
 class ReplayError(LookupError):
@@ -135,6 +138,8 @@ class ReplayData:
         self._snapshots: dict[int, GameState] = {}
         self._work: tuple[int, GameState] | None = None
         self._rebuilt_upto = 0
+        self._views: dict[tuple[int, str | None], Any] = {}
+        """Views' JSON by (position, view), for :meth:`changes` (oldest first)."""
         self._init_game()
 
     @classmethod
@@ -278,6 +283,46 @@ class ReplayData:
                     break
         self._rebuilt_upto = max(self._rebuilt_upto, index + 1)
         return True
+
+    # -- what a step changed -----------------------------------------------------------------
+    def changes(self) -> tuple[str, list[str]]:
+        """What the current step changed in the current view: a heading and one line per change.
+
+        The full view compares the whole game state (hidden values included) after the step
+        with the one before it; a seat's view compares that seat's observation. Lines are
+        JSON Patch operations in words (``~ /stands/a/cash: 117.72``); values are untrusted.
+        """
+        what = "the full state" if self.view is None else f"seat {self.view}'s view"
+        if self.position == 0:
+            return f"{what} at the start", []
+        before, after = self._view_json(self.position - 1), self._view_json(self.position)
+        if before is None or after is None:
+            return f"{what}: cannot be rebuilt here ({self.rebuild_error or 'no state'})", []
+        patch = json_patch.diff(before, after)
+        heading = f"step {self.position} changed {len(patch)} value{'s' if len(patch) != 1 else ''} of {what}"
+        return heading, json_patch.describe(patch)
+
+    def _view_json(self, position: int) -> Any:
+        """The current view's JSON after step ``position`` (kept for the last few positions)."""
+        key = (position, self.view)
+        if key in self._views:
+            return self._views[key]
+        here = self.position
+        self.position = position
+        try:
+            game = self.game()
+            if game is None:
+                value: Any = None
+            elif self.view is None:
+                value = _normal(game.to_json())
+            else:
+                value = game.observation(self.view).model_dump(mode="json")
+        finally:
+            self.position = here
+        self._views[key] = value
+        while len(self._views) > VIEWS_KEPT:
+            del self._views[next(iter(self._views))]
+        return value
 
     def render(self) -> RenderableType:
         """The state after the current step for the current view (untrusted parts included)."""

@@ -96,9 +96,47 @@ def build_parser() -> argparse.ArgumentParser:
     episodes.add_argument("--json", action="store_true", help=JSON_HELP)
     episodes.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
-    export = sub.add_parser("export", help="write an episode as JSON to stdout")
-    export.add_argument("episode_id", type=int, help="episode id (see: arena episodes)")
+    export = sub.add_parser(
+        "export",
+        help="write an episode as JSON, or many as rows (JSON Lines, CSV, Parquet)",
+        description="arena export ID writes that episode as one JSON document. Any other form (several"
+        " ids, --tournament, the filters of arena episodes, --format, --rows, --output) writes rows, one"
+        " per turn or per seat of an episode, oldest episode first; the columns are listed in the README.",
+    )
+    export.add_argument("episode_id", nargs="*", type=int, help="episode ids (see: arena episodes)")
+    export.add_argument("--tournament", type=int, help="every episode of this tournament")
+    export.add_argument("--game", help="only episodes of this game")
+    export.add_argument("--status", choices=EPISODE_STATUSES, help="only episodes in this state")
+    export.add_argument("--player", help="only episodes where a seat's player contains this text")
+    export.add_argument("--limit", type=int, help="only the newest this many (default: all)")
+    export.add_argument(
+        "--format", choices=("jsonl", "csv", "parquet"), help="default: from --output's suffix, else jsonl"
+    )
+    export.add_argument(
+        "--rows", choices=("turns", "seats"), help="one row per turn (default) or per seat of an episode"
+    )
+    export.add_argument(
+        "--observations",
+        choices=("none", "changes", "full"),
+        help="turn rows: add each observation as a JSON Patch from the seat's previous one (changes),"
+        " or whole (full: large for games that keep a history); default none",
+    )
+    export.add_argument("--output", "-o", help="file to write (default stdout; Parquet needs a file)")
     export.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+    compare = sub.add_parser(
+        "compare",
+        help="two episodes of one deal side by side, step by step, and where they first differ",
+        description="Two episodes of the same game on the same deal seed and options (the same world):"
+        " each seat's decision and reason in both, step by step, and the first step where they differ.",
+    )
+    compare.add_argument("episode_a", type=int, help="an episode id (see: arena episodes)")
+    compare.add_argument("episode_b", type=int, help="another episode of the same deal")
+    compare.add_argument("--force", action="store_true", help="compare different deal seeds or options too")
+    compare.add_argument(
+        "--diverging", action="store_true", help="show only the steps from the first divergence"
+    )
+    compare.add_argument("--json", action="store_true", help=JSON_HELP)
+    compare.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
     add_tournament_parsers(sub, ArenaParser)
     _accept_global_options_everywhere(sub)
     return parser

@@ -39,12 +39,20 @@ def cmd_episodes(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """``arena export ID``: the episode as JSON on stdout."""
+    """``arena export ID``: the episode as JSON on stdout; any other form: rows (see ``export_rows``)."""
+    from arena.cli.export_rows import export_rows_command, wants_rows
     from arena.engine.export import export_episode  # the games and the engine; a listing needs neither
 
+    for episode_id in args.episode_id:
+        episode_id_arg(episode_id)
     store = open_store(args, write=False)
+    if wants_rows(args):
+        try:
+            return export_rows_command(args, store)
+        finally:
+            store.close()
     try:
-        document = export_episode(store, episode_id_arg(args.episode_id))
+        document = export_episode(store, args.episode_id[0])
     finally:
         store.close()
     return print_json(document)

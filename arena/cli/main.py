@@ -33,6 +33,9 @@ USER_ERRORS = (
     ("arena.store.database", "StoreError"),
     ("arena.contract.player", "PlayerSetupError"),
     ("arena.engine.export", "EpisodeNotFound"),
+    ("arena.engine.bulk_export", "NothingToExport"),
+    ("arena.engine.export_formats", "ParquetUnavailable"),
+    ("arena.engine.compare", "NotComparable"),
     ("arena.tournament.cluster", "ClusterError"),
 )
 """Errors that are the user's to fix (one line, exit 1), by the module that defines each."""
@@ -368,6 +371,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     return export(args)
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    """``arena compare A B``: two episodes of one deal side by side."""
+    from arena.cli.compare import compare_command
+
+    return compare_command(args, stdout_console())
+
+
 COMMANDS = {
     "tournament": cmd_tournament,
     "tournaments": cmd_tournaments,
@@ -378,6 +388,7 @@ COMMANDS = {
     "models": cmd_models,
     "episodes": cmd_episodes,
     "export": cmd_export,
+    "compare": cmd_compare,
     "replay": cmd_replay,
 }
 

@@ -332,19 +332,22 @@ class Store:
         rows = list(self._query("SELECT config FROM player_configs WHERE hash = ?", (digest,)))
         return rows[0]["config"] if rows else None
 
-    def turns(self, episode_id: int, game: GameDefinition | None) -> list[dict[str, Any]]:
+    def turns(
+        self, episode_id: int, game: GameDefinition | None, *, observations: bool = True
+    ) -> list[dict[str, Any]]:
         """An episode's turns in order, observations and states included.
 
         Compact rows (observation and state not stored) are filled in by replaying the
         episode's actions with ``game``, the episode's game as the caller found it (``None``: it
         is not installed, and such rows say so), each proved by its digest
-        (:func:`arena.store.episode_log.hydrate`).
+        (:func:`arena.store.episode_log.hydrate`). ``observations=False``: a compact row's
+        observation may stay ``None`` (only its state is rebuilt, which costs less).
         """
         from arena.store.episode_log import hydrate  # replaying loads the game's rules
 
         rows = self.raw_turns(episode_id)
         episode = self.episode(episode_id) if any(row["observation"] is None for row in rows) else None
-        return hydrate(episode, rows, game) if episode is not None else rows
+        return hydrate(episode, rows, game, observations=observations) if episode is not None else rows
 
     def raw_turns(self, episode_id: int) -> list[dict[str, Any]]:
         """An episode's turn rows as stored (compact rows hold no observation or state)."""

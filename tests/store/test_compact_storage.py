@@ -13,6 +13,7 @@ import pytest
 from arena.contract.records import Event, Observer, TurnsRecorded
 from arena.engine.export import export_episode
 from arena.engine.match import MatchConfig, play_match
+from arena.plugins.games import installed_game
 from arena.store.database import Store
 from arena.store.turn_rows import dumps_bytes, state_digest, turn_digest
 from games.lemonade import LemonadeState
@@ -147,3 +148,39 @@ async def test_a_turn_state_the_game_changes_afterwards_is_stored_as_it_was(
     turns = stored_turns(store, outcome.episode_id or 0)
     assert all("rebuild_error" not in turn for turn in turns)
     assert [turn["state"]["days_seen"] for turn in turns][:4] == [[1], [1], [1, 2], [1, 2]]
+
+
+async def test_states_alone_are_rebuilt_when_observations_are_not_wanted(store: Store) -> None:
+    outcome = await play_match(
+        MatchConfig("bargain", {"seller": "baseline:honest", "buyer": "baseline:bluffing"}), store
+    )
+    episode_id = outcome.episode_id or 0
+    game = installed_game("bargain")
+    whole = store.turns(episode_id, game)
+    states_only = store.turns(episode_id, game, observations=False)
+    assert [t["state"] for t in states_only] == [t["state"] for t in whole]
+    assert all(t["observation"] is None and "rebuild_error" not in t for t in states_only)
+    assert all(t["observation"] is not None for t in whole)
+    # A rule change still shows: the state no longer matches its digest.
+    store.conn.execute(
+        "UPDATE turns SET action = json_set(action, '$.price', 1) WHERE episode_id = ? AND idx = 0",
+        (episode_id,),
+    )
+    broken = store.turns(episode_id, game, observations=False)
+    assert "does not match its digest" in broken[0]["rebuild_error"]
+
+
+def test_rows_of_the_older_digest_rebuild_their_states_alone_too(tmp_path: Path) -> None:
+    db = tmp_path / "v5.db"
+    shutil.copy(Path(__file__).parents[1] / "data" / "schema_v5.db", db)
+    store = Store(db)
+    try:
+        episode = store.episode(1)
+        assert episode is not None
+        game = installed_game(episode["game"])
+        whole = store.turns(1, game)
+        states_only = store.turns(1, game, observations=False)
+    finally:
+        store.close()
+    assert whole and all("rebuild_error" not in t for t in (*whole, *states_only))
+    assert [t["state"] for t in states_only] == [t["state"] for t in whole]

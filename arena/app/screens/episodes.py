@@ -1,12 +1,17 @@
 """The saved-episodes browser: filter by game, status and player; enter opens the replay.
 
-Ctrl+t lists the stored tournaments, whose tables open from there.
+Space marks an episode; ``c`` compares the two marked (or the marked one and the one under
+the cursor) side by side; ``x`` exports the marked episodes, or every one the filters let
+through, as rows (JSON Lines, CSV or Parquet, by the file's suffix). Ctrl+t lists the stored
+tournaments, whose tables open from there.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
-from typing import ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -14,12 +19,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Select
+from textual.worker import Worker, WorkerState
 
 from arena.app.browse_data import COLUMNS as BROWSE_COLUMNS
 from arena.app.browse_data import STATUSES, EpisodeFilter, episode_cells
 from arena.app.safe import safe_text
 from arena.app.screens.lists import STATUS_STYLES, ListScreen
 from arena.plugins.games import game_names
+
+if TYPE_CHECKING:
+    from arena.engine.bulk_export import Selection
 
 
 class EpisodesScreen(ListScreen):
@@ -31,6 +40,9 @@ class EpisodesScreen(ListScreen):
     COLUMNS = BROWSE_COLUMNS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_filter", "Filter", key_display="/"),
+        Binding("space", "mark", "Mark"),
+        Binding("c", "compare", "Compare"),
+        Binding("x", "export", "Export"),
         Binding("f5", "reload", "Reload"),
         Binding("ctrl+t", "tournaments", "Tournaments", priority=True),
         Binding("escape", "back", "Back"),
@@ -40,6 +52,10 @@ class EpisodesScreen(ListScreen):
         super().__init__()
         self.filter = EpisodeFilter()
         self.sub_title = "episodes"
+        self.last_export = ""
+        """How the latest export ended ("" until one has)."""
+        self.marked: list[int] = []
+        """Episodes marked with space, in the order they were marked."""
 
     def compose_filters(self) -> Iterator[Widget]:
         """The game, status and player filters."""
@@ -58,10 +74,18 @@ class EpisodesScreen(ListScreen):
         for row in rows:
             cells = episode_cells(row)
             styled = [safe_text(cell, limit=80) for cell in cells]
+            if int(cells[0]) in self.marked:
+                styled[0] = Text(f"• {cells[0]}", style="bold magenta")
             styled[3].stylize(STATUS_STYLES.get(cells[3], "red"))
             table.add_row(*styled, key=cells[0])
         count = f"{len(rows)} episode{'s' if len(rows) != 1 else ''} · {self.filter.describe()}"
-        hint = " · enter: replay" if rows else " · none match: play a match from the home screen"
+        hint = (
+            " · enter: replay · space: mark · c: compare · x: export"
+            if rows
+            else (" · none match: play a match from the home screen")
+        )
+        if self.marked:
+            hint += f" · marked: {', '.join(map(str, self.marked))}"
         hint += " · ctrl+t: tournaments"
         self.show_head(safe_text(count + hint, "dim"))
 
@@ -96,3 +120,103 @@ class EpisodesScreen(ListScreen):
     def action_tournaments(self) -> None:
         """The stored tournaments; enter opens one's tables."""
         self.arena.open_tournaments()
+
+    def _cursor_episode(self) -> int | None:
+        table = self.table
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return int(key) if key is not None else None
+
+    def action_mark(self) -> None:
+        """Mark (or unmark) the episode under the cursor."""
+        episode = self._cursor_episode()
+        if episode is None:
+            return
+        if episode in self.marked:
+            self.marked.remove(episode)
+        else:
+            self.marked.append(episode)
+        row = self.table.cursor_row
+        self.action_reload()
+        self.table.move_cursor(row=row)
+
+    def action_compare(self) -> None:
+        """Compare the two marked episodes (or the one marked and the one under the cursor)."""
+        from arena.engine.compare import NotComparable, compare_episodes
+
+        chosen = self.marked[-2:]
+        cursor = self._cursor_episode()
+        if len(chosen) < 2 and cursor is not None and cursor not in chosen:
+            chosen = [*chosen, cursor]
+        if len(chosen) != 2:
+            self.notify("mark two episodes of one deal with space, then press c", severity="warning")
+            return
+        try:
+            comparison = compare_episodes(self.arena.store, chosen[0], chosen[1])
+        except (NotComparable, LookupError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        from arena.app.screens.compare import CompareScreen
+
+        self.app.push_screen(CompareScreen(comparison))
+
+    def action_export(self) -> None:
+        """Ask for a file, then write the marked episodes (or all the filters let through) as rows."""
+        from arena.app.screens.modals import ExportScreen
+        from arena.engine.bulk_export import Selection
+
+        if self.marked:
+            selection = Selection(ids=tuple(self.marked))
+            what = f"{len(self.marked)} marked episode{'s' if len(self.marked) != 1 else ''}"
+        else:
+            player = self.filter.player.strip() or None
+            selection = Selection(game=self.filter.game, status=self.filter.status, player=player)
+            what = f"every episode of {self.filter.describe()}"
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        default = str(self.arena.store.path.parent / f"export-{stamp}.jsonl")
+
+        def chosen(answer: tuple[str, str] | None) -> None:
+            if answer is not None:
+                self._export(selection, Path(answer[0]).expanduser(), answer[1])
+
+        self.app.push_screen(ExportScreen(what, default), chosen)
+
+    def _export(self, selection: Selection, target: Path, rows: str) -> None:
+        from arena.engine import export_formats
+
+        try:
+            fmt = export_formats.format_for(str(target), None)
+        except ValueError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        database = self.arena.store.path
+        self.arena.store.flush()  # the export reads through its own connection, in a thread
+
+        def work() -> str:
+            from arena.engine import bulk_export
+            from arena.store.database import Store
+
+            store = Store(database)  # a store is used from one thread: this one opens its own
+            try:
+                ids = bulk_export.episode_ids(store, selection)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                kind: bulk_export.Rows = "seats" if rows == "seats" else "turns"
+                written = export_formats.write_export(store, ids, kind, "none", fmt, target)
+            finally:
+                store.close()
+            return f"wrote {written:,} rows of {len(ids):,} episodes to {target}"
+
+        self.run_worker(work, thread=True, group="export", exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Say how an export ended."""
+        worker = event.worker
+        if worker.group != "export":
+            return
+        if event.state == WorkerState.SUCCESS:
+            self.last_export = str(worker.result)
+            self.notify(self.last_export, markup=False, timeout=10)
+        elif event.state == WorkerState.ERROR:
+            self.last_export = f"export failed: {worker.error}"
+            self.notify(self.last_export, severity="error", markup=False)

@@ -1,4 +1,4 @@
-"""Small modal screens: a text viewer (help, rules), a yes/no question, the jump box."""
+"""Small modal screens: a text viewer (help, rules), a yes/no question, the jump box, the export box."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, Select, Static
 
 GENERAL_HELP: tuple[tuple[str, str], ...] = (
     ("tab / shift+tab", "move between fields, lists and tables"),
@@ -136,4 +136,44 @@ class JumpScreen(ModalScreen[int | None]):
 
     def action_cancel(self) -> None:
         """Close without jumping."""
+        self.dismiss(None)
+
+
+class ExportScreen(ModalScreen[tuple[str, str] | None]):
+    """Asks where to write an export and which rows; the format follows the file's suffix."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, what: str, default_path: str) -> None:
+        super().__init__(classes="confirm-modal")
+        self.what = what
+        self.default_path = default_path
+
+    def compose(self) -> ComposeResult:
+        """Build the widgets."""
+        with Vertical(id="confirm-box"):
+            yield Static(Text(f"Export {self.what} to (.jsonl, .csv or .parquet):"))
+            yield Input(value=self.default_path, id="export-path")
+            yield Select(
+                [(Text("one row per turn"), "turns"), (Text("one row per seat of an episode"), "seats")],
+                value="turns",
+                allow_blank=False,
+                id="export-rows",
+            )
+            yield Static(Text("enter writes the file · escape cancels", style="dim"), id="export-error")
+
+    def on_mount(self) -> None:
+        """Set up once the widgets exist."""
+        self.query_one("#export-path", Input).focus()
+
+    @on(Input.Submitted, "#export-path")
+    def _submitted(self, event: Input.Submitted) -> None:
+        path = event.value.strip()
+        if not path:
+            self.query_one("#export-error", Static).update(Text("give a file name", style="red"))
+            return
+        self.dismiss((path, str(self.query_one("#export-rows", Select).value)))
+
+    def action_cancel(self) -> None:
+        """Close without exporting."""
         self.dismiss(None)

@@ -2,8 +2,9 @@
 
 The state after each step is rebuilt by :class:`~arena.app.replay_data.ReplayData`;
 this screen shows it with the game's own rendering, next to each seat's action, reason,
-usage, prompt and raw reply. For hidden-information games ``v`` switches between the full
-view and each seat's own view.
+usage, prompt and raw reply, and what the step changed (the full state's or the seat's view's
+values, step to step). For hidden-information games ``v`` switches between the full view and
+each seat's own view.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 
 NAVIGATION = frozenset({"next", "previous", "first", "last", "page_forward", "page_back"})
 PAGE = 10
+CHANGES_SHOWN = 200
+"""Changes listed for one step (a step that rebuilds a board changes more)."""
 BOARDS_KEPT = 64
 """Rendered boards kept (by step, view and width): stepping back over them renders nothing."""
 
@@ -69,6 +72,18 @@ def long_texts(turns: list[ReplayTurn], attr: str) -> Text:
         else:
             body = value or "(empty reply)"
         parts.append(safe_text(body, keep_newlines=True))
+    return Text("\n").join(parts)
+
+
+def changes_text(heading: str, lines: list[str]) -> Text:
+    """What a step changed: a heading, then one line per change (values shown literally)."""
+    parts = [Text(heading, style="bold")]
+    parts += [
+        safe_text(line, "green" if line[:1] == "+" else "red" if line[:1] == "-" else "")
+        for line in lines[:CHANGES_SHOWN]
+    ]
+    if len(lines) > CHANGES_SHOWN:
+        parts.append(Text(f"… and {len(lines) - CHANGES_SHOWN} more", style="dim"))
     return Text("\n").join(parts)
 
 
@@ -117,6 +132,8 @@ class ReplayScreen(ArenaScreen):
                     yield Static(Text(""), id="replay-raw")
                 with TabPane("failed attempts", id="tab-attempts"), VerticalScroll():
                     yield Static(Text(""), id="replay-attempts")
+                with TabPane("changes", id="tab-changes"), VerticalScroll(id="replay-changes-scroll"):
+                    yield Static(Text(""), id="replay-changes")
         yield SteadyFooter()
 
     def on_mount(self) -> None:
@@ -168,6 +185,7 @@ class ReplayScreen(ArenaScreen):
         put(self.query_one("#replay-prompt", Static), prompt)
         put(self.query_one("#replay-raw", Static), long_texts(turns, "raw"))
         put(self.query_one("#replay-attempts", Static), long_texts(turns, "attempts"))
+        put(self.query_one("#replay-changes", Static), changes_text(*data.changes()))
 
     def _board_room(self) -> int:
         box = self.query_one("#replay-board-box")
@@ -254,9 +272,9 @@ class ReplayScreen(ArenaScreen):
         self.show()
 
     def action_next_tab(self) -> None:
-        """Prompt, raw reply, failed attempts."""
+        """Prompt, raw reply, failed attempts, changes."""
         tabs = self.query_one(TabbedContent)
-        order = ["tab-prompt", "tab-raw", "tab-attempts"]
+        order = ["tab-prompt", "tab-raw", "tab-attempts", "tab-changes"]
         current = tabs.active if tabs.active in order else order[0]
         tabs.active = order[(order.index(current) + 1) % len(order)]
 
