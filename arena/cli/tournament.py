@@ -111,7 +111,7 @@ def _play(store: Store, tournament_id: int, console: Console, cluster: str | Non
 def _update_bar(bar: Progress, task: TaskID, progress: TournamentProgress) -> None:
     done = progress.done + progress.given_up
     rate = f"{progress.rate:.1f} ep/s" if progress.rate else ""
-    spend = f"${progress.spend_usd:.4f}" if progress.spend_usd else ""
+    spend = progress.spend_text() if progress.spend_usd or progress.unpriced_decisions else ""
     bar.update(task, completed=done, total=progress.total, rate=rate, spend=spend)
 
 

@@ -193,9 +193,14 @@ def _ratings_table(rows: list[dict[str, Any]], group: int | None, groups: int) -
             str(row["wins"]),
             str(row["draws"]),
             str(row["losses"]),
-            fmt(row.get("usd_per_episode"), 4),
+            usd_cell(row),
         )
     return ratings
+
+
+def usd_cell(row: dict[str, Any]) -> str:
+    """A ratings row's dollars per episode; ``unpriced`` for a model with no price (never $0), ``-`` if none."""
+    return "unpriced" if row.get("unpriced") else fmt(row.get("usd_per_episode"), 4)
 
 
 def _openskill_table(openskill: dict[str, Any]) -> Table:

@@ -60,6 +60,9 @@ async def test_every_slot_is_played_and_counted_exactly_once(store: Store) -> No
         else:
             assert r["reference"] or r["rating_low"] <= r["rating"] <= r["rating_high"]
     assert table["tournament"]["counted"] == 24 and table["left_out"] == []
+    # The rate stops with the run: read later (on the home screen) it is the run's, not a decaying one.
+    assert progress.ended_at is not None and progress.rate == progress.rate
+    assert progress.rate == pytest.approx(24 / (progress.ended_at - progress.started))
 
 
 async def test_episodes_yield_through_the_runs_yield_point_and_play_the_same(
