@@ -199,7 +199,7 @@ def _ratings_table(rows: list[dict[str, Any]], group: int | None, groups: int) -
 
 
 def usd_cell(row: dict[str, Any]) -> str:
-    """A ratings row's dollars per episode; ``unpriced`` for a model with no price (never $0), ``-`` if none."""
+    """A ratings row's dollars per episode: ``unpriced`` for a model with no price, ``-`` for none."""
     return "unpriced" if row.get("unpriced") else fmt(row.get("usd_per_episode"), 4)
 
 
