@@ -240,7 +240,7 @@ def test_cli_run_table_json_and_listing(capsys: pytest.CaptureFixture[str], db_p
 def test_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
     code = main(["--db", str(db_path), "tournament", "run", "bargain", "--player", "human", "--player", "x"])
     err = capsys.readouterr().err
-    assert code == 1 and err.count("\n") == 1 and "cannot seat a human" in err
+    assert code == 2 and err.count("\n") == 1 and "cannot seat a human" in err
     code = main(["--db", str(db_path), "tournament", "resume", "9"])
     err = capsys.readouterr().err
     assert code == 1 and err.strip() == f"arena: error: no tournament 9 in {db_path}"
