@@ -1,0 +1,43 @@
+"""A person's deal is secret: with a human seat and no seed given, the engine draws one no one chose."""
+
+from __future__ import annotations
+
+from arena.engine.deal_seed import DEFAULT_SEED, episode_seed, has_human_seat
+from arena.engine.match import MatchConfig, prepare_runner
+from arena.engine.user_input import INT64_MAX
+
+PERSON = {"seller": "human", "buyer": "baseline:honest"}
+MACHINES = {"seller": "baseline:bluffing", "buyer": "baseline:honest"}
+
+
+def test_a_human_seat_is_told_apart_from_baselines_models_and_specs_that_do_not_parse() -> None:
+    assert has_human_seat(PERSON)
+    assert not has_human_seat(MACHINES)
+    assert not has_human_seat({"a": "openai:gpt-4.1-mini", "b": "no such kind:x"})
+
+
+def test_without_a_seed_a_person_plays_a_fresh_secret_seed_and_machines_play_the_default() -> None:
+    drawn = {episode_seed(None, PERSON) for _ in range(20)}
+    assert len(drawn) == 20, "63 random bits: twenty draws never repeat"
+    assert all(0 <= seed <= INT64_MAX for seed in drawn)
+    assert episode_seed(None, MACHINES) == DEFAULT_SEED
+
+
+def test_a_given_seed_is_played_as_given_with_or_without_a_person() -> None:
+    assert episode_seed(7, PERSON) == 7
+    assert episode_seed(0, PERSON) == 0
+    assert episode_seed(7, MACHINES) == 7
+
+
+def test_the_runner_plays_the_secret_seed_and_a_rematch_of_the_same_config_draws_another() -> None:
+    config = MatchConfig("bargain", PERSON)
+    first = prepare_runner(config, None, [], human_factory=_no_person, prepare_players=False)
+    again = prepare_runner(config, None, [], human_factory=_no_person, prepare_players=False)
+    assert first.game.seed != again.game.seed
+    assert first.game.seed != DEFAULT_SEED
+    machines = prepare_runner(MatchConfig("bargain", MACHINES), None, [], prepare_players=False)
+    assert machines.game.seed == DEFAULT_SEED
+
+
+def _no_person(seat: str) -> object:
+    return object()  # the runner is only built here, never played: no one is asked to move
