@@ -54,7 +54,6 @@ class HomeScreen(ArenaScreen):
         self._option_names: list[str] = []
         self._building = False
         self._players_stale = False
-        self._seed_shown: str | None = None  # what _show_seed_field last put in the seed field
 
     def compose(self) -> ComposeResult:
         """Build the widgets (the games are listed once the frame is painted)."""
@@ -266,7 +265,7 @@ class HomeScreen(ArenaScreen):
         if self.draft is None or self._building:
             return
         if widget_id == "opt-seed":
-            if value != self._seed_shown:  # typed by the person, not set by _show_seed_field
+            if value != self.draft.seed:  # typed: not the field's first value, nor one _show_seed_field set
                 self.draft.seed_given = True
             self.draft.seed = value
         elif widget_id.startswith("opt-"):
@@ -321,8 +320,7 @@ class HomeScreen(ArenaScreen):
         for field in self.query("#opt-seed").results(Input):
             field.placeholder = "secret (a person plays)" if secret else "0"
             if field.value != shown:
-                self._seed_shown = shown
-                self.draft.seed = shown
+                self.draft.seed = shown  # first, so the field's change event is not taken as typing
                 field.value = shown
 
     # -- actions ------------------------------------------------------------------------
