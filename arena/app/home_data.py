@@ -154,7 +154,7 @@ class MatchDraft:
     options: dict[str, str] = field(default_factory=dict)
     seats: dict[str, str] = field(default_factory=dict)
     seed_given: bool = False
-    """The person typed the seed. Otherwise, with a human seat, the deal is secret (see :meth:`seed_value`)."""
+    """The person typed the seed; if not, a human seat plays a secret deal (:meth:`seed_value`)."""
 
     def __post_init__(self) -> None:
         for option in self.definition.options:

@@ -9,6 +9,7 @@ and gets a warning.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import shlex
 import sys
@@ -69,6 +70,8 @@ def serve(database: Path, *, host: str | None, port: int, public_url: str | None
         database.parent.mkdir(parents=True, exist_ok=True)
     url = (public_url or "").strip().rstrip("/") or local_url(address, port)
     server = Server(app_command(database), host=address.strip("[]"), port=port, title="Arena", public_url=url)
+    # textual-serve runs on asyncio.get_event_loop(): give it a fresh loop, never a closed one.
+    asyncio.set_event_loop(asyncio.new_event_loop())
     try:
         server.serve()
     except OSError as exc:  # the port is taken, or the address is not this machine's

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from arena.contract.player import Player
 from arena.engine.deal_seed import DEFAULT_SEED, episode_seed, has_human_seat
 from arena.engine.match import MatchConfig, prepare_runner
 from arena.engine.user_input import INT64_MAX
+from players.console_human import ConsoleDesk, ConsoleHuman
 
 PERSON = {"seller": "human", "buyer": "baseline:honest"}
 MACHINES = {"seller": "baseline:bluffing", "buyer": "baseline:honest"}
@@ -39,5 +41,5 @@ def test_the_runner_plays_the_secret_seed_and_a_rematch_of_the_same_config_draws
     assert machines.game.seed == DEFAULT_SEED
 
 
-def _no_person(seat: str) -> object:
-    return object()  # the runner is only built here, never played: no one is asked to move
+def _no_person(seat: str) -> Player:
+    return ConsoleHuman(desk=ConsoleDesk())  # the runner is only built here, never played

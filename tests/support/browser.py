@@ -58,14 +58,13 @@ def arena_serve(database: Path, *extra: str) -> Iterator[tuple[str, subprocess.P
     """``arena serve`` on a free loopback port; yields its page's address once it listens."""
     port = free_port()
     command = [sys.executable, "-m", "arena.cli.main", "--db", str(database), "serve", "--port", str(port)]
-    server = subprocess.Popen(
-        [*command, *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
+    log = database.with_name(f"serve-{port}.log")  # a file, not a pipe: its log never fills a buffer
+    with log.open("w") as output:
+        server = subprocess.Popen([*command, *extra], stdout=output, stderr=subprocess.STDOUT, text=True)
     try:
         wait_for(lambda: _listening(port) or server.poll() is not None, "arena serve to listen")
         if server.poll() is not None:
-            output = server.stdout.read() if server.stdout else ""
-            raise AssertionError(f"arena serve ended with {server.returncode}: {output}")
+            raise AssertionError(f"arena serve ended with {server.returncode}: {log.read_text()}")
         yield f"http://127.0.0.1:{port}/", server
     finally:
         server.terminate()  # textual-serve ends every tab's app process on SIGTERM
