@@ -7,9 +7,17 @@ from pathlib import Path
 from textual.widgets import Input
 
 from arena.app import create_app
+from arena.app.app import ArenaApp
 from arena.app.home_data import MatchDraft
+from arena.app.screens.home import HomeScreen
 from arena.plugins.games import get_game
 from tests.support.app_driving import choose_seat, pick_game, started, wait_until
+
+
+def home_draft(app: ArenaApp) -> MatchDraft:
+    screen = app.screen
+    assert isinstance(screen, HomeScreen) and screen.draft is not None
+    return screen.draft
 
 
 def bargain_draft(seller: str, seed: str = "0", *, typed: bool = False) -> MatchDraft:
@@ -45,13 +53,13 @@ async def test_the_seed_field_reads_secret_while_a_person_is_seated_and_keeps_a_
         await choose_seat(pilot, app, 0, "human")
         await wait_until(pilot, lambda: field.value == "", "the seed field to empty")
         assert field.placeholder == "secret (a person plays)"
-        assert app.screen.draft.config().seed is None
+        assert home_draft(app).config().seed is None
         await choose_seat(pilot, app, 0, "baseline:bluffing")
         await wait_until(pilot, lambda: field.value == "0", "the default seed back")
         field.focus()
         await pilot.press("backspace", "7")
         await choose_seat(pilot, app, 0, "human")
         await pilot.pause()
-        assert field.value == "7" and app.screen.draft.config().seed == 7, (
+        assert field.value == "7" and home_draft(app).config().seed == 7, (
             "a typed seed is the person's choice"
         )
