@@ -62,7 +62,7 @@ def arena_serve(database: Path, *extra: str) -> Iterator[tuple[str, subprocess.P
     with log.open("w") as output:
         server = subprocess.Popen([*command, *extra], stdout=output, stderr=subprocess.STDOUT, text=True)
     try:
-        wait_for(lambda: _listening(port) or server.poll() is not None, "arena serve to listen")
+        wait_for(lambda: listening(port) or server.poll() is not None, "arena serve to listen")
         if server.poll() is not None:
             raise AssertionError(f"arena serve ended with {server.returncode}: {log.read_text()}")
         yield f"http://127.0.0.1:{port}/", server
@@ -75,7 +75,8 @@ def arena_serve(database: Path, *extra: str) -> Iterator[tuple[str, subprocess.P
             server.wait()
 
 
-def _listening(port: int) -> bool:
+def listening(port: int) -> bool:
+    """True if something accepts connections on 127.0.0.1:``port``."""
     try:
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
     except OSError:
