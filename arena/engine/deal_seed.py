@@ -12,23 +12,18 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 
-from arena.engine.builtin_players import HUMAN
 from arena.engine.user_input import INT64_MAX
-from arena.plugins.players import SpecError, parse_player_spec
 
 DEFAULT_SEED = 0
 """The seed of an episode without a person when none is given (reproducible by default)."""
+HUMAN_SPEC = "human"
+"""The one spelling of a person's seat: the ``human`` kind is bare (``human:x`` does not parse).
+Compared as text, so the home screen learns it without loading every player kind."""
 
 
 def has_human_seat(seats: Mapping[str, str]) -> bool:
-    """True if any seat's spec is a person (specs that do not parse are not: they fail later)."""
-    for text in seats.values():
-        try:
-            if parse_player_spec(text).kind == HUMAN.name:
-                return True
-        except SpecError:
-            continue
-    return False
+    """True if any seat is a person's."""
+    return any(text.strip() == HUMAN_SPEC for text in seats.values())
 
 
 def secret_seed() -> int:

@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+import pytest
+
 from arena.contract.player import Player
-from arena.engine.deal_seed import DEFAULT_SEED, episode_seed, has_human_seat
+from arena.engine.builtin_players import HUMAN
+from arena.engine.deal_seed import DEFAULT_SEED, HUMAN_SPEC, episode_seed, has_human_seat
 from arena.engine.match import MatchConfig, prepare_runner
 from arena.engine.user_input import INT64_MAX
+from arena.plugins.players import SpecError, parse_player_spec
 from players.console_human import ConsoleDesk, ConsoleHuman
 
 PERSON = {"seller": "human", "buyer": "baseline:honest"}
 MACHINES = {"seller": "baseline:bluffing", "buyer": "baseline:honest"}
 
 
-def test_a_human_seat_is_told_apart_from_baselines_models_and_specs_that_do_not_parse() -> None:
-    assert has_human_seat(PERSON)
+def test_a_human_seat_is_told_apart_from_baselines_and_models() -> None:
+    assert has_human_seat(PERSON) and has_human_seat({"a": " human "})
     assert not has_human_seat(MACHINES)
     assert not has_human_seat({"a": "openai:gpt-4.1-mini", "b": "no such kind:x"})
+
+
+def test_the_human_spec_is_the_only_spelling_of_the_human_kind() -> None:
+    assert parse_player_spec(HUMAN_SPEC).kind == HUMAN.name
+    for other in ("human:me", "Human", "HUMAN"):
+        with pytest.raises(SpecError):
+            parse_player_spec(other)
 
 
 def test_without_a_seed_a_person_plays_a_fresh_secret_seed_and_machines_play_the_default() -> None:
