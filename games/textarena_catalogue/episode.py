@@ -128,6 +128,12 @@ class Episode:
         twin.game_info = copy.deepcopy(self.game_info)
         return twin
 
+    def sharing_environment(self) -> Episode:
+        """A copy with its own histories that shares this one's environment (for reading only)."""
+        twin = copy.copy(self)
+        twin.histories = [list(history) for history in self.histories]
+        return twin
+
     def _collect(self) -> None:
         queues = self.state.observations
         roles = self.state.role_mapping

@@ -14,6 +14,7 @@ fallback). The move lists of :mod:`.moves` let known-legal moves skip that copy.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import weakref
@@ -57,6 +58,7 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         self._trials: dict[str, tuple[str | None, Episode]] = {}
         self._moves: tuple[int, list[str]] | None = None
         self._live_key: tuple[Any, ...] | None = None
+        self._read_only = False
 
     # -- the episode ------------------------------------------------------------------
     @property
@@ -78,6 +80,8 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         _LIVE[self._live_key] = self
 
     def _step(self, text: str) -> None:
+        if self._read_only:
+            raise RuntimeError("a with_sentinel copy shares its environment and cannot be played")
         trial = self._trials.get(text)
         if trial is not None:
             self._episode = trial[1]  # the copy that already took this step
@@ -224,21 +228,24 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         return state
 
     def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
-        """A copy where the messages only ``seat``'s player received read ``sentinel``.
+        """A read-only copy where the messages only ``seat``'s player received read ``sentinel``.
 
         A message is private when another player did not receive it too (TextArena sends
-        broadcasts to every player's queue).
+        broadcasts to every player's queue). The copy shares the environment (it is never stepped:
+        :meth:`apply` refuses), so the leak check costs no environment copy per seat and step.
         """
-        twin = self.clone()
-        episode = twin.episode
+        episode = self.episode
         player = player_id(seat)
         others = {m for other, history in enumerate(episode.histories) if other != player for m in history}
         private = [i for i, m in enumerate(episode.histories[player]) if m not in others]
         if not private:
             return None
-        for i in private:
-            m = episode.histories[player][i]
-            episode.histories[player][i] = type(m)(m.sender_id, m.sender, f"{m.text} <{sentinel}>", m.kind)
+        twin = copy.copy(self)
+        twin._episode = episode.sharing_environment()
         twin._live_key = None  # never copied for a round trip: its messages are not the episode's
-        self._register()
+        twin._read_only = True
+        history = twin.episode.histories[player]
+        for i in private:
+            m = history[i]
+            history[i] = type(m)(m.sender_id, m.sender, f"{m.text} <{sentinel}>", m.kind)
         return twin

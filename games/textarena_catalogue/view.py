@@ -2,28 +2,43 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.contract.game import GameView
+from games.textarena_catalogue.episode import conversation
 from games.textarena_catalogue.observation import TextArenaAction
 
 if TYPE_CHECKING:
     from games.textarena_catalogue.state import TextArenaState
 
 
+def player_id(seat: str) -> int:
+    """The TextArena player id of ``seat`` (``p1`` is 1)."""
+    return int(seat.removeprefix("p"))
+
+
 class TextArenaView(GameView["TextArenaState", TextArenaAction]):
-    """A seat sees its own messages; the spectator sees every seat's, one after another."""
+    """A seat sees its own latest messages; the spectator sees every seat's, one after another."""
+
+    recent: ClassVar[int] = 8
+    """Messages shown per seat (the latest; the rules text and older ones are left out)."""
 
     def render(self, state: TextArenaState, viewer: str | None) -> Any:
-        """Plain text (never read as markup): the conversation, then the moves the seat may make."""
+        """Plain text (never read as markup): the seat's latest messages, then the moves it may make."""
         seats = state.seats if viewer is None else (viewer,)
         parts = []
         for seat in seats:
-            text = state.conversation(seat).strip("\n")
-            heading = f"== {seat} (TextArena player {seat.removeprefix('p')}) =="
+            told = [m for m in state.episode.histories[player_id(seat)] if m.kind != "PROMPT"]
+            shown = told[-self.recent :]
+            lines = [f"== {seat} (TextArena player {player_id(seat)}) =="]
+            if len(told) > len(shown):
+                lines.append(f"({len(told) - len(shown)} earlier messages)")
+            lines.append(conversation(shown).strip("\n"))
             moves = state.legal_moves(seat)
-            shown = ", ".join(moves[:30]) + (f", ... ({len(moves)} in all)" if len(moves) > 30 else "")
-            parts.append(f"{heading}\n{text}" + (f"\nMoves: {shown}" if moves else ""))
+            if moves:
+                listed = ", ".join(moves[:30]) + (f", ... ({len(moves)} in all)" if len(moves) > 30 else "")
+                lines.append(f"Moves: {listed}")
+            parts.append("\n".join(lines))
         return "\n\n".join(parts)
 
     def describe_action(self, state: TextArenaState, seat: str, action: TextArenaAction) -> str:
