@@ -1,7 +1,9 @@
-"""One Arena definition per listed TextArena environment, built from the listing and the library.
+"""One Arena definition per listed TextArena environment, built from the listing alone.
 
-The options model is made with ``pydantic.create_model`` from the environment's registered
-constructor parameters (those the listing offers), typed by their defaults, plus ``players``
+Making a definition imports no TextArena (``arena games`` prints every definition's facts and
+TextArena takes ~1.4 s to import): the state, the rules text and the episodes import it when
+a game is played. The options model is made with ``pydantic.create_model`` from the listed
+constructor parameters and their registered defaults, typed by the defaults, plus ``players``
 for an environment that takes more than one count. The rules a seat is told are the
 environment's own first message to that player (its PROMPT), which the listed environments
 write from their parameters alone (a test checks it is the same for every seed).
@@ -16,18 +18,19 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, Field, create_model
-from textarena.envs.registration import ENV_REGISTRY
 
 from arena.contract.game import GameDefinition
 from arena.contract.templates import template_version
-from games.textarena_catalogue.episode import Episode, conversation
 from games.textarena_catalogue.listing import ADAPTER_VERSION, LIBRARY, LIBRARY_VERSION, ListedEnv
+from games.textarena_catalogue.messages import Message, conversation
 from games.textarena_catalogue.observation import TextArenaObservation
-from games.textarena_catalogue.state import TextArenaState, seat_name
+from games.textarena_catalogue.seats import seat_name
 from games.textarena_catalogue.view import TextArenaView
 
 if TYPE_CHECKING:
     from arena.contract.baseline import BaselineInfo
+    from games.textarena_catalogue.episode import Episode
+    from games.textarena_catalogue.state import TextArenaState
 
 PROMPT_TEMPLATE = """\
 {rules}
@@ -39,7 +42,7 @@ Your move, in the format the game asks for:"""
 """A seat's prompt: the environment's rules text, then its messages as TextArena's LLM wrapper writes them."""
 
 
-class TextArenaDefinition(GameDefinition[BaseModel, TextArenaObservation, TextArenaState]):
+class TextArenaDefinition(GameDefinition[BaseModel, TextArenaObservation, "TextArenaState"]):
     """A TextArena environment as an Arena game (one subclass per environment: :func:`make_definition`)."""
 
     listing: ClassVar[ListedEnv]
@@ -61,7 +64,9 @@ class TextArenaDefinition(GameDefinition[BaseModel, TextArenaObservation, TextAr
         return tuple(seat_name(i) for i in range(count))
 
     def state_class(self) -> type[TextArenaState]:
-        """The one TextArena state class."""
+        """The one TextArena state class (TextArena is imported with it)."""
+        from games.textarena_catalogue.state import TextArenaState
+
         return TextArenaState
 
     @property
@@ -77,6 +82,8 @@ class TextArenaDefinition(GameDefinition[BaseModel, TextArenaObservation, TextAr
 
     def start_episode(self, seed: int, options: BaseModel) -> Episode:
         """A new isolated episode of the environment."""
+        from games.textarena_catalogue.episode import Episode
+
         count = len(self.seats(options))
         kwargs = self.constructor_arguments(options)
         return Episode(self.listing.env_id, kwargs, count, seed, uses_numpy=self.listing.uses_numpy)
@@ -87,8 +94,6 @@ class TextArenaDefinition(GameDefinition[BaseModel, TextArenaObservation, TextAr
 
     def prompt(self, observation: TextArenaObservation, rules: str) -> str:
         """The rules, then every other message the player received, in TextArena's own wording."""
-        from games.textarena_catalogue.episode import Message
-
         told = [Message(-1, m.sender, m.text, m.kind) for m in observation.messages if m.kind != "PROMPT"]
         return PROMPT_TEMPLATE.format(rules=rules, conversation=conversation(told).lstrip("\n"))
 
@@ -103,13 +108,11 @@ def _rules_text(definition: type[TextArenaDefinition], options_json: str, seat: 
 
 
 def _options_model(listing: ListedEnv) -> type[BaseModel]:
-    defaults = ENV_REGISTRY[listing.env_id].kwargs
     fields: dict[str, Any] = {}
     low, high = listing.players
     if low != high:
         fields["players"] = (int, Field(low, ge=low, le=high, description="how many players"))
-    for name in listing.options:
-        default = defaults[name]
+    for name, default in listing.options:
         fields[name] = (type(default), Field(default, description=f"TextArena's {name} parameter"))
     model_name = "Options_" + "".join(ch if ch.isalnum() else "_" for ch in listing.env_id)
     made: type[BaseModel] = create_model(model_name, __base__=BaseModel, **fields)
@@ -118,7 +121,9 @@ def _options_model(listing: ListedEnv) -> type[BaseModel]:
 
 def make_definition(listing: ListedEnv) -> TextArenaDefinition:
     """The definition of a listed environment (``textarena:ID``, version ``LIBRARY/ADAPTER``: ``0.7.4/1``)."""
-    installed = importlib.metadata.version("textarena")  # stored episodes say what they were played with
+    installed = importlib.metadata.version(
+        "textarena"
+    )  # stored episodes say what they were played with (cheap)
     attributes: dict[str, Any] = {
         "name": f"textarena:{listing.env_id}",
         "version": f"{installed}/{ADAPTER_VERSION}",

@@ -11,22 +11,12 @@ wrappers, so an action goes through the same action wrappers as under ``ta.make(
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import Any
 
 import textarena as ta
 
 from games.textarena_catalogue.isolation import EpisodeRandom
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """One message a player received: who sent it, its text and TextArena's kind for it."""
-
-    sender_id: int
-    sender: str
-    text: str
-    kind: str
+from games.textarena_catalogue.messages import Message
 
 
 def unwrapped(env: Any) -> Any:
@@ -34,11 +24,6 @@ def unwrapped(env: Any) -> Any:
     while isinstance(env, ta.Wrapper):
         env = env.env
     return env
-
-
-def conversation(messages: list[Message]) -> str:
-    """Messages as TextArena's ``LLMObservationWrapper`` writes them (``\\n[GAME] ...``)."""
-    return "".join(f"\n[{m.sender}] {m.text}" for m in messages)
 
 
 class Episode:

@@ -27,8 +27,9 @@ class ListedEnv:
     """The key of its legal-move function in :data:`games.textarena_catalogue.moves.MOVES`."""
     players: tuple[int, int] = (2, 2)
     """The fewest and most players it takes (TextArena keeps no such data: read off its asserts)."""
-    options: tuple[str, ...] = ()
-    """The constructor parameters offered as ``--option`` (scalar ones whose every value plays)."""
+    options: tuple[tuple[str, int | float | bool | str], ...] = ()
+    """The constructor parameters offered as ``--option``, with their registered defaults (scalar
+    ones whose every value plays); a test checks the defaults against TextArena's registry."""
     uses_numpy: bool = False
     """Whether it draws from numpy's global generator (then the isolation swaps that too)."""
 
@@ -49,7 +50,10 @@ LISTED: dict[str, ListedEnv] = {
             "Connect four",
             "Drop discs into columns; four in a row wins.",
             "connect_four",
-            options=("num_rows", "num_cols"),
+            options=(
+                ("num_rows", 6),
+                ("num_cols", 7),
+            ),
         ),
         ListedEnv("Nim-v0", "Nim", "Take objects from piles (3, 4, 5); whoever takes the last wins.", "nim"),
         ListedEnv(
@@ -57,7 +61,7 @@ LISTED: dict[str, ListedEnv] = {
             "Kuhn poker",
             "Three-card poker: one card each, check, bet, call or fold, over several hands.",
             "kuhn_poker",
-            options=("max_rounds",),
+            options=(("max_rounds", 3),),
         ),
         ListedEnv(
             "LiarsDice-v0-small",
@@ -65,7 +69,7 @@ LISTED: dict[str, ListedEnv] = {
             "Bid on the dice under everyone's cups or call the last bid a lie; lose dice when wrong.",
             "liars_dice",
             players=(2, 15),
-            options=("num_dice",),
+            options=(("num_dice", 3),),
         ),
         ListedEnv(
             "HighSociety-v0",
@@ -84,21 +88,29 @@ LISTED: dict[str, ListedEnv] = {
             "Pig",
             "Roll to build a turn total or hold to bank it; a 1 loses the turn's points.",
             "pig_dice",
-            options=("winning_score", "max_turns"),
+            options=(
+                ("winning_score", 100),
+                ("max_turns", 100),
+            ),
         ),
         ListedEnv(
             "Poker-v0",
             "Texas hold'em",
             "Heads-up no-limit hold'em over several hands.",
             "poker",
-            options=("num_rounds", "starting_chips", "small_blind", "big_blind"),
+            options=(
+                ("num_rounds", 10),
+                ("starting_chips", 1000),
+                ("small_blind", 10),
+                ("big_blind", 20),
+            ),
         ),
         ListedEnv(
             "ColonelBlotto-v0",
             "Colonel Blotto",
             "Split 20 units over 3 fields each round; winning more fields wins the round.",
             "colonel_blotto",
-            options=("num_rounds",),
+            options=(("num_rounds", 9),),
         ),
         ListedEnv(
             "IteratedPrisonersDilemma-v0",
@@ -106,12 +118,12 @@ LISTED: dict[str, ListedEnv] = {
             "Talk, then cooperate or defect, round after round.",
             "prisoners_dilemma",
             options=(
-                "num_rounds",
-                "communication_turns",
-                "cooperate_reward",
-                "defect_reward",
-                "sucker_reward",
-                "mutual_defect_reward",
+                ("num_rounds", 10),
+                ("communication_turns", 1),
+                ("cooperate_reward", 3),
+                ("defect_reward", 5),
+                ("sucker_reward", 0),
+                ("mutual_defect_reward", 1),
             ),
         ),
         ListedEnv(
@@ -119,7 +131,7 @@ LISTED: dict[str, ListedEnv] = {
             "Battleship",
             "Find and sink the other side's hidden ships on a grid.",
             "battleship",
-            options=("grid_size",),
+            options=(("grid_size", 5),),
         ),
     )
 }

@@ -23,25 +23,17 @@ from typing import TYPE_CHECKING, Any, Self
 from pydantic import BaseModel
 
 from arena.contract.game import GameDefinition, GameState, SeatResult
-from games.textarena_catalogue.episode import Episode, conversation
+from games.textarena_catalogue.episode import Episode
+from games.textarena_catalogue.messages import conversation
 from games.textarena_catalogue.moves import MOVES
 from games.textarena_catalogue.observation import TextArenaAction, TextArenaMessage, TextArenaObservation
+from games.textarena_catalogue.seats import player_id, seat_name
 
 if TYPE_CHECKING:
     from games.textarena_catalogue.definition import TextArenaDefinition
 
 _LIVE: weakref.WeakValueDictionary[tuple[Any, ...], TextArenaState] = weakref.WeakValueDictionary()
 """Live states by (game, seed, options, actions so far): ``from_json`` copies one instead of replaying."""
-
-
-def seat_name(player: int) -> str:
-    """The Arena seat of TextArena player ``player``."""
-    return f"p{player}"
-
-
-def player_id(seat: str) -> int:
-    """The TextArena player id of ``seat``."""
-    return int(seat.removeprefix("p"))
 
 
 class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]):

@@ -5,16 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.contract.game import GameView
-from games.textarena_catalogue.episode import conversation
+from games.textarena_catalogue.messages import conversation
 from games.textarena_catalogue.observation import TextArenaAction
+from games.textarena_catalogue.seats import player_id
 
 if TYPE_CHECKING:
     from games.textarena_catalogue.state import TextArenaState
-
-
-def player_id(seat: str) -> int:
-    """The TextArena player id of ``seat`` (``p1`` is 1)."""
-    return int(seat.removeprefix("p"))
 
 
 class TextArenaView(GameView["TextArenaState", TextArenaAction]):

@@ -19,10 +19,11 @@ from arena.engine.lineup import player_rng
 from arena.engine.match import MatchConfig, play_match
 from arena.plugins.games import get_game
 from arena.store.database import Store
-from games.textarena_catalogue.episode import Message, conversation, unwrapped
+from games.textarena_catalogue.episode import unwrapped
 from games.textarena_catalogue.listing import LISTED
+from games.textarena_catalogue.messages import Message, conversation
 from games.textarena_catalogue.moves import MOVES
-from games.textarena_catalogue.state import seat_name
+from games.textarena_catalogue.seats import seat_name
 
 ta = pytest.importorskip("textarena")
 

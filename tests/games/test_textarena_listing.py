@@ -46,8 +46,8 @@ def test_the_tables_are_for_the_installed_release() -> None:
 def test_a_listed_environment_is_registered_with_the_options_it_offers(env_id: str) -> None:
     entry = LISTED[env_id]
     spec = ENV_REGISTRY[env_id]
-    assert set(entry.options) <= set(spec.kwargs)
-    assert all(isinstance(spec.kwargs[name], int | float | bool | str) for name in entry.options)
+    assert {name: spec.kwargs.get(name) for name, _ in entry.options} == dict(entry.options)
+    assert all(isinstance(default, int | float | bool | str) for _, default in entry.options)
     assert entry.moves in MOVES
     # numpy's global generator is swapped only for environments whose code draws from it
     assert entry.uses_numpy == ("np.random" in _sources(env_id))
@@ -79,11 +79,13 @@ def test_each_unavailable_reason_is_true_of_the_library(env_id: str) -> None:
 
 
 def test_listing_imports_no_textarena() -> None:
-    # in a fresh interpreter: the names and the unavailable reasons come from static data
+    # in a fresh interpreter: the names, the definitions' facts (what `arena games` prints) and the
+    # unavailable reasons come from static data
     code = (
         "import sys\n"
-        "from arena.plugins.games import game_names, unavailable_games\n"
+        "from arena.plugins.games import game_names, get_game, unavailable_games\n"
         "names = [n for n in game_names() if n.startswith('textarena:')]\n"
+        "facts = [(get_game(n).title, get_game(n).options, get_game(n).default_seats) for n in names]\n"
         "gone = [n for n in unavailable_games() if n.startswith('textarena:')]\n"
         "print(len(names), len(gone), 'textarena' in sys.modules)\n"
     )
