@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from typing import TYPE_CHECKING, ClassVar
 
@@ -42,13 +43,18 @@ class TextArenaCatalogue(Catalogue):
                 f"textarena:{name} is not in Arena's TextArena catalogue (it lists the environments it has"
                 f" a legal-move generator for: {listed})"
             )
-        if importlib.util.find_spec("textarena") is None:
+        if not _textarena_installed():
             raise CatalogueError(f"textarena:{name} needs TextArena: {self.install_hint}")
         from games.textarena_catalogue.definition import make_definition
 
         definition = make_definition(LISTED[name])
         self._definitions[name] = definition
         return definition
+
+
+@functools.cache
+def _textarena_installed() -> bool:
+    return importlib.util.find_spec("textarena") is not None
 
 
 CATALOGUE = TextArenaCatalogue()

@@ -23,13 +23,13 @@ from arena.contract.game import GameDefinition
 from arena.contract.templates import template_version
 from games.textarena_catalogue.listing import ADAPTER_VERSION, LIBRARY, LIBRARY_VERSION, ListedEnv
 from games.textarena_catalogue.messages import Message, conversation
-from games.textarena_catalogue.observation import TextArenaObservation
 from games.textarena_catalogue.seats import seat_name
 from games.textarena_catalogue.view import TextArenaView
 
 if TYPE_CHECKING:
     from arena.contract.baseline import BaselineInfo
     from games.textarena_catalogue.episode import Episode
+    from games.textarena_catalogue.observation import TextArenaObservation
     from games.textarena_catalogue.state import TextArenaState
 
 PROMPT_TEMPLATE = """\
@@ -42,7 +42,7 @@ Your move, in the format the game asks for:"""
 """A seat's prompt: the environment's rules text, then its messages as TextArena's LLM wrapper writes them."""
 
 
-class TextArenaDefinition(GameDefinition[BaseModel, TextArenaObservation, "TextArenaState"]):
+class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "TextArenaState"]):
     """A TextArena environment as an Arena game (one subclass per environment: :func:`make_definition`)."""
 
     listing: ClassVar[ListedEnv]
@@ -117,6 +117,12 @@ def _options_model(listing: ListedEnv) -> type[BaseModel]:
     model_name = "Options_" + "".join(ch if ch.isalnum() else "_" for ch in listing.env_id)
     made: type[BaseModel] = create_model(model_name, __base__=BaseModel, **fields)
     return made
+
+
+@functools.cache
+def installed_version() -> str:
+    """The installed TextArena's version (stored episodes say what they were played with), read once."""
+    return importlib.metadata.version("textarena")
 
 
 def make_definition(listing: ListedEnv) -> TextArenaDefinition:

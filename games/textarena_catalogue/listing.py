@@ -139,7 +139,7 @@ LISTED: dict[str, ListedEnv] = {
 
 NEEDS_NLTK = "needs NLTK word lists it downloads when first imported (no download here)"
 NEEDS_API = "needs an OpenRouter API key: an LLM judge or game master plays a part"
-NEEDS_PY312 = "its code needs Python 3.12 (PEP 701 f-strings); this is Python 3.11"
+NEEDS_PY312 = "its code needs Python 3.12 or later (PEP 701 f-strings)"
 
 UNAVAILABLE: dict[str, str] = {
     **dict.fromkeys(

@@ -6,14 +6,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.contract.game import GameView
 from games.textarena_catalogue.messages import conversation
-from games.textarena_catalogue.observation import TextArenaAction
 from games.textarena_catalogue.seats import player_id
 
 if TYPE_CHECKING:
+    from games.textarena_catalogue.observation import TextArenaAction
     from games.textarena_catalogue.state import TextArenaState
 
 
-class TextArenaView(GameView["TextArenaState", TextArenaAction]):
+class TextArenaView(GameView["TextArenaState", "TextArenaAction"]):
     """A seat sees its own latest messages; the spectator sees every seat's, one after another."""
 
     recent: ClassVar[int] = 8
