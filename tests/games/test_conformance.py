@@ -22,6 +22,7 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from arena.contract.baseline import BaselineInfo, baseline_table
+from arena.contract.catalogue import PREFIX_SEPARATOR
 from arena.contract.game import GameState
 from arena.contract.player import Decision, DecisionRequest, Player
 from arena.engine.match import MatchConfig, play_match, prepare_runner, run_to_end
@@ -35,7 +36,9 @@ from games.bargain.view import BargainView
 from games.lemonade import LemonadeDefinition, LemonadeOptions, LemonadeState
 from tests.support.gamekit import replay_stored
 
-GAMES = game_names()
+# A catalogue's games (PREFIX:NAME) have their own conformance tests (tests/games/test_textarena_*.py),
+# with options short enough for the suite.
+GAMES = [name for name in game_names() if PREFIX_SEPARATOR not in name]
 SMALL_OPTIONS: dict[str, dict[str, Any]] = {"lemonade": {"days": 6}, "cattle": {"turn_cap": 20}}
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 import pytest
 
+from arena.contract.catalogue import PREFIX_SEPARATOR
 from arena.plugins.games import game_names, get_game
 from arena.testing import GameCheckError, check_playthrough
 from tests.golden.golden import (
@@ -93,8 +94,10 @@ def test_playthrough_matches_the_golden_file(name: str) -> None:
 
 
 def test_every_registered_game_has_a_golden_playthrough() -> None:
-    assert set(game_names()) <= set(CONTRACT_PLAYTHROUGHS)
-    for game in game_names():
+    # A catalogue's games (PREFIX:NAME) are pinned by their own tests against the library itself.
+    built_in = [name for name in game_names() if PREFIX_SEPARATOR not in name]
+    assert set(built_in) <= set(CONTRACT_PLAYTHROUGHS)
+    for game in built_in:
         assert contract_path(game).exists(), (
             f"record tests/golden/games/{game}.json (python -m tests.golden.record)"
         )
