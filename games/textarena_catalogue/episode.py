@@ -103,7 +103,7 @@ class Episode:
         """An independent copy: the environment deep-copied, the generators' states and the histories
         (lists of immutable messages) copied one level deep."""
         twin = copy.copy(self)
-        twin.random = copy.copy(self.random)  # its states are immutable tuples and dicts replaced per call
+        twin.random = self.random.copy()
         twin.env = copy.deepcopy(self.env)
         twin.base = unwrapped(twin.env)
         twin.histories = [list(history) for history in self.histories]

@@ -2,16 +2,23 @@
 
 TextArena reseeds the global ``random`` at every ``reset(seed=...)`` and its environments draw
 from it (a few from numpy's global generator too) during ``reset`` and ``step``. Two episodes
-side by side would share one stream. :class:`EpisodeRandom` keeps one episode's generator
-states and swaps them in for exactly the duration of one library call, under a process-wide
-lock (the global state is one per process, so two threads must not swap at once), then puts
-back whatever was there before. numpy's state is swapped only for environments that draw from
-it (``uses_numpy``): a numpy swap costs ~115 us, more than a whole TicTacToe step. Which
-environments those are is listed data, checked against the library's source by a test.
+side by side would share one stream. :class:`EpisodeRandom` gives each episode its own
+``random.Random`` and stands it in for the global one for exactly the duration of one library
+call: the ``random`` module's functions (``random.choice``, ``random.seed``, ...) are the bound
+methods of one hidden instance, and the library looks them up on the module at each call
+(TextArena 0.7.4 never binds them at import: ``from random import ...`` appears nowhere in
+it), so the call sees the episode's methods in their place. That costs a few microseconds,
+where copying the global generator's state in and out (``getstate``/``setstate``) costs ~50 us
+a call, as much as a TicTacToe step. It happens under a process-wide lock (the module is one
+per process, so two threads must not swap at once) and the process's own functions are back
+afterwards, their stream untouched. numpy's global state is swapped (copied) only for
+environments that draw from it (``uses_numpy``: listed data, checked against the library's
+source by a test); a numpy swap costs ~115 us.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 import threading
 from collections.abc import Callable
@@ -24,13 +31,20 @@ T = TypeVar("T")
 _GLOBAL_SWAP = threading.RLock()
 """Held while an episode's generators stand in for the process's (re-entrant: a call may nest)."""
 
+_MODULE_METHODS = tuple(
+    name
+    for name in dir(random)
+    if not name.startswith("_") and getattr(getattr(random, name), "__self__", None) is random._inst
+)
+"""The ``random`` module's functions that are methods of its hidden global instance."""
+
 
 class EpisodeRandom:
-    """One episode's states of the global ``random`` (and numpy) generators, kept apart from the process's."""
+    """One episode's generator for the global ``random`` (and numpy's state), apart from the process's."""
 
     def __init__(self, seed: int, *, uses_numpy: bool = False) -> None:
         # Each starts from the episode seed: an episode is its seed, whatever ran before it.
-        self.python_state: tuple[Any, ...] = random.Random(seed).getstate()
+        self.python = random.Random(seed)
         self.numpy_state: dict[str, Any] | None = None
         if uses_numpy:
             self.numpy_state = np.random.RandomState(seed % 2**32).get_state(legacy=False)
@@ -38,19 +52,28 @@ class EpisodeRandom:
     def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``function(*args, **kwargs)`` with this episode's generators as the global ones."""
         with _GLOBAL_SWAP:
-            saved_python = random.getstate()
-            saved_numpy = None if self.numpy_state is None else np.random.get_state(legacy=False)
-            random.setstate(self.python_state)
+            saved = [getattr(random, name) for name in _MODULE_METHODS]
+            for name in _MODULE_METHODS:
+                setattr(random, name, getattr(self.python, name))
+            saved_numpy = None
             if self.numpy_state is not None:
+                saved_numpy = np.random.get_state(legacy=False)
                 np.random.set_state(self.numpy_state)
             try:
                 return function(*args, **kwargs)
             finally:
-                self.python_state = random.getstate()
-                random.setstate(saved_python)
+                for name, method in zip(_MODULE_METHODS, saved, strict=True):
+                    setattr(random, name, method)
                 if saved_numpy is not None:
                     self.numpy_state = np.random.get_state(legacy=False)
                     np.random.set_state(saved_numpy)
+
+    def copy(self) -> EpisodeRandom:
+        """An independent copy (the same states, drawn on separately)."""
+        twin = copy.copy(self)
+        twin.python = random.Random()
+        twin.python.setstate(self.python.getstate())
+        return twin
 
 
 __all__ = ["EpisodeRandom"]

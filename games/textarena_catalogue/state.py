@@ -51,6 +51,10 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         self._moves: tuple[int, list[str]] | None = None
         self._live_key: tuple[Any, ...] | None = None
         self._read_only = False
+        self._options_text: str | None = None
+        self._pending: list[str] | None = None
+        self._message_models: dict[int, list[TextArenaMessage]] = {}
+        """Each player's messages as observation models, made once each (histories only grow)."""
 
     # -- the episode ------------------------------------------------------------------
     @property
@@ -65,7 +69,9 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         return (self.definition.name, self.seed, self._options_json(), tuple(self.actions))
 
     def _options_json(self) -> str:
-        return json.dumps(self.options.model_dump(mode="json"), sort_keys=True)
+        if self._options_text is None:  # the options never change: written once
+            self._options_text = json.dumps(self.options.model_dump(mode="json"), sort_keys=True)
+        return self._options_text
 
     def _register(self) -> None:
         self._live_key = self._key()
@@ -82,12 +88,16 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         self.actions.append(text)
         self._trials.clear()
         self._moves = None
+        self._pending = None
         self._register()
 
     # -- the contract -----------------------------------------------------------------
     def pending(self) -> list[str]:
         """The seat TextArena expects the next action from (none once it says the game is over)."""
-        return [] if self.episode.done else [seat_name(self.episode.current_player)]
+        if self._pending is None:  # asked many times a step; it changes only with a step
+            episode = self.episode
+            self._pending = [] if episode.done else [seat_name(episode.current_player)]
+        return list(self._pending)
 
     def legal_moves(self, seat: str) -> list[str]:
         """The moves the environment accepts from ``seat`` now (:mod:`.moves`), empty when not its turn."""
@@ -108,12 +118,15 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
             player=player,
             turn=len(self.actions),
             your_turn=seat in self.pending(),
-            messages=[
-                TextArenaMessage(sender=m.sender, text=m.text, kind=m.kind)
-                for m in self.episode.histories[player]
-            ],
+            messages=self._messages(player),
             moves=self.legal_moves(seat),
         )
+
+    def _messages(self, player: int) -> list[TextArenaMessage]:
+        made = self._message_models.setdefault(player, [])
+        history = self.episode.histories[player]
+        made += [TextArenaMessage(sender=m.sender, text=m.text, kind=m.kind) for m in history[len(made) :]]
+        return list(made)
 
     def conversation(self, seat: str) -> str:
         """``seat``'s messages as TextArena's LLM wrapper writes them (the string ``ta.make(id)`` gives)."""
@@ -236,6 +249,7 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         twin._episode = episode.sharing_environment()
         twin._live_key = None  # never copied for a round trip: its messages are not the episode's
         twin._read_only = True
+        twin._message_models = {}  # its messages differ from this state's
         history = twin.episode.histories[player]
         for i in private:
             m = history[i]

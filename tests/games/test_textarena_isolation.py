@@ -8,8 +8,10 @@ each library call only.
 from __future__ import annotations
 
 import random
+import re
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,9 +61,24 @@ def test_a_library_call_leaves_the_process_random_where_it_was() -> None:
 
 def test_an_episode_random_is_its_seed_whatever_ran_before() -> None:
     random.seed(1)
-    first = EpisodeRandom(7).call(random.random)
+    first = EpisodeRandom(7).call(lambda: random.random())
     random.seed(2)
-    assert EpisodeRandom(7).call(random.random) == first
+    assert EpisodeRandom(7).call(lambda: random.random()) == first
+    assert EpisodeRandom(7).call(lambda: random.random()) == random.Random(7).random()
+
+
+def test_the_library_looks_the_random_functions_up_at_each_call() -> None:
+    # The isolation stands the episode's methods in for the module's functions during a call:
+    # a function bound at import time (`from random import choice`) would escape it.
+    import textarena
+
+    root = Path(textarena.__file__).parent
+    bound = [
+        path.relative_to(root)
+        for path in sorted(root.rglob("*.py"))
+        if re.search(r"^\s*from random import|import random as", path.read_text(), re.MULTILINE)
+    ]
+    assert bound == []
 
 
 def test_numpy_is_swapped_for_environments_that_draw_from_it() -> None:

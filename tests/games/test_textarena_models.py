@@ -57,7 +57,9 @@ async def test_two_model_seats_play_tic_tac_toe_and_a_refused_move_is_asked_agai
     models = ModelsConfig(
         models={"chat": settings_for("openai-chat", wire), "claude": settings_for("anthropic", wire)}
     )
-    runner = prepare_runner(MatchConfig(GAME, {"p0": "chat", "p1": "claude"}, seed=5), store, [], models_config=models)
+    runner = prepare_runner(
+        MatchConfig(GAME, {"p0": "chat", "p1": "claude"}, seed=5), store, [], models_config=models
+    )
     outcome = await run_to_end(runner)
 
     assert outcome.status == "finished"
@@ -67,7 +69,10 @@ async def test_two_model_seats_play_tic_tac_toe_and_a_refused_move_is_asked_agai
     assert "TextArena refused the move '[9]'" in first["attempts"][0]["detail"]
     assert "Must be between 0 and 8" in first["attempts"][0]["detail"]
     assert all(not t["error"] for t in turns[1:])
-    assert (outcome.results["p0"].metrics["invalid_replies"], outcome.results["p0"].metrics["fallbacks"]) == (1, 0)
+    assert (outcome.results["p0"].metrics["invalid_replies"], outcome.results["p0"].metrics["fallbacks"]) == (
+        1,
+        0,
+    )
     assert outcome.results["p0"].metrics["refused_moves"] == 0  # the refused move never reached TextArena
     assert sorted(outcome.results[s].score for s in ("p0", "p1")) in ([-1.0, 1.0], [0.0, 0.0])
 
