@@ -45,6 +45,7 @@ class EpisodeRandom:
     def __init__(self, seed: int, *, uses_numpy: bool = False) -> None:
         # Each starts from the episode seed: an episode is its seed, whatever ran before it.
         self.python = random.Random(seed)
+        self._methods = [getattr(self.python, name) for name in _MODULE_METHODS]
         self.numpy_state: dict[str, Any] | None = None
         if uses_numpy:
             self.numpy_state = np.random.RandomState(seed % 2**32).get_state(legacy=False)
@@ -53,8 +54,8 @@ class EpisodeRandom:
         """``function(*args, **kwargs)`` with this episode's generators as the global ones."""
         with _GLOBAL_SWAP:
             saved = [getattr(random, name) for name in _MODULE_METHODS]
-            for name in _MODULE_METHODS:
-                setattr(random, name, getattr(self.python, name))
+            for name, method in zip(_MODULE_METHODS, self._methods, strict=True):
+                setattr(random, name, method)
             saved_numpy = None
             if self.numpy_state is not None:
                 saved_numpy = np.random.get_state(legacy=False)
@@ -73,6 +74,7 @@ class EpisodeRandom:
         twin = copy.copy(self)
         twin.python = random.Random()
         twin.python.setstate(self.python.getstate())
+        twin._methods = [getattr(twin.python, name) for name in _MODULE_METHODS]
         return twin
 
 
