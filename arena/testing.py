@@ -121,27 +121,49 @@ def check_end(state: GameState) -> None:
 
 def check_secrets(state: GameState) -> None:
     """No seat's sentinel reaches another seat's observation, prompt or view."""
+    mark = str(SENTINEL)
+    planted: list[str] = []
     for owner in state.seats:
         twin = state.with_sentinel(owner, SENTINEL)
         if twin is None:
             continue
-        mark = str(SENTINEL)
+        planted.append(owner)
         _require(mark in json.dumps(twin.to_json()), f"with_sentinel({owner!r}) left the state unchanged")
         if not twin.over():  # the probe works: the owner itself sees its secret
             owned = json.dumps(observed(twin, owner))
             _require(mark in owned, f"with_sentinel({owner!r}) does not show in its own observation")
-        for seat in twin.seats:
-            if seat == owner:
-                continue
-            texts = {
-                "observation": json.dumps(observed(twin, seat)),
-                "view": view_text(twin, seat),
-                "rules": twin.definition.rules(twin.options, seat),
-            }
-            if seat in twin.pending():
-                texts["prompt"] = twin.definition.prompt_for(twin, seat)
-            for where, text in texts.items():
-                _require(mark not in text, f"{owner!r}'s secret leaks into {seat!r}'s {where}")
+    for seat in state.seats:
+        # One state with every other seat's secrets planted at once: a seat's texts are drawn
+        # once per step, not once per other seat (Rich views cost milliseconds each). Only
+        # when the mark shows are the owners tried one by one, to name whose secret leaked.
+        others = [owner for owner in planted if owner != seat]
+        if others and mark in "\n".join(_seat_texts(_planted(state, others), seat).values()):
+            for owner in others:
+                for where, text in _seat_texts(_planted(state, [owner]), seat).items():
+                    _require(mark not in text, f"{owner!r}'s secret leaks into {seat!r}'s {where}")
+            _require(False, f"the secrets of {', '.join(others)} together leak into {seat!r}'s texts")
+
+
+def _planted(state: GameState, owners: list[str]) -> GameState:
+    """A copy of ``state`` with the sentinel in place of each of ``owners``' secrets."""
+    twin = state
+    for owner in owners:
+        planted = twin.with_sentinel(owner, SENTINEL)
+        _require(planted is not None, f"with_sentinel({owner!r}) gave nothing on a planted copy")
+        twin = planted
+    return twin
+
+
+def _seat_texts(state: GameState, seat: str) -> dict[str, str]:
+    """Everything ``seat`` is shown of ``state``: its observation, view, rules and prompt."""
+    texts = {
+        "observation": json.dumps(observed(state, seat)),
+        "view": view_text(state, seat),
+        "rules": state.definition.rules(state.options, seat),
+    }
+    if seat in state.pending():
+        texts["prompt"] = state.definition.prompt_for(state, seat)
+    return texts
 
 
 def play(

@@ -57,8 +57,8 @@ class PlayerTotals:
 
 
 @dataclass
-class TournamentData:
-    """What the database holds for a tournament, ready for the tables."""
+class StoredTournament:
+    """What the database holds for a tournament, ready for the tables (stored, not a screen's data)."""
 
     records: list[EpisodeRecord]
     left_out: list[dict[str, Any]]
@@ -67,7 +67,7 @@ class TournamentData:
     errors: Counter[str]
 
 
-def read_tournament(store: Store, tournament_id: int) -> TournamentData:
+def read_tournament(store: Store, tournament_id: int) -> StoredTournament:
     """Finished episodes as rating records, the rest as left-out items, and per-player usage."""
     rows = store.conn.execute(
         "SELECT e.id, e.seed, e.slot_key, e.status, e.message, s.seat, s.player, s.score, s.metrics,"
@@ -82,7 +82,7 @@ def read_tournament(store: Store, tournament_id: int) -> TournamentData:
             eid, {"seed": seed, "key": key, "status": status, "message": message, "seats": []}
         )
         item["seats"].append(seat)
-    data = TournamentData([], [], defaultdict(PlayerTotals), Counter(), Counter())
+    data = StoredTournament([], [], defaultdict(PlayerTotals), Counter(), Counter())
     for eid, item in episodes.items():
         data.statuses[item["status"]] += 1
         if item["status"] != EpisodeStatus.FINISHED:
@@ -191,7 +191,7 @@ def tournament_table(
     return result
 
 
-def _cost(data: TournamentData, players: list[str]) -> dict[str, Any]:
+def _cost(data: StoredTournament, players: list[str]) -> dict[str, Any]:
     total = Usage.total(t.usage for t in data.per_player.values())
     episodes = len(data.records)
     return {
@@ -206,7 +206,7 @@ def _cost(data: TournamentData, players: list[str]) -> dict[str, Any]:
     }
 
 
-def _add_failures(store: Store, tournament_id: int, data: TournamentData) -> None:
+def _add_failures(store: Store, tournament_id: int, data: StoredTournament) -> None:
     """Decisions, invalid replies, re-asks, fallbacks, timeouts and provider errors per player."""
     joined = (
         " FROM turns t JOIN episodes e ON e.id = t.episode_id"

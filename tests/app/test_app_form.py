@@ -72,6 +72,7 @@ async def test_the_first_choice_is_preselected_and_shown_as_chosen(app_db: Path)
         form = await bargain_form(pilot, app)
         assert form.form.entries["action"] == "offer"
         assert app.focused is field(form, 1), "typing starts in price: the action already shows offer"
+        await wait_until(pilot, lambda: "●▌ offer" in screen_text(app), "the form painted")
         text = screen_text(app)
         assert "●▌ offer" in text and "○▌ accept" in text, "chosen and not chosen look different"
         await pilot.press("5", "0", "enter")

@@ -31,7 +31,7 @@ async def test_a_person_answers_a_puzzle_in_the_form_and_sees_it_graded(app_db: 
         await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the first form")
         form = app.screen.query_one(HumanForm)
         observation = form.turn.request.observation.model_dump()
-        assert "Answering every step" in screen_text(app)
+        await wait_until(pilot, lambda: "Answering every step" in screen_text(app), "the puzzle painted")
         state = observation["initial"]
         names = [spec.name for spec in form.form.fields]
         for k, text in enumerate(observation["operations"], start=1):

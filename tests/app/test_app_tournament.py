@@ -116,12 +116,28 @@ async def test_a_small_tournament_runs_to_the_end_and_its_rows_open_episodes_in_
             # a rating is a dot on its bar; a sweep's one-sided bound an arrow to its open side
             mark = "●" if row.rating is not None else "▶" if row.low is not None else "◀"
             assert mark in text, f"every player has an interval bar: {text}"
-        visible = screen_text(app).splitlines()
-        for row in screen.board.rows:
-            line = next(text for text in visible if text.split()[:2] == [str(row.rank), row.player])
-            tokens = line.split()
-            numbers = [str(n) for n in (row.wins, row.draws, row.losses, row.episodes)]
-            assert tokens[-5:-1] == numbers, f"the columns fit the final numbers: {line}"
+        final_rows = screen.board.rows
+
+        def shown_rows() -> list[str | None]:
+            # The line each final row has on the terminal now (the repaint follows the tables).
+            visible = screen_text(app).splitlines()
+            return [
+                next((text for text in visible if text.split()[:2] == [str(row.rank), row.player]), None)
+                for row in final_rows
+            ]
+
+        def numbers(row: Any) -> list[str]:
+            return [str(n) for n in (row.wins, row.draws, row.losses, row.episodes)]
+
+        def final_rows_shown() -> bool:
+            lines = shown_rows()
+            return all(
+                line is not None and line.split()[-5:-1] == numbers(row)
+                for row, line in zip(final_rows, lines, strict=True)
+            )
+
+        await wait_until(pilot, final_rows_shown, "the final rows, with their final numbers, on the terminal")
+        for row in final_rows:
             assert row.wins + row.draws + row.losses == row.episodes == 12
         assert "18/18 episodes counted" in render_plain(board.content)
         bar = screen.query_one(ProgressBar)
@@ -240,7 +256,7 @@ async def test_quitting_asks_while_a_tournament_runs(app_db: Path) -> None:
         await wait_until(pilot, lambda: job.progress.done >= 2, "a couple of episodes")
         await pilot.press("ctrl+q")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the quit question")
-        assert "tournament" in screen_text(app)
+        await wait_until(pilot, lambda: "tournament" in screen_text(app), "the question painted")
         await pilot.press("y")
         await wait_until(pilot, lambda: not job.running, "the tournament to stop")
     assert stored(app_db, job.tournament_id)[0] == "aborted"

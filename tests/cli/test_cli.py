@@ -256,7 +256,8 @@ def _read_to_the_first_prompt(process: subprocess.Popen[str]) -> str:
 
 
 def _wait_for_episode(db: Path) -> None:
-    for _ in range(500):
+    give_up = time.monotonic() + 600  # a guard against a hang, not a timing (500 polls ran out under load)
+    while time.monotonic() < give_up:
         if db.exists():
             try:
                 with sqlite3.connect(db) as conn:

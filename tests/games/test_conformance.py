@@ -33,6 +33,9 @@ from games.bargain import BargainDefinition, BargainState
 from games.bargain.baselines import BargainBaseline, View
 from games.bargain.rules import BargainAction
 from games.bargain.view import BargainView
+from games.cattle.definition import CattleDefinition
+from games.cattle.game import CattleState
+from games.cattle.view import CattleView
 from games.lemonade import LemonadeDefinition, LemonadeOptions, LemonadeState
 from tests.support.gamekit import replay_stored
 
@@ -218,6 +221,21 @@ class LeakyBargain(BargainDefinition):
     view = LeakyBargainView()
 
 
+class LeakyCattleView(CattleView):
+    """Cattle Trade's board with the last seat's money cards on every seat's view."""
+
+    def render(self, state: CattleState, viewer: str | None) -> RenderableType:
+        last = state.seats[-1]
+        money = state.table.money[last]
+        return Group(super().render(state, viewer), Text(f"psst: {last} holds {money}"))
+
+
+class LeakyCattle(CattleDefinition):
+    """Cattle Trade with every view showing one seat's money: a leak among more than two seats."""
+
+    view = LeakyCattleView()
+
+
 class DriftingLemonade(LemonadeDefinition):
     """A lemonade stand whose world draws from the global ``random``."""
 
@@ -267,6 +285,12 @@ class NamelessBargain(BargainDefinition):
 def test_check_game_catches_a_leaked_secret() -> None:
     with pytest.raises(GameCheckError, match="'seller''s secret leaks into 'buyer''s view"):
         check_game(LeakyBargain())
+
+
+def test_check_game_names_whose_secret_leaks_among_many_seats() -> None:
+    # The checker plants every other seat's secrets at once; a leak still names its owner.
+    with pytest.raises(GameCheckError, match="'p4''s secret leaks into 'p1''s view"):
+        check_game(LeakyCattle(), options={"players": 4, "turn_cap": 10})
 
 
 def test_check_game_catches_global_randomness() -> None:

@@ -128,19 +128,22 @@ async def test_gemma_remembers_only_what_its_context_holds() -> None:
 
 @needs_gemma
 async def test_gemma_with_memory_plays_past_where_its_context_overflowed(tmp_path: Path) -> None:
-    # Before the cap this context overflowed from day 4 on: a provider error (and a fallback) every day.
-    config = ModelsConfig(models={"g": local(n_ctx=1536, max_output_tokens=64)})
+    # A lemonade prompt is ~740 tokens and the transcript keeps whole prompts, so two of them do
+    # not fit in 1024: before the cap (a budget of 8000) every day from the second on overflowed,
+    # a provider error (and a fallback) every day. (A 1536 context overflowed from day 4 on: the
+    # same check at twice the model time.)
+    config = ModelsConfig(models={"g": local(n_ctx=1024, max_output_tokens=64)})
     store = Store(tmp_path / "arena.db")
     try:
-        match = MatchConfig("lemonade", {"a": "g", "b": "baseline:weather"}, seed=5, options={"days": 5})
+        match = MatchConfig("lemonade", {"a": "g", "b": "baseline:weather"}, seed=5, options={"days": 3})
         outcome = await play_match(match, store, models_config=config)
         assert outcome.status == "finished", outcome.message
         turns = [t for t in stored_turns(store, outcome.episode_id or 0) if t["seat"] == "a"]
-        assert len(turns) == 5
+        assert len(turns) == 3
         errors = [a.get("error") for t in turns for a in t["attempts"]]
         assert "provider_error" not in errors, errors
         seat = next(s for s in store.seats(outcome.episode_id or 0) if s["seat"] == "a")
-        assert seat["config"]["memory_budget_tokens"] == 1536 - 64
+        assert seat["config"]["memory_budget_tokens"] == 1024 - 64
         assert seat["config"]["memory_budget_configured"] == 8000
     finally:
         store.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,7 +18,12 @@ from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 
 WAIT_STEPS = 800
-"""How many short pauses a test waits for the app before giving up (a safety net, not a timing)."""
+"""How many repaints a test compares before taking the screen as it is (``test_screens``)."""
+
+GIVE_UP_SECONDS = 600.0
+"""When a test stops waiting for the app: a guard against a hang, not a timing. Ten minutes is
+far beyond any step on a loaded machine (a count of 800 short pauses, used before, came to
+about 16 s when the app was quick and could run out on a machine busy with other work)."""
 
 
 def render_plain(renderable: object, width: int = 200) -> str:
@@ -28,12 +34,12 @@ def render_plain(renderable: object, width: int = 200) -> str:
 
 
 async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
-    """Let the app run until ``condition`` holds."""
-    for _ in range(WAIT_STEPS):
-        if condition():
-            return
+    """Let the app run until ``condition`` holds (failing only after :data:`GIVE_UP_SECONDS`)."""
+    give_up = time.monotonic() + GIVE_UP_SECONDS
+    while not condition():
+        if time.monotonic() > give_up:
+            raise AssertionError(f"gave up waiting for: {what}")
         await pilot.pause(0.02)
-    raise AssertionError(f"gave up waiting for: {what}")
 
 
 def home_set_up(app: Any) -> bool:
