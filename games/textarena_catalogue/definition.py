@@ -71,7 +71,7 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
 
     @property
     def baselines(self) -> Mapping[str, BaselineInfo]:
-        """``random``: a uniformly random legal move."""
+        """``random``: a uniformly random legal move (a fixed move could tie HighSociety's bids forever)."""
         from games.textarena_catalogue.baselines import BASELINES
 
         return BASELINES
@@ -138,6 +138,7 @@ def make_definition(listing: ListedEnv) -> TextArenaDefinition:
         "Options": _options_model(listing),
         "listing": listing,
         "library_version": installed,
+        "__module__": __name__,  # else "abc" (ABCMeta): a report discloses the source of this module
     }
     made = type(f"TextArena_{listing.env_id.replace('-', '_')}", (TextArenaDefinition,), attributes)
     definition: TextArenaDefinition = made()

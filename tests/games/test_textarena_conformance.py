@@ -106,8 +106,12 @@ def test_an_unavailable_or_unlisted_environment_is_one_clear_line() -> None:
 
 
 def test_the_version_names_the_library_release() -> None:
+    from arena.tournament.provenance import module_source
+
     definition = get_game("textarena:TicTacToe-v0")
     assert definition.version == "0.7.4/1"
+    source = module_source(type(definition).__module__)  # what a tournament report discloses
+    assert source is not None and source["package"] == "games.textarena_catalogue"
     state = definition.create(0)
     extra = definition.view.export_extra(state)
     assert extra["library"] == "TextArena" and extra["library_version"] == "0.7.4"
