@@ -127,9 +127,7 @@ def installed_version() -> str:
 
 def make_definition(listing: ListedEnv) -> TextArenaDefinition:
     """The definition of a listed environment (``textarena:ID``, version ``LIBRARY/ADAPTER``: ``0.7.4/1``)."""
-    installed = importlib.metadata.version(
-        "textarena"
-    )  # stored episodes say what they were played with (cheap)
+    installed = installed_version()
     attributes: dict[str, Any] = {
         "name": f"textarena:{listing.env_id}",
         "version": f"{installed}/{ADAPTER_VERSION}",
