@@ -149,7 +149,8 @@ def _planted(state: GameState, owners: list[str]) -> GameState:
     twin = state
     for owner in owners:
         planted = twin.with_sentinel(owner, SENTINEL)
-        _require(planted is not None, f"with_sentinel({owner!r}) gave nothing on a planted copy")
+        if planted is None:
+            raise GameCheckError(f"with_sentinel({owner!r}) gave nothing on a planted copy")
         twin = planted
     return twin
 

@@ -318,7 +318,7 @@ class ArenaApp(App[int]):
         from arena.app.screens.tournament import TournamentScreen
 
         tournament_id = self.tournaments.create(config)
-        job = self._play_tournament(tournament_id)
+        job = self._play_tournament(tournament_id, config.cluster)
         if show:
             self.go_home()
             self.push_screen(TournamentScreen(tournament_id))
@@ -332,8 +332,8 @@ class ArenaApp(App[int]):
             self.notify(str(exc), severity="error", markup=False)
             return None
 
-    def _play_tournament(self, tournament_id: int) -> TournamentJob:
-        job = self.tournaments.start(tournament_id)
+    def _play_tournament(self, tournament_id: int, cluster: str | None = None) -> TournamentJob:
+        job = self.tournaments.start(tournament_id, cluster=cluster)
         job.finished_listeners.append(self._tournament_ended)
         return job
 

@@ -16,11 +16,13 @@ from arena.app.home_data import SEED_FIELD, MatchDraft, SeatOption, seat_options
 from arena.app.model_catalog import ModelCatalog
 from arena.contract.game import GameDefinition
 from arena.plugins.players import SpecError, parse_player_spec
+from arena.tournament.cluster import parse_cluster
 from arena.tournament.config import DEFAULT_CONCURRENCY, MAX_CONCURRENCY, TournamentConfig, build_config
 from arena.tournament.schedule import lineups
 
 SEEDS_FIELD = "seeds"
 CONCURRENCY_FIELD = "concurrency"
+CLUSTER_FIELD = "cluster"
 PLAYERS_FIELD = "players"
 NEW_PLAYER_FIELD = "new-player"
 MAX_SEEDS = 100_000
@@ -80,6 +82,8 @@ class TournamentDraft:
     players: list[str] = field(default_factory=list)
     seeds: str = str(DEFAULT_SEEDS)
     concurrency: str = str(DEFAULT_CONCURRENCY)
+    cluster: str = ""
+    """``ray`` or ``ray=ADDRESS`` to play on a Ray cluster; empty: in this process."""
     name: str = ""
     match: MatchDraft = field(init=False)
 
@@ -144,6 +148,11 @@ class TournamentDraft:
         _whole(errors, SEEDS_FIELD, self.seeds, "deal seeds", 1, MAX_SEEDS)
         _whole(errors, SEED_FIELD, self.seed, "master seed", 0, 2**63 - 1)
         _whole(errors, CONCURRENCY_FIELD, self.concurrency, "episodes at once", 1, MAX_CONCURRENCY)
+        if self.cluster.strip():
+            try:
+                parse_cluster(self.cluster)
+            except ValueError as exc:
+                errors[CLUSTER_FIELD] = str(exc)
         errors.update(self.match.option_errors())
         for index, text in enumerate(self.players):
             problem = player_problem(text, self.definition, catalog)
@@ -170,6 +179,8 @@ class TournamentDraft:
         }
         if self.name.strip():
             fields["name"] = self.name.strip()
+        if self.cluster.strip():
+            fields["cluster"] = self.cluster.strip()
         return build_config(**fields)
 
 

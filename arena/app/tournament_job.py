@@ -17,6 +17,7 @@ from typing import Any
 
 from arena.engine.runner import YieldPoint, next_loop_turn
 from arena.store.database import Store
+from arena.tournament.cluster import executor_for
 from arena.tournament.config import TournamentConfig, TournamentConfigError
 from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, load_config
 
@@ -132,8 +133,10 @@ class TournamentManager:
         """Store a new tournament; raises ``TournamentConfigError``/``SpecError`` if it cannot play."""
         return create_tournament(self.store, config)
 
-    def start(self, tournament_id: int) -> TournamentJob:
+    def start(self, tournament_id: int, *, cluster: str | None = None) -> TournamentJob:
         """Play the slots tournament ``tournament_id`` is missing (its first run or a resume).
+
+        ``cluster`` (``ray`` or ``ray=ADDRESS``) plays it on a Ray cluster; ``None``: here.
 
         Raises :class:`TournamentBusy` if it is being played already, and
         :class:`arena.tournament.run.TournamentNotFound` / ``TournamentConfigError`` for a
@@ -141,14 +144,18 @@ class TournamentManager:
         """
         if self.job_for(tournament_id, running=True) is not None:
             raise TournamentBusy(f"tournament {tournament_id} is already running here")
-        load_config(self.store, tournament_id)
+        config = load_config(self.store, tournament_id)
         row = self.store.tournament(tournament_id) or {}
         if row.get("status") == "running" and row.get("pid") not in (None, os.getpid()):
             raise TournamentBusy(
                 f"tournament {tournament_id} is being played by another Arena process (pid {row['pid']})"
             )
         run = TournamentRun(
-            self.store, tournament_id, models_config=self.models_config, yield_point=self.yield_point
+            self.store,
+            tournament_id,
+            models_config=self.models_config,
+            yield_point=self.yield_point,
+            executor=executor_for(cluster, config.concurrency),
         )
         if not run.missing():
             raise TournamentConfigError(f"tournament {tournament_id}: every slot is already played")

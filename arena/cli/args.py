@@ -104,6 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+CLUSTER_HELP = (
+    "play on a Ray cluster: ray starts one on this machine, ray=HOST:PORT joins a running one"
+    " (offline models' decisions go to its workers; needs arena[ray])"
+)
+
+
 def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     """Register ``tournament`` (with its subcommands), ``tournaments`` and ``leaderboard``."""
     tournament = sub.add_parser("tournament", help="run, resume and tabulate tournaments")
@@ -125,6 +131,7 @@ def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]
     run.add_argument("--concurrency", default=None, help="episodes played at once (default 4)")
     run.add_argument("--budget-usd", default=None, help="stop starting episodes past this spend")
     run.add_argument("--file", metavar="TOML", help="read the tournament from a TOML file (flags override)")
+    run.add_argument("--cluster", metavar="ray[=ADDRESS]", default=None, help=CLUSTER_HELP)
     run.add_argument(
         "--report", metavar="DIR", help="when it ends, also write report.json and report.md into DIR"
     )
@@ -132,6 +139,7 @@ def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]
 
     resume = actions.add_parser("resume", help="play the slots a stopped tournament is missing")
     resume.add_argument("tournament_id", type=int, help="tournament id (see: arena tournaments)")
+    resume.add_argument("--cluster", metavar="ray[=ADDRESS]", default=None, help=CLUSTER_HELP)
     resume.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     table = actions.add_parser("table", help="ratings, metrics, win matrix and failures of a tournament")

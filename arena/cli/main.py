@@ -33,6 +33,7 @@ USER_ERRORS = (
     ("arena.store.database", "StoreError"),
     ("arena.contract.player", "PlayerSetupError"),
     ("arena.engine.export", "EpisodeNotFound"),
+    ("arena.tournament.cluster", "ClusterError"),
 )
 """Errors that are the user's to fix (one line, exit 1), by the module that defines each."""
 READER_LEFT = (("builtins", "BrokenPipeError"), ("arena.contract.player", "UserLeft"))

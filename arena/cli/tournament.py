@@ -21,9 +21,10 @@ from arena.cli.signals import run_woken
 from arena.display.sanitize import plain_text
 from arena.display.tables import render_leaderboard, render_table
 from arena.store.database import Store
+from arena.tournament.cluster import executor_for
 from arena.tournament.config import TournamentConfig, build_config, load_config_file
 from arena.tournament.leaderboard import leaderboard
-from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament
+from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, load_config
 from arena.tournament.standings import tournament_table
 
 StoreOpener = Callable[[argparse.Namespace], Store]
@@ -42,6 +43,7 @@ def config_from_args(
         "options": pairs(args.option, "--option") or None,
         "concurrency": args.concurrency,
         "budget_usd": args.budget_usd,
+        "cluster": args.cluster,
     }
     if args.episode_seed is not None:
         raise ValueError(
@@ -60,18 +62,18 @@ def run_command(args: argparse.Namespace, store: Store, config: TournamentConfig
     """``arena tournament run``: create, print the id, play with a progress bar, print the table."""
     tournament_id = create_tournament(store, config)
     console.print(f"tournament {tournament_id}: {plain_text(config.display_name())}", markup=False)
-    code = _play(store, tournament_id, console)
+    code = _play(store, tournament_id, console, config.cluster)
     if args.report:
         _write_report(store, tournament_id, Path(args.report), console)
     return code
 
 
 def resume_command(args: argparse.Namespace, store: Store, console: Console) -> int:
-    """``arena tournament resume ID``."""
-    return _play(store, args.tournament_id, console)
+    """``arena tournament resume ID [--cluster ray[=ADDRESS]]``: on the cluster named, else here."""
+    return _play(store, args.tournament_id, console, args.cluster)
 
 
-def _play(store: Store, tournament_id: int, console: Console) -> int:
+def _play(store: Store, tournament_id: int, console: Console, cluster: str | None = None) -> int:
     err = Console(stderr=True)
     with Progress(
         TextColumn("[bold]episodes"),
@@ -88,7 +90,9 @@ def _play(store: Store, tournament_id: int, console: Console) -> int:
         def update(progress: TournamentProgress) -> None:
             _update_bar(bar, task, progress)
 
-        run = TournamentRun(store, tournament_id, progress=update)
+        config = load_config(store, tournament_id)
+        executor = executor_for(cluster, config.concurrency)
+        run = TournamentRun(store, tournament_id, progress=update, executor=executor)
         if not run.missing():
             console.print(f"tournament {tournament_id}: every slot is already played", markup=False)
         try:

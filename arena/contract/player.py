@@ -124,6 +124,19 @@ class DecisionRequest:
         return self.action_model.model_json_schema()
 
 
+@dataclass(frozen=True, slots=True)
+class ClusterWork:
+    """How a cluster executor runs a player whose decisions compute in-process (an offline model).
+
+    ``replicas`` workers each load the player once and answer one decision at a time, so no
+    more than ``replicas`` of its decisions run at once anywhere in the cluster; each worker
+    reserves ``cpus`` of its node's CPUs.
+    """
+
+    replicas: int = 1
+    cpus: float = 1.0
+
+
 class Player(ABC):
     """Anything that can hold a seat: a model, a scripted baseline or a human. Subclass it.
 
@@ -165,6 +178,14 @@ class Player(ABC):
 
     def disclosed_settings(self) -> dict[str, Any] | None:
         """Settings a tournament report discloses for a player with no stored configuration (default none)."""
+        return None
+
+    def cluster_work(self) -> ClusterWork | None:
+        """How a cluster executor should run this player's decisions on its workers.
+
+        ``None`` (default): the player stays with the tournament's head, since it computes
+        nothing itself (a scripted player) or waits on a server that scales on its own.
+        """
         return None
 
     def share_transport(self, prepared: Player) -> bool:

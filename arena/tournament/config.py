@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from arena.contract.validation_errors import first_problem
+from arena.tournament.cluster import parse_cluster
 
 DEFAULT_CONCURRENCY = 4
 MAX_CONCURRENCY = 256
@@ -39,6 +40,16 @@ class TournamentConfig(BaseModel):
     )
     budget_usd: float | None = Field(default=None, ge=0, description="stop starting episodes past this spend")
     retries: int = Field(default=1, ge=0, le=5, description="replays of a slot whose episode failed")
+    cluster: str | None = Field(
+        default=None,
+        description="where to play: ray (a Ray instance started here) or ray=ADDRESS (a running cluster);"
+        " a run option, not stored with the tournament",
+    )
+
+    @field_validator("cluster")
+    @classmethod
+    def _cluster(cls, value: str | None) -> str | None:
+        return None if value is None else parse_cluster(value).text
 
     @field_validator("players")
     @classmethod
@@ -68,8 +79,8 @@ def load_config_file(path: str | Path, **overrides: Any) -> TournamentConfig:
     """Read a TOML tournament file; ``overrides`` (non-``None`` values) win over the file.
 
     The file holds the same fields as the flags: ``game``, ``players`` (a list), ``seeds``,
-    ``seed``, ``name``, ``concurrency``, ``budget_usd``, ``retries`` and an ``[options]``
-    table.
+    ``seed``, ``name``, ``concurrency``, ``budget_usd``, ``retries``, ``cluster`` and an
+    ``[options]`` table.
     """
     file = Path(path)
     try:

@@ -120,6 +120,7 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
             "fallback": inspect.getdoc(type(sample).fallback) or "the game's conservative fallback",
             "budget": {"usd": config.budget_usd} if config.budget_usd is not None else None,
             "concurrency": config.concurrency,
+            "runs": list(dict(row.get("config") or {}).get("runs") or []),
             "environment": {k: v for k, v in environment.items() if k != "packages"}
             | {"packages_count": len(environment["packages"])},
             "prompt_templates": templates["groups"],

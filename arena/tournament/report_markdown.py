@@ -82,6 +82,7 @@ def head_lines(report: dict[str, Any]) -> list[str]:
         f"- fallback: {cell(harness['fallback'])}",
         f"- timeout: {harness['timeout_note']}",
         f"- concurrency {harness['concurrency']}; budget {harness['budget']}",
+        *(f"- run {number}: {run_line(run)}" for number, run in enumerate(harness.get("runs") or [], 1)),
         f"- environment: {env['python']} on {env['platform']}; {env['packages_count']} installed"
         f" packages, SHA-256 `{env['packages_sha256']}` (listed in appendix D);"
         f" environment SHA-256 `{env['environment_sha256']}` ({env['rule']})",
@@ -273,3 +274,15 @@ def _appendix(report: dict[str, Any]) -> list[str]:
         ]
     lines += ["## Appendix D: installed packages", "", *fenced("\n".join(appendix["packages"]))]
     return lines
+
+
+def run_line(run: dict[str, Any]) -> str:
+    """One run's executor as the report lists it: ``ray: 2 nodes, 4 CPUs; workers: local:m x2``."""
+    executor = str(run.get("executor", "?"))
+    if executor != "ray":
+        return f"{executor}, {run.get('concurrency', '?')} episodes at once"
+    workers = ", ".join(f"{cell(name)} x{count}" for name, count in dict(run.get("workers") or {}).items())
+    where = cell(str(run.get("address") or "a local Ray instance"))
+    cpus = run.get("cpus")
+    line = f"ray ({where}): {run.get('nodes', '?')} nodes, {cpus if cpus is None else f'{cpus:g}'} CPUs"
+    return f"{line}; workers: {workers or 'none'}"

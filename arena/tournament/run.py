@@ -16,7 +16,10 @@ Every player is prepared once per tournament (one key probe per model), then sea
 episodes without preparing again. Episodes run through an :class:`Executor`: the local one
 runs up to ``concurrency`` episodes as tasks on the caller's event loop, and the runner
 yields between steps, so a front end keeps its own loop responsive (no thread). Model
-players keep their own per-model ``max_concurrency`` gate.
+players keep their own per-model ``max_concurrency`` gate. A cluster executor
+(:mod:`arena.tournament.cluster`) plays the episodes here too, and sends only the decisions
+of the players it takes (:meth:`Executor.takes`, offline models) to its workers: every
+turn is recorded in this process's store as its step ends, wherever it was decided.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -98,10 +101,35 @@ ProgressCallback = Callable[[TournamentProgress], None]
 
 
 class Executor(Protocol):
-    """Runs slot jobs; a distributed backend can stand in for the local one."""
+    """Runs slot jobs, and may run some players' decisions elsewhere (a cluster's workers).
+
+    The run calls :meth:`open` with the tournament's players once (those :meth:`takes`
+    are not prepared here: the executor prepares them where they will play), seats each
+    episode's players through :meth:`seat`, and calls :meth:`close` at the end.
+    """
+
+    def takes(self, player: Player) -> bool:
+        """Whether this executor runs ``player``'s decisions itself (elsewhere)."""
+        ...
+
+    async def open(self, players: Mapping[str, Player]) -> None:
+        """Get ready to play: connect, start workers for the players it takes and prepare them there."""
+        ...
+
+    def seat(self, text: str, player: Player) -> Player:
+        """The player an episode seats for ``player`` (built for tournament player ``text``)."""
+        ...
 
     async def run(self, jobs: Iterable[Slot], play: Callable[[Slot], Awaitable[None]]) -> None:
         """Call ``play`` for every job (in any order, some at once) until all are done."""
+        ...
+
+    async def close(self) -> None:
+        """Release what :meth:`open` started (workers, a cluster connection)."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """What played the run, for the tournament's record: ``{"executor": NAME, ...}``."""
         ...
 
 
@@ -113,21 +141,48 @@ class LocalExecutor:
             raise ValueError("concurrency must be at least 1")
         self.concurrency = concurrency
 
+    def takes(self, player: Player) -> bool:
+        """Every player plays in this process."""
+        return False
+
+    async def open(self, players: Mapping[str, Player]) -> None:
+        """Nothing to start."""
+        return None
+
+    def seat(self, text: str, player: Player) -> Player:
+        """The player as built."""
+        return player
+
     async def run(self, jobs: Iterable[Slot], play: Callable[[Slot], Awaitable[None]]) -> None:
         """Workers pull jobs from one iterator; the first error cancels the rest."""
-        queue = iter(jobs)
+        await play_concurrently(self.concurrency, jobs, play)
 
-        async def worker() -> None:
-            for job in queue:
-                await play(job)
+    async def close(self) -> None:
+        """Nothing to release."""
+        return None
 
-        try:
-            async with asyncio.TaskGroup() as group:
-                for _ in range(self.concurrency):
-                    group.create_task(worker())
-        except BaseExceptionGroup as group_error:
-            # One failure is the story; the others are its cancellations' echoes.
-            raise group_error.exceptions[0] from None
+    def describe(self) -> dict[str, Any]:
+        """``{"executor": "local", "concurrency": N}``."""
+        return {"executor": "local", "concurrency": self.concurrency}
+
+
+async def play_concurrently(
+    concurrency: int, jobs: Iterable[Slot], play: Callable[[Slot], Awaitable[None]]
+) -> None:
+    """``concurrency`` tasks on this loop pull jobs from one iterator; the first error cancels the rest."""
+    queue = iter(jobs)
+
+    async def worker() -> None:
+        for job in queue:
+            await play(job)
+
+    try:
+        async with asyncio.TaskGroup() as group:
+            for _ in range(concurrency):
+                group.create_task(worker())
+    except BaseExceptionGroup as group_error:
+        # One failure is the story; the others are its cancellations' echoes.
+        raise group_error.exceptions[0] from None
 
 
 def create_tournament(store: Store, config: TournamentConfig) -> int:
@@ -140,7 +195,8 @@ def create_tournament(store: Store, config: TournamentConfig) -> int:
     return store.create_tournament(
         config.display_name(),
         config.game,
-        {"kind": "tournament", "total": len(slots), **config.model_dump(mode="json")},
+        # Where it plays is each run's choice (resume may play elsewhere): runs record it.
+        {"kind": "tournament", "total": len(slots), **config.model_dump(mode="json", exclude={"cluster"})},
     )
 
 
@@ -219,6 +275,7 @@ class TournamentRun:
         self.config = load_config(store, tournament_id)
         self.slots = plan(self.config)
         self.executor = executor or LocalExecutor(self.config.concurrency)
+        """Plays the slots (a cluster executor: :func:`arena.tournament.cluster.executor_for`)."""
         self.on_progress = progress
         self.observers = list(observers)
         self.models_config = models_config
@@ -254,6 +311,7 @@ class TournamentRun:
         self._notify()
         try:
             await self._prepare_players()
+            self._record_run()
             self.progress.prepared_at = time.perf_counter()
             await self.executor.run([state.slot for state in self.missing()], self._play_slot)
         except (asyncio.CancelledError, KeyboardInterrupt):
@@ -266,6 +324,8 @@ class TournamentRun:
             raise
         finally:
             await self._close_players()
+            with contextlib.suppress(Exception):
+                await self.executor.close()
         if self.progress.status == "budget_exceeded":
             self._finish("budget_exceeded", self.progress.message)
         elif self.missing():
@@ -303,7 +363,16 @@ class TournamentRun:
         self._check_budget(configs)
         self._check_configurations(configs)
         for player in self._prepared.values():
-            await player.prepare()
+            if not self.executor.takes(player):
+                await player.prepare()
+        await self.executor.open(self._prepared)
+
+    def _record_run(self) -> None:
+        """Add what plays this run (executor, cluster size) to the tournament's stored ``runs``."""
+        row = self.store.tournament(self.tournament_id) or {}
+        stored = dict(row.get("config") or {})
+        stored["runs"] = [*stored.get("runs", []), self.executor.describe()]
+        self.store.set_tournament_config(self.tournament_id, stored)
 
     def _check_budget(self, configs: dict[str, dict[str, Any]]) -> None:
         """A budget can only be kept when every model's spend is known: refuse unpriced models."""
@@ -337,8 +406,9 @@ class TournamentRun:
 
     async def _close_players(self) -> None:
         for player in self._prepared.values():
-            with contextlib.suppress(Exception):
-                await player.close()
+            if not self.executor.takes(player):
+                with contextlib.suppress(Exception):
+                    await player.close()
 
     async def _play_slot(self, slot: Slot) -> None:
         left = self._budget_left()
@@ -368,8 +438,11 @@ class TournamentRun:
             yield_point=self.yield_point,
         )
         for seat, player in runner.players.items():
-            prepared = self._prepared.get(slot.seating[seat])
-            if prepared is not None:
+            text = slot.seating[seat]
+            prepared = self._prepared.get(text)
+            if prepared is not None and self.executor.takes(prepared):
+                runner.players[seat] = self.executor.seat(text, player)
+            elif prepared is not None:
                 player.share_transport(prepared)
         self.progress.running += 1
         self._notify()

@@ -38,7 +38,12 @@ MIN_PROMPT_TOKENS = 256
 """The least room an offline model's context must leave for the prompt after the reply cap."""
 SPEC_OPTIONS = ("memory", "memory_budget_tokens")
 """Settings a direct spec may carry after ``?``, e.g. ``openai:gpt-4.1-mini?memory=transcript``."""
-PROVIDER_ONLY_SETTINGS: tuple[tuple[str, ...], ...] = (("api",), ("anthropic_mode",), ("n_ctx", "n_threads"))
+PROVIDER_ONLY_SETTINGS: tuple[tuple[str, ...], ...] = (
+    ("api",),
+    ("anthropic_mode",),
+    ("n_ctx", "n_threads"),
+    ("replicas",),
+)
 """Settings that apply to the providers whose ``settings_keys`` hold them, by group."""
 EXAMPLE_MODELS_FILE = Path(__file__).with_name("example-models.toml")
 
@@ -91,6 +96,8 @@ class ModelSettings(BaseModel):
     anthropic_mode: Literal["tool", "output_config"] | None = None
     n_ctx: int | None = Field(default=None, ge=256)
     n_threads: int | None = Field(default=None, ge=1)
+    replicas: int | None = Field(default=None, ge=1)
+    """On a cluster (``--cluster ray``): workers that each load this offline model (default 1)."""
     check_model_listed: bool = True
     max_consecutive_errors: int | None = Field(default=None, ge=1)
 

@@ -15,7 +15,7 @@ import asyncio
 import threading
 from typing import Any
 
-from arena.contract.player import DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError
+from arena.contract.player import ClusterWork, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError
 from arena.contract.usage import Usage
 
 from . import local_runtime
@@ -76,6 +76,16 @@ class LocalPlayer(ModelPlayer):
             "n_threads": self.settings.n_threads,  # None: every core (does not change the replies)
             "model_sha256": local_runtime.model_sha256(self.settings.model),
         }
+
+    def cluster_work(self) -> ClusterWork:
+        """On a cluster: ``replicas`` workers (at most ``max_concurrency``), each with ``n_threads`` CPUs.
+
+        Its decisions are CPU-bound, so they are what a cluster spreads; one decision at a
+        time per worker keeps ``max_concurrency`` across the whole cluster.
+        """
+        settings = self.settings
+        replicas = min(settings.replicas or 1, settings.max_concurrency)
+        return ClusterWork(replicas=replicas, cpus=float(settings.n_threads or 1))
 
     async def prepare(self) -> None:
         """Assemble (once) and load (once per process) the model; PlayerSetupError if impossible.

@@ -31,7 +31,7 @@ class LocalProvider(Provider):
     timeout: ClassVar[float] = 120.0
     cached_input_ratio: ClassVar[float] = 0.0
     price_source: ClassVar[dict[str, str] | None] = BUILTIN_PRICE_SOURCE
-    settings_keys: ClassVar[frozenset[str]] = frozenset({"n_ctx", "n_threads"})
+    settings_keys: ClassVar[frozenset[str]] = frozenset({"n_ctx", "n_threads", "replicas"})
     default_models: ClassVar[tuple[str, ...]] = (DEFAULT_LOCAL_MODEL,)
 
     def context_tokens(self, settings: ModelSettings) -> int | None:

@@ -102,6 +102,32 @@ def test_a_draft_marks_every_bad_field_and_builds_the_config() -> None:
     assert config.players == ("baseline:honest", "baseline:pushover", "baseline:bluffing")
     assert (config.seeds, config.seed, config.concurrency, config.name) == (5, 7, 2, "my cup")
     assert config.options == {"rounds": 6}
+    assert config.cluster is None
+
+
+async def test_a_draft_names_its_cluster_and_the_manager_plays_there(tmp_path: Path) -> None:
+    draft = TournamentDraft(get_game("bargain"))
+    draft.add("baseline:honest")
+    draft.add("baseline:bluffing")
+    draft.cluster = "yarn"
+    assert "expected ray or ray=ADDRESS" in draft.errors(ModelCatalog(loaded=True))["cluster"]
+    draft.cluster = " ray=127.0.0.1:9 "
+    assert draft.errors(ModelCatalog(loaded=True)) == {}
+    config = draft.config()
+    assert config.cluster == "ray=127.0.0.1:9"
+    store = Store(tmp_path / "a.db")
+    try:
+        manager = TournamentManager(store)
+        job = manager.start(manager.create(config), cluster=config.cluster)
+        assert job.task is not None
+        await job.task
+        assert job.status == "failed"  # nothing listens there: shown as one line, not a crash
+        assert job.error == (
+            "ClusterError: cannot reach a Ray cluster at 127.0.0.1:9: Connection refused"
+            " (is `ray start --head` running there?)"
+        )
+    finally:
+        store.close()
 
 
 def test_the_home_set_up_becomes_a_tournament_draft() -> None:

@@ -94,8 +94,7 @@ def test_playthrough_matches_the_golden_file(name: str) -> None:
 
 
 def test_every_registered_game_has_a_golden_playthrough() -> None:
-    # A catalogue's games (PREFIX:NAME) are pinned by their own tests against the library itself.
-    built_in = [name for name in game_names() if PREFIX_SEPARATOR not in name]
+    built_in = [name for name in game_names() if PREFIX_SEPARATOR not in name]  # catalogues: own tests
     assert set(built_in) <= set(CONTRACT_PLAYTHROUGHS)
     for game in built_in:
         assert contract_path(game).exists(), (

@@ -25,6 +25,7 @@ from arena.app.home_data import SEED_FIELD, option_title
 from arena.app.safe import safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.tournament_data import (
+    CLUSTER_FIELD,
     CONCURRENCY_FIELD,
     PLAYERS_FIELD,
     SEEDS_FIELD,
@@ -46,6 +47,12 @@ FIXED_FIELDS = (
     (SEED_FIELD, "master seed", "integer", "the deal seeds are drawn from this seed"),
     (CONCURRENCY_FIELD, "episodes at once", "integer", "how many episodes play at the same time"),
     ("name", "name (optional)", "text", "a name for the tournament list"),
+    (
+        CLUSTER_FIELD,
+        "cluster (optional)",
+        "text",
+        "ray: start a Ray instance here; ray=HOST:PORT: join a running cluster; empty: play here",
+    ),
 )
 
 
@@ -118,11 +125,12 @@ class TournamentSetupScreen(ArenaScreen):
         draft = keep if keep is not None else TournamentDraft(definition)
         old = self.draft
         if keep is None and old is not None:
-            draft.seeds, draft.seed, draft.concurrency, draft.name = (
+            draft.seeds, draft.seed, draft.concurrency, draft.name, draft.cluster = (
                 old.seeds,
                 old.seed,
                 old.concurrency,
                 old.name,
+                old.cluster,
             )
             for text in old.players:
                 if not text.startswith("baseline:") or text.removeprefix("baseline:") in definition.baselines:
@@ -222,6 +230,7 @@ class TournamentSetupScreen(ArenaScreen):
         draft = self.draft
         values = {SEEDS_FIELD: draft.seeds, SEED_FIELD: draft.seed, CONCURRENCY_FIELD: draft.concurrency}
         values["name"] = draft.name
+        values[CLUSTER_FIELD] = draft.cluster
         box = self.query_one("#t-fields", Grid)
         await box.remove_children()
         fields: list[Widget] = []
@@ -260,6 +269,8 @@ class TournamentSetupScreen(ArenaScreen):
             self.draft.concurrency = value
         elif key == "name":
             self.draft.name = value
+        elif key == CLUSTER_FIELD:
+            self.draft.cluster = value
         self._show_errors(final=False)
 
     def _show_errors(self, *, final: bool) -> dict[str, str]:

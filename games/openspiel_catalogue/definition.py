@@ -1,0 +1,148 @@
+"""One Arena definition per OpenSpiel game, made by :func:`definition_for` from the library's GameType.
+
+The definition's facts are class variables (as for every game), so each game gets its own
+subclass of :class:`OpenSpielDefinition`. Seats are ``p0``, ``p1``, ... (the library's player
+numbers). ``version`` is the library's version and the adapter's (``2.0.2/1``): stored episodes
+say what they were played with.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
+
+from pydantic import BaseModel
+
+from arena.contract.game import GameDefinition
+from arena.contract.templates import template_version
+from games.openspiel_catalogue import library, prompt
+from games.openspiel_catalogue.curated import CURATED, Curated
+from games.openspiel_catalogue.game_type import GameTypeFacts
+from games.openspiel_catalogue.models import OpenSpielObservation
+from games.openspiel_catalogue.options import MOVE_CAP, options_model
+from games.openspiel_catalogue.view import OpenSpielView
+
+if TYPE_CHECKING:
+    from arena.contract.baseline import BaselineInfo
+    from games.openspiel_catalogue.state import OpenSpielState
+
+ADAPTER_VERSION = 1
+"""Bump with any change to how the adapter plays a game (chance draws, seats, the cap)."""
+PREFIX = "openspiel"
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """The library's game for one set of options and what the adapter reads off it."""
+
+    game: Any
+    perfect: bool
+    view_kind: Literal["information_state_string", "observation_string"]
+
+
+class OpenSpielDefinition(GameDefinition[BaseModel, OpenSpielObservation, "OpenSpielState"]):
+    """An OpenSpiel game: the subclass made for it fills in the class variables."""
+
+    short_name: ClassVar[str]
+    """The library's name of the game (``liars_dice``)."""
+    curated: ClassVar[Curated | None]
+    game_type: ClassVar[GameTypeFacts]
+    view = OpenSpielView()
+    seats_differ: ClassVar[bool] = True
+
+    def library_parameters(self, options: BaseModel) -> dict[str, Any]:
+        """The library's parameters that differ from its defaults (as its game string shows them)."""
+        defaults = self.game_type.parameters
+        values = options.model_dump()
+        return {name: values[name] for name in defaults if values[name] != defaults[name]}
+
+    def facts(self, options: BaseModel) -> GameFacts:
+        """The library's game for ``options`` (cached) and how the adapter shows it."""
+        return _facts(self.short_name, tuple(sorted(self.library_parameters(options).items())))
+
+    def parse_options(self, given: dict[str, Any]) -> BaseModel:
+        """The options, also checked by the library (a combination it refuses is a one-line ValueError)."""
+        options = super().parse_options(given)
+        self.facts(options)
+        return options
+
+    def seats(self, options: BaseModel) -> tuple[str, ...]:
+        kind = self.game_type
+        if "players" in kind.parameters:
+            count = int(getattr(options, "players", 0))
+        elif kind.min_players == kind.max_players:  # no need to load the game (listing stays fast)
+            count = kind.min_players
+        else:
+            count = self.facts(options).game.num_players()
+        return tuple(f"p{player}" for player in range(count))
+
+    def state_class(self) -> type[OpenSpielState]:
+        from games.openspiel_catalogue.state import OpenSpielState
+
+        return OpenSpielState
+
+    @property
+    def baselines(self) -> Mapping[str, BaselineInfo]:
+        from arena.contract.baseline import baseline_table
+        from games.openspiel_catalogue.baselines import MctsMove, RandomMove
+
+        fair = self.game_type.sequential and self.game_type.perfect
+        return baseline_table(RandomMove, MctsMove) if fair else baseline_table(RandomMove)
+
+    def rules(self, options: BaseModel, seat: str) -> str:
+        return prompt.rules_text(self, options, seat)
+
+    def prompt(self, observation: OpenSpielObservation, rules: str) -> str:
+        return prompt.render(observation, rules)
+
+
+@functools.lru_cache(maxsize=256)
+def _facts(short_name: str, parameters: tuple[tuple[str, Any], ...]) -> GameFacts:
+    game = library.load(short_name, dict(parameters))
+    game_type = game.get_type()
+    perfect = game_type.information == library.spiel().GameType.Information.PERFECT_INFORMATION
+    view_kind: Literal["information_state_string", "observation_string"]
+    if (perfect and game_type.provides_observation_string) or not game_type.provides_information_state_string:
+        view_kind = "observation_string"
+    else:
+        view_kind = "information_state_string"
+    return GameFacts(game, perfect, view_kind)
+
+
+def _description(kind: GameTypeFacts) -> str:
+    moves = "in turn" if kind.sequential else "simultaneous moves"
+    chance = ", with chance" if kind.chance else ""
+    information = "perfect information" if kind.perfect else "hidden information"
+    players = f"{kind.min_players}-{kind.max_players}"
+    if kind.min_players == kind.max_players:
+        players = str(kind.min_players)
+    return f"OpenSpiel's {kind.long_name}: {players} players, {moves}, {information}{chance}."
+
+
+def definition_for(game_type: GameTypeFacts) -> OpenSpielDefinition:
+    """The definition of the OpenSpiel game of this type (a new subclass with its facts)."""
+    short_name = game_type.short_name
+    curated = CURATED.get(short_name)
+    title = game_type.long_name
+    rules = curated.rules if curated else prompt.GENERIC_RULES
+    order = list(CURATED).index(short_name) if curated else len(CURATED)
+    facts: dict[str, Any] = {
+        "name": f"{PREFIX}:{short_name}",
+        "version": f"{library.version()}/{ADAPTER_VERSION}",
+        "title": title,
+        "description": curated.description if curated else _description(game_type),
+        "prompt_version": template_version(prompt.FRAME, rules, prompt.TEMPLATE),
+        "Options": options_model(game_type, curated),
+        "short_name": short_name,
+        "curated": curated,
+        "game_type": game_type,
+        "listing_order": 200 + order,
+        "__doc__": f"OpenSpiel's {title} ({short_name}) through the adapter.",
+    }
+    made = cast(type[OpenSpielDefinition], type(f"OpenSpiel_{short_name}", (OpenSpielDefinition,), facts))
+    return made()
+
+
+__all__ = ["MOVE_CAP", "PREFIX", "GameFacts", "OpenSpielDefinition", "definition_for"]
