@@ -170,7 +170,10 @@ UNAVAILABLE: dict[str, str] = {
         ),
         NEEDS_PY312,
     ),
-    "Negotiation-v0": "not registered in textarena 0.7.4 (SimpleNegotiation-v0 is)",
+    "Negotiation-v0": (
+        "not registered in textarena 0.7.4 (SimpleNegotiation-v0 is, but Arena has no"
+        " legal-move generator for its free text yet)"
+    ),
     "LeducHoldem-v0": "not registered in textarena 0.7.4 (KuhnPoker-v0 is)",
 }
 """Environments people look for that cannot run here, each with the reason (one line)."""
