@@ -54,7 +54,9 @@ async def test_a_person_plays_textarena_tic_tac_toe_at_the_console(tmp_path: Pat
     desk = ConsoleDesk()
     live = LiveOutput(Console(file=buffer, width=100, color_system=None), before_output=desk.end_line)
     desk.show_board = live.show_board
-    config = MatchConfig(game="textarena:TicTacToe-v0", seats={"p0": "human", "p1": "baseline:random"}, seed=3)
+    config = MatchConfig(
+        game="textarena:TicTacToe-v0", seats={"p0": "human", "p1": "baseline:random"}, seed=3
+    )
     runner = prepare_runner(
         config, store, [live], human_factory=lambda seat: ConsoleHuman(person.read, person.write, desk=desk)
     )
