@@ -11,6 +11,7 @@ escapes text in the SVG it writes).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -273,6 +274,21 @@ def report_charts(
     return charts
 
 
+def stable_ids(svg: str, prefix: str) -> str:
+    """``svg`` with its element ids renamed ``PREFIX-1``, ``PREFIX-2``... in order of appearance.
+
+    vl-convert numbers gradients with a counter that runs for the whole process, so the same
+    chart drawn twice differed; and report.html inlines several SVGs, whose ids must not clash.
+    """
+    found: dict[str, str] = {}
+    for name in re.findall(r'\bid="([^"]+)"', svg):
+        found.setdefault(name, f"{prefix}-{len(found) + 1}")
+    for old, new in found.items():
+        svg = svg.replace(f'id="{old}"', f'id="{new}"').replace(f"url(#{old})", f"url(#{new})")
+        svg = svg.replace(f'href="#{old}"', f'href="#{new}"')
+    return svg
+
+
 def render(charts: Sequence[Chart]) -> list[tuple[Chart, str, bytes]]:
     """Each chart with its SVG text and PNG bytes (raises :class:`ChartsUnavailable` without vl-convert)."""
     try:
@@ -284,7 +300,7 @@ def render(charts: Sequence[Chart]) -> list[tuple[Chart, str, bytes]]:
         ) from None
     rendered = []
     for chart in charts:
-        svg = vl_convert.vegalite_to_svg(chart.spec, vl_version=VEGA_LITE)
+        svg = stable_ids(vl_convert.vegalite_to_svg(chart.spec, vl_version=VEGA_LITE), chart.name)
         png = vl_convert.vegalite_to_png(chart.spec, vl_version=VEGA_LITE, scale=PNG_SCALE)
         rendered.append((chart, svg, png))
     return rendered
