@@ -127,25 +127,30 @@ def seat_episodes(store: Store, tournament_id: int) -> list[dict[str, Any]]:
 def series_rows(store: Store, tournament_id: int, definition: GameDefinition) -> list[dict[str, Any]]:
     """The game's ``score_series`` per player and step: median and middle-half band over the deals.
 
+    Per seat as well when the game's seats are roles (``seats_differ``): pooled, a seller's asks
+    and a buyer's bids would make one meaningless line.
+
     Empty when the game's view has no series. Episodes that no longer replay (recorded under
     other rules) are skipped: the chart says over how many deals each point is.
     """
     view = definition.view
     if type(view).score_series is GameView.score_series:
         return []
-    values: defaultdict[tuple[str, int], list[float]] = defaultdict(list)
+    by_seat = type(definition).seats_differ  # a seller's asks and a buyer's bids are not one series
+    values: defaultdict[tuple[str, str, int], list[float]] = defaultdict(list)
     for seating, state in _replayed(store, tournament_id, definition):
         for seat, series in view.score_series(state).items():
             player = seating.get(seat)
             if player is None:
                 continue
             for step, value in enumerate(series):
-                values[(player, step)].append(float(value))
+                values[(player, seat if by_seat else "any seat", step)].append(float(value))
     rows = []
-    for (player, step), found in sorted(values.items()):
+    for (player, seat, step), found in sorted(values.items()):
         rows.append(
             {
                 "player": player,
+                "seat": seat,
                 "step": step,
                 "median": statistics.median(found),
                 "low": _quantile(found, BAND[0]),

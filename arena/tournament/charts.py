@@ -221,19 +221,23 @@ def series_chart(rows: Sequence[dict[str, Any]], title: str, players: Sequence[s
     if not rows:
         return None
     colour = {"field": "player", "type": "nominal", "sort": list(players), "legend": {"title": None}}
-    x = {"field": "step", "type": "quantitative", "title": "step"}
+    x = {"field": "step", "type": "quantitative", "title": "step", "axis": {"tickMinStep": 1, "format": "d"}}
+    dash = {"field": "seat", "type": "nominal", "legend": {"title": "seat"}}
+    if len({row["seat"] for row in rows}) == 1:
+        dash = {"value": []}
     spec = _spec(
         f"{title}: median over the deals, middle half shaded",
         {
             "data": {"values": list(rows)},
             "layer": [
                 {
-                    "mark": {"type": "area", "opacity": 0.2},
+                    "mark": {"type": "area", "opacity": 0.15},
                     "encoding": {
                         "x": x,
                         "y": {"field": "low", "type": "quantitative"},
                         "y2": {"field": "high"},
                         "color": colour,
+                        "detail": {"field": "seat", "type": "nominal"},
                     },
                 },
                 {
@@ -242,6 +246,7 @@ def series_chart(rows: Sequence[dict[str, Any]], title: str, players: Sequence[s
                         "x": x,
                         "y": {"field": "median", "type": "quantitative", "title": title},
                         "color": colour,
+                        "strokeDash": dash,
                     },
                 },
             ],

@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ async def fixed_bargain(store: Store) -> int:
 
 
 @pytest.fixture
-def wire() -> object:
+def wire() -> Iterator[WireServer]:
     with WireServer() as server:
         yield server
 
@@ -108,9 +109,9 @@ async def test_lemonade_draws_cash_by_day_as_a_median_and_band_over_deals(store:
     )
     tournament_id = (await run_tournament(store, config)).tournament_id
     rows = chart_data.series_rows(store, tournament_id, get_game("lemonade"))
-    weather = [r for r in rows if r["player"] == "baseline:weather"]
+    weather = [r for r in rows if r["player"] == "baseline:weather" and r["seat"] == "a"]
     assert [r["step"] for r in weather] == [0, 1, 2, 3, 4], "the start and after each of 4 days"
-    assert all(r["deals"] == 6 for r in weather), "3 deals in both seatings"
+    assert {r["seat"] for r in rows} == {"a", "b"} and all(r["deals"] == 3 for r in rows), "3 deals a seat"
     assert all(r["low"] <= r["median"] <= r["high"] for r in rows)
     assert len({r["median"] for r in weather}) > 1, "cash moves over the days"
 
@@ -132,6 +133,14 @@ async def test_cattle_charts_set_progress_over_turns(store: Store) -> None:
     rows = chart_data.series_rows(store, tournament_id, get_game("cattle"))
     assert {r["player"] for r in rows} == {"baseline:tracker", "baseline:set-racer"}
     assert max(r["step"] for r in rows) > 5
+    assert {r["seat"] for r in rows} == {"any seat"}, "cattle's seats are alike: pooled"
+
+
+async def test_a_role_games_series_is_drawn_per_seat_not_pooled(store: Store) -> None:
+    rows = chart_data.series_rows(store, await fixed_bargain(store), get_game("bargain"))
+    assert {(r["player"], r["seat"]) for r in rows if r["step"] == 0} == {
+        (player, seat) for player in ("baseline:honest", "baseline:bluffing") for seat in ("seller", "buyer")
+    }, "a seller's asks and a buyer's bids are separate lines"
 
 
 def test_the_chart_library_loads_only_when_charts_are_drawn() -> None:
