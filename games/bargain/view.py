@@ -76,7 +76,9 @@ def deal_price_chart(episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "lineup": f"seller {seating.get(SELLER)}, buyer {seating.get(BUYER)}",
-                "position": round((price - cost) / (value - cost), 4),
+                "position": round(
+                    (price - cost) / (value - cost), 4
+                ),  # the bins centre on 0 and 1: a price at an edge is in the zone
                 "price": price,
             }
         )
@@ -103,7 +105,7 @@ def deal_price_chart(episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "encoding": {
                         "x": {
                             **x,
-                            "bin": {"step": 0.05, "extent": [-0.5, 1.5]},
+                            "bin": {"step": 0.05, "extent": [-0.525, 1.525]},
                             "title": "position of the price in the zone",
                         },
                         "y": {"aggregate": "count", "type": "quantitative", "title": "deals"},
@@ -111,6 +113,8 @@ def deal_price_chart(episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 },
                 *(
                     {
+                        # one row per line-up, so each panel draws its edge once, not once per deal
+                        "transform": [{"aggregate": [{"op": "count", "as": "deals"}], "groupby": ["lineup"]}],
                         "mark": {"type": "rule", "strokeDash": [4, 3], "color": "grey"},
                         "encoding": {"x": {"datum": edge, "type": "quantitative"}},
                     }
