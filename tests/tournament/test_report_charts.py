@@ -150,3 +150,12 @@ def test_the_chart_library_loads_only_when_charts_are_drawn() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(result.stdout) == []
+
+
+async def test_a_catalogue_game_gets_the_generic_charts(store: Store, tmp_path: Path) -> None:
+    pytest.importorskip("pyspiel")
+    config = build_config(game="openspiel:tic_tac_toe", players=("baseline:mcts", "baseline:random"), seeds=2)
+    tournament_id = (await run_tournament(store, config)).tournament_id
+    names = {p.name for p in write_report(store, tournament_id, tmp_path)}
+    assert {"chart-ratings.svg", "chart-win-matrix.svg", "chart-scores.svg", "chart-cost.svg"} <= names
+    assert "report.html" in names and not any(n.startswith("chart-game-") for n in names)
