@@ -20,7 +20,7 @@ import pytest
 from arena.plugins.games import get_game
 from arena.store.database import Store
 from arena.tournament import chart_data
-from arena.tournament.charts import cost_chart, render, report_charts
+from arena.tournament.charts import cost_chart, ratings_chart, render, report_charts, win_matrix_chart
 from arena.tournament.config import build_config
 from arena.tournament.report import build_report, write_report
 from arena.tournament.run import run_tournament
@@ -159,3 +159,21 @@ async def test_a_catalogue_game_gets_the_generic_charts(store: Store, tmp_path: 
     names = {p.name for p in write_report(store, tournament_id, tmp_path)}
     assert {"chart-ratings.svg", "chart-win-matrix.svg", "chart-scores.svg", "chart-cost.svg"} <= names
     assert "report.html" in names and not any(n.startswith("chart-game-") for n in names)
+
+
+async def test_a_player_name_is_text_in_the_svg_and_the_page_never_markup(store: Store) -> None:
+    from arena.tournament.report_html import report_html
+
+    report = build_report(store, await fixed_bargain(store))
+    hostile = "<script>alert(1)</script>"
+    for row in report["players"]:
+        if row["player"] == "baseline:honest":
+            row["player"] = hostile
+    report["win_matrix"]["players"] = [
+        hostile if p == "baseline:honest" else p for p in report["win_matrix"]["players"]
+    ]
+    charts = [c for c in (ratings_chart(report), win_matrix_chart(report)) if c is not None]
+    svgs = [svg for _, svg, _ in render(charts)]
+    assert all("<script" not in svg and "&lt;script&gt;" in svg for svg in svgs)
+    page = report_html(report, [("ratings", svgs[0])], "text")
+    assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
