@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,local,openspiel,ray,parquet,textarena]'
+	$(BIN)/pip install --quiet -e '.[dev,local,openspiel,ray,parquet,textarena,charts]'
 	touch $(STAMP)
 
 ## Set everything up and start the app.
