@@ -47,7 +47,7 @@ def test_report_html_shows_every_chart_in_a_browser(tmp_path: Path) -> None:
         store.close()
     page_file = tmp_path / "report" / "report.html"
     with chromium() as browser:
-        page = browser.new_page(viewport=VIEWPORT)
+        page = browser.new_page(viewport={"width": VIEWPORT["width"], "height": VIEWPORT["height"]})
         page.goto(page_file.as_uri())
         charts = page.locator("svg")
         assert charts.count() == 6
