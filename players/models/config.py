@@ -276,7 +276,9 @@ class ModelsConfig:
             return text, settings
         text = f"{text}?{urlencode(options)}"
         try:
-            return text, ModelSettings.model_validate({**settings.model_dump(), **options})
+            # Only the fields the models file set, so "which prices were given" survives the options.
+            given = settings.model_dump(exclude_unset=True)
+            return text, ModelSettings.model_validate({**given, **options})
         except ValidationError as exc:
             raise SpecError(f"{text!r}: {one_line(exc, whole='settings')}") from None
 

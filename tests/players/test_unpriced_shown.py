@@ -18,7 +18,9 @@ from arena.cli.output import results_table, turn_line
 from arena.contract.records import CallbackObserver, EpisodeEnded, Event, TurnsRecorded
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
+from arena.plugins.players import parse_player_spec
 from players.models import ModelsConfig
+from players.models.config import parse_models_config
 from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
 from tests.support.wire_server import WireServer, reply
 
@@ -106,3 +108,37 @@ async def test_a_model_priced_at_zero_on_purpose_is_free_and_one_left_unpriced_i
     assert seats["a"]["config"]["free"] is True and not unpriced_seat(seats["a"]["config"])
     assert "free" not in seats["b"]["config"], "a configuration without a price is stored as it always was"
     assert unpriced_seat(seats["b"]["config"])
+
+
+def test_memory_options_on_a_spec_keep_what_the_models_file_said_about_prices() -> None:
+    """``?memory=...`` rebuilds the settings: a model with no prices stays unpriced, a free one free.
+
+    The options are applied over the settings; had every field been copied as if the file
+    had set it, a model without prices would be stored as ``"free": true`` and its
+    configuration hash would change.
+    """
+    config = parse_models_config(
+        {
+            "models": {
+                "zero": {
+                    "provider": "openai",
+                    "model": "m0",
+                    "price_input_per_mtok": 0,
+                    "price_output_per_mtok": 0,
+                },
+                "paid": {
+                    "provider": "openai",
+                    "model": "m1",
+                    "price_input_per_mtok": 0.4,
+                    "price_output_per_mtok": 1.6,
+                },
+            }
+        }
+    )
+    _, bare = config.resolve(parse_player_spec("openai:gpt-4.1-mini?memory=transcript"))
+    assert bare.memory == "transcript"
+    assert not bare.explicitly_free and not bare.has_price
+    _, zero = config.resolve(parse_player_spec("openai:m0?memory=transcript&memory_budget_tokens=5000"))
+    assert zero.explicitly_free and zero.has_price and zero.memory_budget_tokens == 5000
+    _, paid = config.resolve(parse_player_spec("openai:m1?memory=transcript"))
+    assert not paid.explicitly_free and paid.has_price and paid.price_output_per_mtok == 1.6
