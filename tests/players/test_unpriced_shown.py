@@ -17,8 +17,8 @@ from arena.app.widgets.panels import reason_entry
 from arena.cli.output import results_table, turn_line
 from arena.contract.records import CallbackObserver, EpisodeEnded, Event, TurnsRecorded
 from arena.engine.match import MatchConfig, play_match
-from arena.store.database import Store
 from arena.plugins.players import parse_player_spec
+from arena.store.database import Store
 from players.models import ModelsConfig
 from players.models.config import parse_models_config
 from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
