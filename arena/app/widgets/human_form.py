@@ -39,29 +39,27 @@ KEYS_HINT = "tab: next field · {choose}enter: submit · esc: leave (the move wa
 
 
 def observation_line(observation: dict[str, object], limit: int = 400) -> str:
-    """Scalar facts of an observation (one level of nesting) as ``key value · ...``."""
-    seen: dict[str, object] = {}
+    """Scalar facts of an observation as ``key value · ...``; a nested part's under its name.
+
+    A nested part's facts are grouped under its own name (``previous_puzzle: grade core,
+    first_error 2``): shown bare, the previous puzzle's grade read as the current one's.
+    """
     parts: list[str] = []
 
-    prefix = ""
-
-    def add(key: str, value: object) -> None:
+    def fact(key: str, value: object) -> str | None:
         if isinstance(value, bool) or not isinstance(value, str | int | float):
-            return
-        if key in seen:
-            if seen[key] != value:
-                add(f"{prefix}.{key}", value)
-            return
-        seen[key] = value
-        parts.append(f"{key} {value:.2f}" if isinstance(value, float) else f"{key} {value}")
+            return None
+        return f"{key} {value:.2f}" if isinstance(value, float) else f"{key} {value}"
 
     for key, value in observation.items():
-        add(key, value)
+        shown = fact(key, value)
+        if shown is not None:
+            parts.append(shown)
     for key, value in observation.items():
         if isinstance(value, dict):
-            prefix = key
-            for inner, item in value.items():
-                add(str(inner), item)
+            inner = [f for f in (fact(str(k), v) for k, v in value.items()) if f is not None]
+            if inner:
+                parts.append(f"{key}: {', '.join(inner)}")
     line = " · ".join(parts)
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
@@ -188,8 +186,9 @@ class HumanForm(Vertical):
             return Select(options, value=value, id=control_id, allow_blank=not spec.required, compact=True)
         if spec.kind == "boolean":
             return Checkbox(safe_text(spec.name), value=self.form.checked(spec), id=control_id, compact=True)
-        # the game's line on the entry shows beside the field (:meth:`_note`), not in it
-        placeholder = self.form.hint(spec, now=False, note=False)
+        # the game's line on the entry shows beside the field (:meth:`_note`), not in it; the
+        # range is today's (what the cash buys), not the declared one the rules would refuse
+        placeholder = self.form.hint(spec, note=False)
         # A number is usually replaced, so entering its field selects it; text is usually
         # continued, so the cursor goes to its end.
         select_on_focus = spec.kind in ("number", "integer")
