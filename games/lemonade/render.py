@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -62,7 +63,7 @@ def render_stands(game: LemonadeState, seats: tuple[str, ...], *, audit: bool = 
     for column in ("day", "weather", "traffic", "cost"):
         table.add_column(column, justify="right")
     for seat in seats:
-        for column in ("price", "sold/made", "promo", "cash"):
+        for column in ("price", "sold/made", "demand", "promo", "cash"):
             table.add_column(f"{seat} {column}", justify="right")
     days_played = max((len(game.stands[s].records) for s in seats), default=0)
     for index in range(max(0, days_played - MAX_ROWS), days_played):
@@ -75,11 +76,12 @@ def render_stands(game: LemonadeState, seats: tuple[str, ...], *, audit: bool = 
                 row += [
                     f"{r['price']:.2f}",
                     f"{r['sold']}/{r['produce']}",
+                    str(r["demand"]),
                     PROMO_SHORT[r["promotion"]],
                     f"{r['cash']:.2f}",
                 ]
             else:
-                row += ["-"] * 4
+                row += ["-"] * 5
         table.add_row(*row)
     parts.append(table)
     if len(seats) == 1 and game.market == "shared":
@@ -91,9 +93,22 @@ def render_stands(game: LemonadeState, seats: tuple[str, ...], *, audit: bool = 
         stand = game.stands[seat]
         status = " bankrupt" if stand.bankrupt_day is not None else ""
         parts.append(Text(f"{seat} cash {stand.cash:8.2f} {sparkline(series[seat])}{status}"))
+        if stand.records:
+            parts.append(last_day_line(seat, stand.records[-1]))
     if audit and game.audit.any_claims():
         parts += audit_lines(game, seats)
     return Group(*parts)
+
+
+def last_day_line(seat: str, record: Mapping[str, Any]) -> Text:
+    """``a day 7: sold 25 of 25 made, demand 64: 39 cups short`` (or the cups thrown away)."""
+    sold, made, demand = record["sold"], record["produce"], record["demand"]
+    line = Text(f"{seat} day {record['day']}: sold {sold} of {made} made, demand {demand}")
+    if demand > made:
+        line.append(f": {demand - made} cups short (lost sales)", style="yellow")
+    elif made > sold:
+        line.append(f": {made - sold} cups thrown away", style="dim")
+    return line
 
 
 def _finding_line(finding: Finding, prefix: str = "") -> Text:

@@ -367,7 +367,11 @@ class MatchScreen(ArenaScreen):
             parts.append(Text(f"seat {seat}", style="bold"))
             parts.append(safe_text(game.definition.rules(game.options, seat), keep_newlines=True))
             parts.append(Text(""))
-        # Not part of any prompt: what a win means for the tournament tables, for people only.
+        # Not part of any prompt: what people may know besides (a demand formula), and what a
+        # win means for the tournament tables.
+        notes = game.definition.rules_notes
+        if notes:
+            parts += [Text("also known", style="bold"), safe_text(notes, keep_newlines=True), Text("")]
         parts.append(Text("wins, draws and losses in tournaments", style="bold"))
         parts.append(safe_text(game.definition.outcome_rule))
         self.app.push_screen(TextScreen("rules", Group(*parts)))
