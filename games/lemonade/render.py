@@ -41,24 +41,13 @@ def _rivals_line(rivals: dict[str, RivalDay]) -> Text:
 
 
 def render_stands(game: LemonadeState, seats: tuple[str, ...], *, audit: bool = False) -> RenderableType:
-    """Today's forecast, the last days of each shown stand and each stand's cash trend.
+    """The last days of each shown stand, each stand's cash trend and last day, then today's forecast.
 
     One stand's view on a shared street also shows its rivals' prices and promotions of
     yesterday, as its observation holds them (the same a model reads in its prompt). With
     ``audit`` (the full view) the reason audit follows, once any reason stated a figure.
     """
     parts: list[RenderableType] = []
-    if game.day <= game.days:
-        today = game.today
-        parts.append(
-            Text(
-                f"Day {game.day}/{game.days}  {today.weather} {today.temperature}C  "
-                f"traffic ~{today.traffic}  cost {today.unit_cost:.2f}/cup",
-                style="bold",
-            )
-        )
-    else:
-        parts.append(Text(f"Finished after {game.days} days", style="bold"))
     table = Table(box=None, pad_edge=False, header_style="bold")
     for column in ("day", "weather", "traffic", "cost"):
         table.add_column(column, justify="right")
@@ -95,6 +84,18 @@ def render_stands(game: LemonadeState, seats: tuple[str, ...], *, audit: bool = 
         parts.append(Text(f"{seat} cash {stand.cash:8.2f} {sparkline(series[seat])}{status}"))
         if stand.records:
             parts.append(last_day_line(seat, stand.records[-1]))
+    # Today last: the newest part of the board is its end, which the app keeps in view.
+    if game.day <= game.days:
+        today = game.today
+        parts.append(
+            Text(
+                f"Day {game.day}/{game.days}  {today.weather} {today.temperature}C  "
+                f"traffic ~{today.traffic}  cost {today.unit_cost:.2f}/cup",
+                style="bold",
+            )
+        )
+    else:
+        parts.append(Text(f"Finished after {game.days} days", style="bold"))
     if audit and game.audit.any_claims():
         parts += audit_lines(game, seats)
     return Group(*parts)
