@@ -4,13 +4,20 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench bench-local llama-server clean
+.PHONY: run test lint typecheck pytest bench bench-local llama-server clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,local,openspiel,ray,parquet]'
+	$(BIN)/pip install --quiet -e '.[dev,local,openspiel,ray,parquet,textarena,charts,serve]'
 	touch $(STAMP)
+
+## Debian's chromium for the browser tests of `arena serve` (Playwright drives it; it downloads
+## no browser). Installed when we are root with apt-get; otherwise those tests skip, saying why.
+chromium:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null \
+	  || echo "chromium not installed: the browser tests will skip (apt-get install chromium)"; }
 
 ## Set everything up and start the app.
 run: $(STAMP)
@@ -40,8 +47,8 @@ typecheck: $(STAMP)
 ## next frame, a subprocess, a match's step delay), and a second worker per core fills that
 ## time. On this 2-core machine 4 workers took the suite from 353 s to 199 s (same load).
 PYTEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
-pytest: $(STAMP)
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist worksteal
+pytest: $(STAMP) chromium
+	$(BIN)/pytest -q -rs -n $(PYTEST_WORKERS) --dist worksteal
 
 bench: $(STAMP)
 	$(BIN)/python bench/lemonade_throughput.py

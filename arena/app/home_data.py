@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from arena.app.model_catalog import ModelCatalog
 from arena.contract.game import GameDefinition
 from arena.contract.options import GameOption
+from arena.engine.deal_seed import has_human_seat
 from arena.engine.lineup import baseline_choices
 from arena.engine.user_input import parse_seed
 from arena.plugins.players import SpecError, parse_player_spec
@@ -152,6 +153,8 @@ class MatchDraft:
     seed: str = "0"
     options: dict[str, str] = field(default_factory=dict)
     seats: dict[str, str] = field(default_factory=dict)
+    seed_given: bool = False
+    """The person typed the seed; if not, a human seat plays a secret deal (:meth:`seed_value`)."""
 
     def __post_init__(self) -> None:
         for option in self.definition.options:
@@ -185,7 +188,7 @@ class MatchDraft:
         """Every problem, keyed by ``seed``, an option name, or ``seat:NAME``."""
         errors: dict[str, str] = {}
         try:
-            parse_seed(self.seed)
+            self.seed_value()
         except ValueError as exc:
             errors[SEED_FIELD] = str(exc)
         errors.update(self.option_errors())
@@ -205,10 +208,24 @@ class MatchDraft:
         # not on the home screen's way to its first game's set-up.
         from arena.engine.match import MatchConfig
 
-        seats = {seat: self.seats[seat] for seat in self.seat_names()}
         return MatchConfig(
             game=self.definition.name,
-            seats=seats,
-            seed=parse_seed(self.seed),
+            seats=self.seated(),
+            seed=self.seed_value(),
             options=self.resolved_options(),
         )
+
+    def seated(self) -> dict[str, str]:
+        """The spec of every seat chosen so far, in seat order."""
+        return {seat: self.seats[seat] for seat in self.seat_names() if seat in self.seats}
+
+    def secret_deal(self) -> bool:
+        """True if a person is seated and no seed was typed: the match plays a secret seed."""
+        return (not self.seed.strip() or not self.seed_given) and has_human_seat(self.seated())
+
+    def seed_value(self) -> int | None:
+        """The seed typed, or ``None`` for the engine to choose: secret with a person, else 0
+        (a blank field too). Raises ``ValueError`` for a seed that is not a usable integer."""
+        if not self.seed.strip() or self.secret_deal():
+            return None
+        return parse_seed(self.seed)

@@ -58,7 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--seat", action="append", default=[], metavar="SEAT=SPEC", help="give a seat to a player"
     )
-    play.add_argument("--seed", default="0", help="the episode's seed: the deal it plays (default 0)")
+    play.add_argument(
+        "--seed",
+        default=None,
+        help="the episode's seed: the deal it plays (default 0; with a human seat, a secret random seed)",
+    )
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
     play.add_argument("--budget-usd", type=float, default=None, help="stop the episode past this cost")
     play.add_argument(
@@ -77,6 +81,25 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="open the app's replay screen (an episode, or the list)")
     replay.add_argument("episode_id", nargs="?", type=int, help="episode to open (default: browse)")
     replay.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve the app to web browsers (needs the serve extra: pip install 'arena[serve]')",
+        description="Every browser tab runs its own app, on the same database. There is no login:"
+        " keep the default address, or put it behind an SSH tunnel or a proxy that asks for one.",
+    )
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument(
+        "--host",
+        default=None,
+        help="address to listen on (default 127.0.0.1, this machine only; another address warns: no login)",
+    )
+    serve.add_argument(
+        "--public-url",
+        default=None,
+        help="the address browsers open, if not http://HOST:PORT (behind a proxy: its https://... address)",
+    )
+    serve.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     models = sub.add_parser("models", help="list the model players and whether each can play now")
     models.add_argument("--example", action="store_true", help="print an example models file and exit")

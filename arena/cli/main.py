@@ -37,6 +37,7 @@ USER_ERRORS = (
     ("arena.engine.export_formats", "ParquetUnavailable"),
     ("arena.engine.compare", "NotComparable"),
     ("arena.tournament.cluster", "ClusterError"),
+    ("arena.cli.serve", "ServeError"),
 )
 """Errors that are the user's to fix (one line, exit 1), by the module that defines each."""
 READER_LEFT = (("builtins", "BrokenPipeError"), ("arena.contract.player", "UserLeft"))
@@ -125,7 +126,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     config = MatchConfig(
         game=definition.name,
         seats=seats,
-        seed=parse_seed_flag(args.seed),
+        seed=None if args.seed is None else parse_seed_flag(args.seed),
         options=options,
         budget=Budget(args.budget_usd, args.budget_tokens),
     )
@@ -280,6 +281,15 @@ def cmd_app(args: argparse.Namespace) -> int:
     return run_app(database_path(args.db))
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``arena serve [--port P] [--host H]``: the app in web browsers, one app process per tab."""
+    from arena.cli.serve import serve
+    from arena.store.paths import database_path
+
+    path = database_path(getattr(args, "sub_db", None) or args.db)
+    return serve(path, host=args.host, port=args.port, public_url=args.public_url)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """``arena replay [ID]``: the app, straight on the replay screen."""
     from arena.app import run_app
@@ -390,6 +400,7 @@ COMMANDS = {
     "export": cmd_export,
     "compare": cmd_compare,
     "replay": cmd_replay,
+    "serve": cmd_serve,
 }
 
 

@@ -154,8 +154,13 @@ def report_command(args: argparse.Namespace, store: Store, console: Console) -> 
 def _write_report(store: Store, tournament_id: int, folder: Path, console: Console) -> None:
     from arena.tournament.report import write_report
 
-    for path in write_report(store, tournament_id, folder):
+    paths = write_report(store, tournament_id, folder)
+    for path in paths:
         console.print(f"wrote {path}", markup=False)
+    if not any(path.suffix == ".svg" for path in paths):
+        console.print(
+            "charts not drawn: install the charts extra (pip install 'arena[charts]')", markup=False
+        )
 
 
 def list_command(args: argparse.Namespace, store: Store, console: Console) -> int:

@@ -27,7 +27,7 @@ View, all optional
     ``render(state, viewer)``, ``describe_action(state, seat, action)``,
     ``step_outcome(state, seat)``, ``progress(state)``, ``score_series(state)``,
     ``score_series_title``, ``export_extra(state)``, ``caution(state, seat, action)``,
-    ``entry_note(state, seat, field, text)``.
+    ``entry_note(state, seat, field, text)``, ``report_charts(episodes)``.
 
 A state owns its random generators and never touches the global ``random``. It serves
 turn-based games (``pending()`` is one seat), simultaneous moves (several seats) and one-seat
@@ -116,6 +116,18 @@ class GameView(Generic[StateT, ActionT]):
     def score_series(self, state: StateT) -> dict[str, list[float]]:
         """Per-seat score over time (for charts); empty (default) if not meaningful."""
         return {}
+
+    def report_charts(self, episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The game's own charts for tournament reports, as Vega-Lite specifications with data inlined.
+
+        ``episodes`` are the counted episodes from their stored results, each
+        ``{"episode_id", "deal_seed", "seating": {seat: player}, "scores": {seat: score},
+        "metrics": {seat: {...}}}``. Return ``[{"name": "deal-prices", "title": "caption",
+        "spec": {...}}]``: plain JSON (the report renders it; a game imports no chart library).
+        Default: none (the report still draws ratings, the win matrix, scores, cost and
+        :meth:`score_series`).
+        """
+        return []
 
     def export_extra(self, state: StateT) -> dict[str, Any]:
         """Game-specific data ``arena export`` adds once the stored actions are replayed (default none)."""

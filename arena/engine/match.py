@@ -8,6 +8,7 @@ from typing import Any
 
 from arena.contract.player import Player
 from arena.contract.records import Observer
+from arena.engine.deal_seed import episode_seed
 from arena.engine.lineup import HumanFactory, build_player
 from arena.engine.recorder import Recorder
 from arena.engine.run_control import Budget, RunControl
@@ -30,7 +31,9 @@ class MatchConfig:
 
     game: str
     seats: dict[str, str]
-    seed: int = 0
+    seed: int | None = None
+    """The deal seed; ``None``: secret when a person plays, else 0 (:mod:`arena.engine.deal_seed`).
+    A rematch of a config without one draws a new secret deal, as the person saw the last one."""
     options: dict[str, Any] = field(default_factory=dict)
     budget: Budget = field(default_factory=Budget)
     tournament_id: int | None = None
@@ -60,11 +63,12 @@ def prepare_runner(
     configuration (unknown seat, player or option).
     """
     definition = get_game(config.game)
-    problem = seed_problem(config.seed)
+    seed = episode_seed(config.seed, config.seats)
+    problem = seed_problem(seed)
     if problem:
         raise SpecError(problem)
     options = definition.resolve_options(config.options)
-    game = definition.new_state(config.seed, definition.parse_options(options))
+    game = definition.new_state(seed, definition.parse_options(options))
     unknown = sorted(set(config.seats) - set(game.seats))
     if unknown:
         raise SpecError(f"{definition.name} has no seat {unknown[0]!r} (seats: {', '.join(game.seats)})")
@@ -77,7 +81,7 @@ def prepare_runner(
             built[seat] = build_player(
                 text,
                 definition,
-                seed=config.seed,
+                seed=seed,
                 seat=seat,
                 human_factory=human_factory,
                 models_config=models_config,

@@ -68,12 +68,13 @@ def unavailable_games() -> dict[str, str]:
 
 def catalogues() -> list[Catalogue]:
     """Every installed catalogue that loads, in entry point order."""
+    found = []
     for prefix in plugins.plugin_points(CATALOGUES_GROUP):
         try:
-            catalogue(prefix)
+            found.append(catalogue(prefix))
         except UnknownGameError:
             continue
-    return list(_catalogues.values())
+    return found  # in entry point order, whichever was loaded first (lists must not depend on history)
 
 
 def catalogue(prefix: str) -> Catalogue:

@@ -49,11 +49,17 @@ def parse_cluster(text: str) -> ClusterSpec:
     return ClusterSpec(kind, address or None)
 
 
-def check_reachable(address: str) -> None:
-    """Fail fast, in one line, when nothing accepts connections at ``HOST:PORT``.
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+"""What a gRPC client sends first (the HTTP/2 connection preface and an empty SETTINGS frame)."""
 
-    Ray's own client retries an unreachable address for minutes before it gives up.
-    ``auto`` and ``ray://`` addresses are left to Ray.
+
+def check_reachable(address: str) -> None:
+    """Fail fast, in one line, when nothing at ``HOST:PORT`` could be a Ray head.
+
+    Ray's own client retries an unreachable address for minutes before it gives up, and waits
+    without end on a port where something else listens (a web server): so the probe connects,
+    then checks the other side speaks gRPC (it answers HTTP/2's preface with a SETTINGS frame),
+    as a Ray head's control store does. ``auto`` and ``ray://`` addresses are left to Ray.
     """
     if address == "auto" or "://" in address:
         return
@@ -61,13 +67,34 @@ def check_reachable(address: str) -> None:
     if not host or not port.isdigit():
         raise ClusterError(f"Ray cluster address {address!r}: expected HOST:PORT (for example 10.0.0.5:6379)")
     try:
-        with socket.create_connection((host, int(port)), timeout=PROBE_SECONDS):
-            pass
+        connection = socket.create_connection((host, int(port)), timeout=PROBE_SECONDS)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise ClusterError(
             f"cannot reach a Ray cluster at {address}: {reason} (is `ray start --head` running there?)"
         ) from None
+    with connection:
+        try:
+            connection.sendall(HTTP2_PREFACE)
+            answer = _first_bytes(connection, 9)
+        except OSError:  # it accepted, then said nothing in time or hung up
+            answer = b""
+    if len(answer) < 9 or answer[3] != 4:  # byte 3 of a frame header is its type; 4 is SETTINGS
+        raise ClusterError(
+            f"{address} answers but not as a Ray head (no gRPC there): give the head's address,"
+            " the one `ray start --head` prints (port 6379 unless --port was given)"
+        )
+
+
+def _first_bytes(connection: socket.socket, count: int) -> bytes:
+    """Up to ``count`` bytes, fewer if the other side closes first (timeouts raise)."""
+    answer = b""
+    while len(answer) < count:
+        chunk = connection.recv(count - len(answer))
+        if not chunk:
+            break
+        answer += chunk
+    return answer
 
 
 def executor_for(cluster: str | None, concurrency: int) -> Executor:

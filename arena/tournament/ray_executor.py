@@ -21,10 +21,12 @@ run plays it again as it does any failed slot. A head killed outright leaves its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import os
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+import sys
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -291,7 +293,8 @@ class RayExecutor:
         if self.address is None:
             options["object_store_memory"] = LOCAL_OBJECT_STORE_BYTES
         try:
-            ray.init(address=self.address, **options)
+            with _native_stderr_held():
+                ray.init(address=self.address, **options)
         except (RayError, ConnectionError, RuntimeError, ValueError) as exc:
             where = f"the Ray cluster at {self.address}" if self.address else "a local Ray instance"
             raise ClusterError(f"cannot use {where}: {one_line(exc)}") from None
@@ -327,3 +330,23 @@ class RayExecutor:
             "cpus": float(ray.cluster_resources().get("CPU", 0.0)),  # type: ignore[no-untyped-call]
             "workers": {text: len(pool.handles) for text, pool in self.pools.items()},
         }
+
+
+@contextlib.contextmanager
+def _native_stderr_held() -> Iterator[None]:
+    """Hold what native code writes to file descriptor 2 while Ray connects.
+
+    Ray's C++ client logs its connection warnings straight to the terminal (an address that
+    answers but is no Ray head printed "gcs_client.cc:210: Failed to get cluster ID ..." above
+    the one-line error); ``RAY_BACKEND_LOG_LEVEL`` does not reach it. Failures still arrive as
+    exceptions, which the caller turns into one line.
+    """
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as sink:
+            os.dup2(sink.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import json
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -238,18 +239,50 @@ def _keyless(settings: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in settings.items() if "key" not in k.lower().replace("-", "_").replace("_", "")}
 
 
-def write_report(store: Store, tournament_id: int, folder: Path) -> list[Path]:
-    """Write ``report.json`` and ``report.md`` into ``folder`` (created); returns their paths."""
+def write_report(store: Store, tournament_id: int, folder: Path, *, charts: bool = True) -> list[Path]:
+    """Write ``report.json``, ``report.md`` and, with ``vl-convert-python`` installed, each chart as
+    SVG and PNG plus ``report.html`` into ``folder`` (created); returns the paths written.
+
+    Without the ``charts`` extra (or with ``charts=False``) report.md says the charts were not
+    drawn and why; the chart code and its library load only here.
+    """
     report = build_report(store, tournament_id)
+    drawn: list[tuple[str, str, str, bytes]] = []
+    missing: str | None = "not asked for" if not charts else None
+    if charts:
+        from arena.tournament.charts import ChartsUnavailable, render, report_charts
+
+        try:
+            found = render(report_charts(report, store, tournament_id, get_game(report["identity"]["game"])))
+        except ChartsUnavailable as exc:
+            missing = str(exc)
+        else:
+            drawn = [(f"chart-{chart.name}", chart.title, svg, png) for chart, svg, png in found]
+    embedded = [(name, title) for name, title, _, _ in drawn]
+    text = markdown(report, embedded, missing)
+    written: list[Path] = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
         json_path = folder / "report.json"
         json_path.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
         md_path = folder / "report.md"
-        md_path.write_text(markdown(report), encoding="utf-8")
+        md_path.write_text(text, encoding="utf-8")
+        written += [json_path, md_path]
+        for name, _, svg, png in drawn:
+            (folder / f"{name}.svg").write_text(svg, encoding="utf-8")
+            (folder / f"{name}.png").write_bytes(png)
+            written += [folder / f"{name}.svg", folder / f"{name}.png"]
+        if drawn:
+            from arena.tournament.report_html import report_html
+
+            html_path = folder / "report.html"
+            html_path.write_text(
+                report_html(report, [(title, svg) for _, title, svg, _ in drawn], text), encoding="utf-8"
+            )
+            written.append(html_path)
     except OSError as exc:
         raise StoreError(f"cannot write the report to {folder}: {exc.strerror or exc}") from None
-    return [json_path, md_path]
+    return written
 
 
 def write_reprobe(store: Store, tournament_id: int, folder: Path) -> list[tuple[Path, dict[str, float]]]:
@@ -331,11 +364,60 @@ def _ratings_markdown(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def markdown(report: dict[str, Any]) -> str:
-    """The report as Markdown: identity, harness, ratings, order confidence, metrics, cost, inference,
-    failures and the appendix (prompt templates, rules, example prompts, packages)."""
+def markdown(
+    report: dict[str, Any], charts: Sequence[tuple[str, str]] = (), charts_missing: str | None = None
+) -> str:
+    """The report as Markdown: identity, harness, ratings, order confidence, win matrix, charts,
+    metrics, cost, inference, failures and the appendix (prompt templates, rules, example
+    prompts, packages). ``charts`` are (file name without suffix, caption) of the SVG files
+    written beside it; ``charts_missing`` says why there are none."""
+    by_name = dict(charts)
     lines = head_lines(report)
     lines += _ratings_markdown(report)
+    lines += _embed(by_name, "chart-ratings")
+    lines += win_matrix_markdown(report["win_matrix"])
+    lines += _embed(by_name, "chart-win-matrix")
+    rest = [name for name in by_name if name not in ("chart-ratings", "chart-win-matrix")]
+    if rest or charts_missing:
+        lines += ["", "## Charts"]
+        if charts_missing:
+            lines += ["", f"Not drawn: {_cell(charts_missing)}."]
+        for name in rest:
+            lines += _embed(by_name, name)
     lines += metrics_markdown(report)
     lines += tail_lines(report)
     return "\n".join(lines) + "\n"
+
+
+def _embed(charts: dict[str, str], name: str) -> list[str]:
+    """A chart's SVG embedded with its caption (the PNG beside it has the same name)."""
+    if name not in charts:
+        return []
+    caption = _cell(charts[name]).replace("[", "\\[").replace("]", "\\]")
+    return ["", f"![{caption}]({name}.svg)", "", f"*{caption}* ([PNG]({name}.png))"]
+
+
+def win_matrix_markdown(matrix: dict[str, Any]) -> list[str]:
+    """The win matrix as a table: each row player's share of wins over each column player (ties half)."""
+    players = matrix["players"]
+    lines = [
+        "",
+        "## Win matrix",
+        "",
+        "The row player's share of wins over the column player (ties count half), with the games played.",
+        "",
+        "| player | " + " | ".join(_cell(p) for p in players) + " |",
+        "|---|" + "---:|" * len(players),
+    ]
+    for i, player in enumerate(players):
+        cells = []
+        for j in range(len(players)):
+            rate, games = matrix["rate"][i][j], matrix["games"][i][j]
+            if i == j:
+                cells.append("")
+            elif rate is None:
+                cells.append("never met")
+            else:
+                cells.append(f"{rate:.2f} of {games:g}")
+        lines.append(f"| {_cell(player)} | " + " | ".join(cells) + " |")
+    return lines

@@ -35,6 +35,22 @@ def _seconds(value: float | None) -> str:
     return f"{value:.1f} s" if value < 60 else f"{value:.1f} s ({int(minutes)} min {seconds:.0f} s)"
 
 
+def _first(seats: list[str]) -> str:
+    """``seller``, or ``a and b together`` when several seats move at once."""
+    if len(seats) <= 1:
+        return seats[0] if seats else "nobody"
+    return f"{', '.join(seats[:-1])} and {seats[-1]} together"
+
+
+def _budget(budget: dict[str, Any] | None) -> str:
+    return "no budget" if budget is None else f"budget ${budget['usd']:.2f}"
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """``finished 118, failed 2`` (or ``none``): a count per name, in words."""
+    return ", ".join(f"{name} {count}" for name, count in counts.items()) or "none"
+
+
 def _commit(arena: dict[str, Any]) -> str:
     if arena.get("commit"):
         state = {True: "with uncommitted changes", False: "clean", None: "state unknown"}[arena.get("dirty")]
@@ -76,12 +92,12 @@ def head_lines(report: dict[str, Any]) -> list[str]:
         f"- schedule: {ident['schedule_rule']}",
         "",
         "## Harness",
-        f"- first to move: {harness['first_to_move']}; episode length: {harness['episode_length']}"
+        f"- first to move: {_first(harness['first_to_move'])}; episode length: {harness['episode_length']}"
         f" steps with the default deal, at most {harness['max_steps']} on this tournament's deals",
         f"- re-ask: {harness['reask']}",
         f"- fallback: {cell(harness['fallback'])}",
         f"- timeout: {harness['timeout_note']}",
-        f"- concurrency {harness['concurrency']}; budget {harness['budget']}",
+        f"- concurrency {harness['concurrency']}; {_budget(harness['budget'])}",
         *(f"- run {number}: {run_line(run)}" for number, run in enumerate(harness.get("runs") or [], 1)),
         f"- environment: {env['python']} on {env['platform']}; {env['packages_count']} installed"
         f" packages, SHA-256 `{env['packages_sha256']}` (listed in appendix D);"
@@ -209,7 +225,7 @@ def _failures(report: dict[str, Any]) -> list[str]:
     lines = [
         "",
         "## Failures (kept apart from skill)",
-        f"- episodes by status: {failures['episodes_by_status']}",
+        f"- episodes by status: {counts_text(failures['episodes_by_status'])}",
         "",
         "| player | decisions | invalid | re-asked | fallback | timeouts | provider errors |",
         "|---|---:|---:|---:|---:|---:|---:|",

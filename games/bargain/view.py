@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from arena.contract.game import GameView
-from games.bargain.rules import SELLER, BargainAction
+from games.bargain.rules import BUYER, SELLER, BargainAction
 
 if TYPE_CHECKING:
     from games.bargain.game import BargainState
@@ -52,9 +52,81 @@ class BargainView(GameView["BargainState", BargainAction]):
             for seat in state.seats
         }
 
+    def report_charts(self, episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Where the deals' prices fell inside the zone, per line-up."""
+        return deal_price_chart(episodes)
+
     def step_outcome(self, state: BargainState, seat: str) -> str | None:
         """The offer standing after ``seat``'s move, or the deal it made."""
         if state.price is not None:
             return f"deal at {state.price}"
         standing = state.standing
         return f"standing offer: {standing.seat} at {standing.price}" if standing is not None else None
+
+
+def deal_price_chart(episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Where each deal's price fell inside the zone (0 the seller's cost, 1 the buyer's value), by line-up."""
+    rows = []
+    for episode in episodes:
+        metrics, seating = episode["metrics"], episode["seating"]
+        seller, buyer = metrics.get(SELLER) or {}, metrics.get(BUYER) or {}
+        price, cost, value = seller.get("price"), seller.get("own_number"), buyer.get("own_number")
+        if price is None or cost is None or value is None or value == cost:
+            continue
+        rows.append(
+            {
+                "lineup": f"seller {seating.get(SELLER)}, buyer {seating.get(BUYER)}",
+                "position": round(
+                    (price - cost) / (value - cost), 4
+                ),  # the bins centre on 0 and 1: a price at an edge is in the zone
+                "price": price,
+            }
+        )
+    if not rows:
+        return []
+    x = {"field": "position", "type": "quantitative"}
+    spec = {
+        "title": "Deal prices inside the zone (0 = seller's cost, 1 = buyer's value)",
+        "data": {"values": rows},
+        "facet": {
+            "row": {
+                "field": "lineup",
+                "type": "nominal",
+                "title": None,
+                "header": {"labelAngle": 0, "labelAlign": "left"},
+            }
+        },
+        "spec": {
+            "width": 420,
+            "height": 70,
+            "layer": [
+                {
+                    "mark": "bar",
+                    "encoding": {
+                        "x": {
+                            **x,
+                            "bin": {"step": 0.05, "extent": [-0.525, 1.525]},
+                            "title": "position of the price in the zone",
+                        },
+                        "y": {"aggregate": "count", "type": "quantitative", "title": "deals"},
+                    },
+                },
+                *(
+                    {
+                        # one row per line-up, so each panel draws its edge once, not once per deal
+                        "transform": [{"aggregate": [{"op": "count", "as": "deals"}], "groupby": ["lineup"]}],
+                        "mark": {"type": "rule", "strokeDash": [4, 3], "color": "grey"},
+                        "encoding": {"x": {"datum": edge, "type": "quantitative"}},
+                    }
+                    for edge in (0, 1)
+                ),
+            ],
+        },
+    }
+    return [
+        {
+            "name": "deal-prices",
+            "title": "Deal prices inside the zone, per line-up (deals only)",
+            "spec": spec,
+        }
+    ]

@@ -52,6 +52,10 @@ class PaperclipView(GameView["PaperclipState", BaseModel]):
             series[seat] = [round(sum(scores[: i + 1]) / (i + 1), 4) for i in range(len(scores))]
         return series
 
+    def report_charts(self, episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Each player's accuracy by tier and by dimension."""
+        return accuracy_chart(episodes)
+
     def export_extra(self, state: PaperclipState) -> dict[str, Any]:
         """Per puzzle: the puzzle with its truth, and every seat's reports and grade."""
         puzzles = []
@@ -59,3 +63,49 @@ class PaperclipView(GameView["PaperclipState", BaseModel]):
             seats = {seat: grades[i].export() for seat, grades in state.grades.items() if i < len(grades)}
             puzzles.append({**puzzle.export(), "seats": seats})
         return {"puzzles": puzzles}
+
+
+AXES = (("accuracy_by_tier", "tier"), ("accuracy_by_dimensions", "dimensions"))
+
+
+def accuracy_chart(episodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each player's accuracy by tier and by dimension: the mean over its episodes."""
+    found: dict[tuple[str, str, str], list[float]] = {}
+    for episode in episodes:
+        for seat, metrics in episode["metrics"].items():
+            player = episode["seating"].get(seat)
+            for metric, axis in AXES:
+                for group, value in (metrics.get(metric) or {}).items():
+                    found.setdefault((axis, str(group), str(player)), []).append(float(value))
+    if not found:
+        return []
+    rows = [
+        {
+            "axis": axis,
+            "group": group,
+            "player": player,
+            "accuracy": round(sum(v) / len(v), 4),
+            "episodes": len(v),
+        }
+        for (axis, group, player), v in sorted(found.items())
+    ]
+    spec = {
+        "title": "Accuracy by tier and by dimension (mean over episodes)",
+        "data": {"values": rows},
+        "facet": {
+            "column": {"field": "axis", "type": "nominal", "title": None, "sort": [a for _, a in AXES]}
+        },
+        "resolve": {"scale": {"x": "independent"}},
+        "spec": {
+            "width": 240,
+            "height": 200,
+            "mark": "bar",
+            "encoding": {
+                "x": {"field": "group", "type": "nominal", "title": None, "axis": {"labelAngle": 0}},
+                "xOffset": {"field": "player", "type": "nominal"},
+                "y": {"field": "accuracy", "type": "quantitative", "scale": {"domain": [0, 1]}},
+                "color": {"field": "player", "type": "nominal", "legend": {"title": None}},
+            },
+        },
+    }
+    return [{"name": "accuracy", "title": "Accuracy by tier and by dimension, per player", "spec": spec}]

@@ -210,7 +210,7 @@ def test_home_draft_checks_seed_options_and_seats() -> None:
     catalog = ModelCatalog(entries=[_Entry("openai:gpt-x", False, "OPENAI_API_KEY is not set")], loaded=True)
     choices = seat_options(definition, catalog, ["test:extra"])
     assert {c.kind for c in choices} == {"baseline", "human", "model", "extra"}
-    draft = MatchDraft(definition, seed="x", seats={"a": "openai:gpt-x", "b": "human"})
+    draft = MatchDraft(definition, seed="x", seats={"a": "openai:gpt-x", "b": "human"}, seed_given=True)
     draft.options["days"] = "0"
     errors = draft.errors(choices)
     assert "seed" in errors and "days" in errors

@@ -39,7 +39,7 @@ from games.cattle.view import CattleView
 from games.lemonade import LemonadeDefinition, LemonadeOptions, LemonadeState
 from tests.support.gamekit import replay_stored
 
-# Catalogue games (PREFIX:NAME) have their own checks with short options: tests/games/test_openspiel_*.py.
+# Catalogue games (PREFIX:NAME) have their own checks with short options (test_openspiel_*, test_textarena_*).
 GAMES = [name for name in game_names() if PREFIX_SEPARATOR not in name]
 SMALL_OPTIONS: dict[str, dict[str, Any]] = {"lemonade": {"days": 6}, "cattle": {"turn_cap": 20}}
 

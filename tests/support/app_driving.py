@@ -127,6 +127,10 @@ async def bargain_form(pilot: Pilot[Any], app: Any, buyer: str = "baseline:bluff
     await pick_game(pilot, app, "bargain")
     await choose_seat(pilot, app, 0, "human")
     await choose_seat(pilot, app, 1, buyer)
+    # A person's deal is secret unless a seed is typed: type 0, the deal these tests know.
+    app.screen.query_one("#opt-seed").focus()
+    await pilot.press("0")
+    await wait_until(pilot, lambda: app.screen.draft.seed_value() == 0, "seed 0 typed")
     await pilot.press("ctrl+s")
     await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the seller's form")
     return app.screen.query_one(HumanForm)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -40,6 +42,28 @@ def test_an_address_that_is_not_host_and_port_is_refused_before_ray_is_asked() -
     with pytest.raises(ClusterError, match="expected HOST:PORT"):
         check_reachable("my-cluster")
     check_reachable("auto")  # left to Ray: the cluster ray start left running here
+
+
+def test_a_port_where_something_else_listens_is_refused_before_ray_is_asked() -> None:
+    # Ray's client waited without end on such a port (a web server, say); the probe asks for gRPC.
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+
+        def answer_like_a_web_server() -> None:
+            connection, _ = server.accept()
+            with connection:
+                connection.recv(1024)
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+        web = threading.Thread(target=answer_like_a_web_server, daemon=True)
+        web.start()
+        with pytest.raises(ClusterError, match=r"answers but not as a Ray head \(no gRPC there\)"):
+            check_reachable(f"127.0.0.1:{port}")
+        web.join()
+        # a port that accepts and says nothing is no Ray head either
+        silent = socket.create_server(("127.0.0.1", 0))
+        with silent, pytest.raises(ClusterError, match="not as a Ray head"):
+            check_reachable(f"127.0.0.1:{silent.getsockname()[1]}")
 
 
 def test_the_toml_file_names_the_cluster(tmp_path: Path) -> None:

@@ -265,6 +265,8 @@ class HomeScreen(ArenaScreen):
         if self.draft is None or self._building:
             return
         if widget_id == "opt-seed":
+            if value != self.draft.seed:  # typed: not the field's first value, nor one _show_seed_field set
+                self.draft.seed_given = True
             self.draft.seed = value
         elif widget_id.startswith("opt-"):
             self.draft.options[self._option_names[int(widget_id.removeprefix("opt-"))]] = value
@@ -297,6 +299,7 @@ class HomeScreen(ArenaScreen):
         from arena.app.home_data import SEED_FIELD
 
         assert self.draft is not None
+        self._show_seed_field()
         errors = self.draft.errors(self.choices)
         self._note("#opt-error-seed", errors.get(SEED_FIELD, ""))
         for index, name in enumerate(self._option_names):
@@ -306,6 +309,19 @@ class HomeScreen(ArenaScreen):
         message = "please correct the marked fields" if errors and final else ""
         self.query_one("#start-error", Static).update(safe_text(message, "red"))
         return errors
+
+    def _show_seed_field(self) -> None:
+        """A seed no one typed reads "secret" while a person is seated, and 0 otherwise."""
+        assert self.draft is not None
+        if self.draft.seed_given:
+            return
+        secret = self.draft.secret_deal()
+        shown = "" if secret else "0"
+        for field in self.query("#opt-seed").results(Input):
+            field.placeholder = "secret (a person plays)" if secret else "0"
+            if field.value != shown:
+                self.draft.seed = shown  # first, so the field's change event is not taken as typing
+                field.value = shown
 
     # -- actions ------------------------------------------------------------------------
     @on(Button.Pressed, "#start")

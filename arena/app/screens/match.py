@@ -31,6 +31,7 @@ from arena.app.widgets.panels import MessagesPane, ResultsTable, ScoreChart, Sea
 from arena.app.widgets.steady_footer import SteadyFooter
 from arena.display.board import board
 from arena.engine.action_form import ActionForm
+from arena.engine.deal_seed import has_human_seat
 from arena.plugins.players import SpecError
 
 if TYPE_CHECKING:
@@ -398,6 +399,10 @@ class MatchScreen(ArenaScreen):
             self.arena.start_match(again)
         except (SpecError, ValueError) as exc:
             self.notify(str(exc), severity="error", markup=False)
+            return
+        if config.seed is None and has_human_seat(seats):
+            # The person has seen the last deal's numbers: the same seed would give it away.
+            self.notify("a new secret deal: a person plays and no seed was given", markup=False)
 
     def action_rules(self) -> None:
         """Show the rules each seat is told."""

@@ -1,0 +1,20 @@
+"""The TextArena games' reference opponent: a uniformly random legal move."""
+
+from __future__ import annotations
+
+from arena.contract.baseline import Baseline, baseline_table
+from games.textarena_catalogue.observation import TextArenaAction, TextArenaObservation
+
+
+class RandomMove(Baseline[TextArenaObservation, TextArenaAction]):
+    """Plays a uniformly random move among those the environment accepts now."""
+
+    name = "random"
+
+    def choose(self, observation: TextArenaObservation) -> TextArenaAction:
+        """One of the observation's legal moves, drawn with the seat's own generator."""
+        return TextArenaAction(move=self.rng.choice(observation.moves), reason="random legal move")
+
+
+BASELINES = baseline_table(RandomMove)
+"""The definitions' ``baselines``."""

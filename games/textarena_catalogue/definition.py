@@ -1,0 +1,143 @@
+"""One Arena definition per listed TextArena environment, built from the listing alone.
+
+Making a definition imports no TextArena (``arena games`` prints every definition's facts and
+TextArena takes ~1.4 s to import): the state, the rules text and the episodes import it when
+a game is played. The options model is made with ``pydantic.create_model`` from the listed
+constructor parameters and their registered defaults, typed by the defaults, plus ``players``
+for an environment that takes more than one count. The rules a seat is told are the
+environment's own first message to that player (its PROMPT), which the listed environments
+write from their parameters alone (a test checks it is the same for every seed).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, Field, create_model
+
+from arena.contract.game import GameDefinition
+from arena.contract.templates import template_version
+from games.textarena_catalogue.listing import ADAPTER_VERSION, LIBRARY, LIBRARY_VERSION, ListedEnv
+from games.textarena_catalogue.messages import Message, conversation
+from games.textarena_catalogue.seats import seat_name
+from games.textarena_catalogue.view import TextArenaView
+
+if TYPE_CHECKING:
+    from arena.contract.baseline import BaselineInfo
+    from games.textarena_catalogue.episode import Episode
+    from games.textarena_catalogue.observation import TextArenaObservation
+    from games.textarena_catalogue.state import TextArenaState
+
+PROMPT_TEMPLATE = """\
+{rules}
+
+What the game has told you so far:
+{conversation}
+
+Your move, in the format the game asks for:"""
+"""A seat's prompt: the environment's rules text, then its messages as TextArena's LLM wrapper writes them."""
+
+
+class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "TextArenaState"]):
+    """A TextArena environment as an Arena game (one subclass per environment: :func:`make_definition`)."""
+
+    listing: ClassVar[ListedEnv]
+    library: ClassVar[str] = LIBRARY
+    library_version: ClassVar[str] = LIBRARY_VERSION
+    prompt_version: ClassVar[str] = template_version(PROMPT_TEMPLATE)
+    outcome_rule: ClassVar[str] = (
+        "TextArena's rewards are the scores (usually +1 for a win, -1 for a loss, 0 for a draw); the"
+        " seat with the highest score wins, seats sharing it draw."
+    )
+    listing_order: ClassVar[int] = 500
+
+    def __init__(self) -> None:
+        self.view = TextArenaView()
+
+    def seats(self, options: BaseModel) -> tuple[str, ...]:
+        """``p0`` ... for the environment's players."""
+        count = int(getattr(options, "players", self.listing.players[0]))
+        return tuple(seat_name(i) for i in range(count))
+
+    def state_class(self) -> type[TextArenaState]:
+        """The one TextArena state class (TextArena is imported with it)."""
+        from games.textarena_catalogue.state import TextArenaState
+
+        return TextArenaState
+
+    @property
+    def baselines(self) -> Mapping[str, BaselineInfo]:
+        """``random``: a uniformly random legal move (a fixed move could tie HighSociety's bids forever)."""
+        from games.textarena_catalogue.baselines import BASELINES
+
+        return BASELINES
+
+    def constructor_arguments(self, options: BaseModel) -> dict[str, Any]:
+        """The environment's parameters as the options set them (``players`` is not one)."""
+        return {name: value for name, value in options.model_dump().items() if name != "players"}
+
+    def start_episode(self, seed: int, options: BaseModel) -> Episode:
+        """A new isolated episode of the environment."""
+        from games.textarena_catalogue.episode import Episode
+
+        count = len(self.seats(options))
+        kwargs = self.constructor_arguments(options)
+        return Episode(self.listing.env_id, kwargs, count, seed, uses_numpy=self.listing.uses_numpy)
+
+    def rules(self, options: BaseModel, seat: str) -> str:
+        """The environment's own rules text for ``seat`` (its first message to that player)."""
+        return _rules_text(type(self), json.dumps(options.model_dump(mode="json"), sort_keys=True), seat)
+
+    def prompt(self, observation: TextArenaObservation, rules: str) -> str:
+        """The rules, then every other message the player received, in TextArena's own wording."""
+        told = [Message(-1, m.sender, m.text, m.kind) for m in observation.messages if m.kind != "PROMPT"]
+        return PROMPT_TEMPLATE.format(rules=rules, conversation=conversation(told).lstrip("\n"))
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_text(definition: type[TextArenaDefinition], options_json: str, seat: str) -> str:
+    game = definition()
+    options = game.Options.model_validate(json.loads(options_json))
+    episode = game.start_episode(0, options)
+    prompts = [m.text for m in episode.histories[int(seat.removeprefix("p"))] if m.kind == "PROMPT"]
+    return "\n".join(prompts)
+
+
+def _options_model(listing: ListedEnv) -> type[BaseModel]:
+    fields: dict[str, Any] = {}
+    low, high = listing.players
+    if low != high:
+        fields["players"] = (int, Field(low, ge=low, le=high, description="how many players"))
+    for name, default in listing.options:
+        fields[name] = (type(default), Field(default, description=f"TextArena's {name} parameter"))
+    model_name = "Options_" + "".join(ch if ch.isalnum() else "_" for ch in listing.env_id)
+    made: type[BaseModel] = create_model(model_name, __base__=BaseModel, **fields)
+    return made
+
+
+@functools.cache
+def installed_version() -> str:
+    """The installed TextArena's version (stored episodes say what they were played with), read once."""
+    return importlib.metadata.version("textarena")
+
+
+def make_definition(listing: ListedEnv) -> TextArenaDefinition:
+    """The definition of a listed environment (``textarena:ID``, version ``LIBRARY/ADAPTER``: ``0.7.4/1``)."""
+    installed = installed_version()
+    attributes: dict[str, Any] = {
+        "name": f"textarena:{listing.env_id}",
+        "version": f"{installed}/{ADAPTER_VERSION}",
+        "title": f"{listing.title} (TextArena)",
+        "description": f"{listing.description} TextArena environment {listing.env_id}.",
+        "Options": _options_model(listing),
+        "listing": listing,
+        "library_version": installed,
+        "__module__": __name__,  # else "abc" (ABCMeta): a report discloses the source of this module
+    }
+    made = type(f"TextArena_{listing.env_id.replace('-', '_')}", (TextArenaDefinition,), attributes)
+    definition: TextArenaDefinition = made()
+    return definition
