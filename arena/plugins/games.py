@@ -11,7 +11,7 @@ and are found the same way: ``get_game("openspiel:liars_dice")``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from arena.contract.catalogue import PREFIX_SEPARATOR, Catalogue, CatalogueError
 from arena.contract.game import GameDefinition
@@ -77,20 +77,27 @@ def catalogues() -> list[Catalogue]:
     return found  # in entry point order, whichever was loaded first (lists must not depend on history)
 
 
+def _load_point(group: str, name: str, what: str, expected: type[Any]) -> Any:
+    """The ``expected`` that entry point ``name`` of ``group`` names; one-line errors call it a ``what``."""
+    points = plugins.plugin_points(group)
+    point = points.get(name)
+    if point is None:
+        known = ", ".join(points) or "none installed"
+        raise UnknownGameError(f"unknown {what} {name!r} (known: {known})")
+    try:
+        loaded = plugins.load_plugin(point)
+    except (ImportError, AttributeError) as exc:
+        raise UnknownGameError(f"{what} {name!r} cannot be loaded ({exc})") from None
+    if not isinstance(loaded, expected):
+        raise UnknownGameError(f"{what} {name!r} does not point at a {expected.__name__} ({point.value})")
+    return loaded
+
+
 def catalogue(prefix: str) -> Catalogue:
     """The catalogue registered as ``prefix``; raises :class:`UnknownGameError` if there is none."""
     if prefix in _catalogues:
         return _catalogues[prefix]
-    point = plugins.plugin_points(CATALOGUES_GROUP).get(prefix)
-    if point is None:
-        known = ", ".join(plugins.plugin_points(CATALOGUES_GROUP)) or "none installed"
-        raise UnknownGameError(f"unknown game catalogue {prefix!r} (known: {known})")
-    try:
-        loaded = plugins.load_plugin(point)
-    except (ImportError, AttributeError) as exc:
-        raise UnknownGameError(f"game catalogue {prefix!r} cannot be loaded ({exc})") from None
-    if not isinstance(loaded, Catalogue):
-        raise UnknownGameError(f"game catalogue {prefix!r} does not point at a Catalogue ({point.value})")
+    loaded: Catalogue = _load_point(CATALOGUES_GROUP, prefix, "game catalogue", Catalogue)
     _catalogues[prefix] = loaded
     return loaded
 
@@ -113,16 +120,7 @@ def get_game(name: str) -> GameDefinition:
         return _loaded[name]
     if PREFIX_SEPARATOR in name:
         return _catalogue_game(name)
-    point = _entry_points().get(name)
-    if point is None:
-        known = ", ".join(_entry_points()) or "none installed"
-        raise UnknownGameError(f"unknown game {name!r} (known: {known})")
-    try:
-        definition = plugins.load_plugin(point)
-    except (ImportError, AttributeError) as exc:
-        raise UnknownGameError(f"game {name!r} cannot be loaded ({exc})") from None
-    if not isinstance(definition, GameDefinition):
-        raise UnknownGameError(f"game {name!r} does not point at a GameDefinition ({point.value})")
+    definition: GameDefinition = _load_point(GAMES_GROUP, name, "game", GameDefinition)
     _loaded[name] = definition
     return definition
 
