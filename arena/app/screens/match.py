@@ -63,9 +63,12 @@ class BoardScroll(ScrollableContainer):
     Tab and shift+Tab here go back into the open form; with no form open they move on as anywhere.
     """
 
+    # Priority, as the form's own: the app then handles them as the key arrives, before the
+    # keys queued behind it; a plain binding runs later in the board's queue, so a fast typist's
+    # next key would still reach the board and be lost.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "leave(1)", "Next field", show=False),
-        Binding("shift+tab", "leave(-1)", "Previous field", show=False),
+        Binding("tab", "leave(1)", "Next field", show=False, priority=True),
+        Binding("shift+tab", "leave(-1)", "Previous field", show=False, priority=True),
     ]
 
     def action_leave(self, step: int) -> None:
