@@ -397,7 +397,7 @@ class ArenaApp(App[int]):
             if wanted and entry not in keys:
                 keys.append(entry)
         name = str(getattr(screen, "HELP_NAME", "") or type(screen).__name__)
-        self.push_screen(TextScreen("help", help_body(name, keys)))
+        self.push_screen(TextScreen("help", help_body(name, keys, database=self.store.path)))
 
     async def action_quit(self) -> None:
         """Textual's quit (command palette, ctrl+q): asks first while matches run."""

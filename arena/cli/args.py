@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from arena.display.sanitize import plain_text
 from arena.engine.user_input import in_int64, parse_seed
-from arena.store.paths import database_path
+from arena.store.paths import chosen_by_default, database_path, old_database_note
 
 if TYPE_CHECKING:
     from arena.contract.game import GameDefinition
@@ -35,6 +35,7 @@ class ArenaParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+DB_HELP = "database file (default: $ARENA_DB, else arena.db in the user data folder: ~/.local/share/arena)"
 JSON_HELP = "print the listing as JSON (one object per row)"
 # The values of arena.contract.records.EpisodeStatus, written out: --help must not load pydantic.
 EPISODE_STATUSES = ("running", "finished", "aborted", "budget_exceeded", "failed", "player_failed")
@@ -45,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = ArenaParser(
         prog="arena", description="Language models, baselines and people play games head-to-head."
     )
-    parser.add_argument("--db", help="database file (default: $ARENA_DB or saves/arena.db)")
+    parser.add_argument("--db", help=DB_HELP)
     parser.add_argument(
         "--models",
         help="models file (default: $ARENA_MODELS, ./arena-models.toml, ~/.config/arena/models.toml)",
@@ -237,9 +238,7 @@ def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]
         "tournament_ids", type=int, nargs="+", metavar="ID", help="tournament ids (see: arena tournaments)"
     )
     board.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
-    board.add_argument(
-        "--db", dest="sub_db", metavar="FILE", help="database file (default: $ARENA_DB or saves/arena.db)"
-    )
+    board.add_argument("--db", dest="sub_db", metavar="FILE", help=DB_HELP)
 
 
 def _accept_global_options_everywhere(sub: Any) -> None:
@@ -289,15 +288,31 @@ def option_lines(definition: GameDefinition) -> list[str]:
 
 
 def open_store(args: argparse.Namespace, *, write: bool = True) -> Store:
-    """The store ``--db`` names. Reading never creates anything; writing says what it creates."""
+    """The store ``--db`` names. Reading never creates anything; writing says what folder it creates.
+
+    A command that writes calls :func:`announce_database` once what it was asked is known to be
+    playable, so nothing is announced for a command refused before anything is written.
+    """
     from arena.store.database import Store, StoreError
 
-    path = database_path(getattr(args, "sub_db", None) or args.db)
+    given = getattr(args, "sub_db", None) or args.db
+    path = database_path(given)
+    note = old_database_note(given)
+    if note:
+        sys.stderr.write(f"arena: note: {plain_text(note)}\n")
     if not path.parent.exists():
         if not write:
+            if chosen_by_default(given):
+                raise StoreError(f"no database yet at {path}: nothing has been played (arena play makes it)")
             raise StoreError(f"no database at {path} (the folder {path.parent} does not exist)")
         sys.stderr.write(f"arena: creating folder {plain_text(str(path.parent))} for the database\n")
     return Store(path)
+
+
+def announce_database(store: Store) -> None:
+    """One line on stderr naming the database a command writes to, so an episode is never saved
+    somewhere its player does not know of."""
+    sys.stderr.write(f"arena: database {plain_text(str(store.path.absolute()))}\n")
 
 
 def parse_pairs(items: list[str], what: str) -> dict[str, str]:

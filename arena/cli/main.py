@@ -136,6 +136,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     import contextlib
 
+    from arena.cli.args import announce_database
     from arena.cli.output import LiveOutput
     from arena.cli.signals import run_woken
     from arena.contract.player import UserLeft
@@ -149,6 +150,7 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     desk.show_board = live.show_board
     try:
         runner = prepare_runner(config, store, [live], human_factory=lambda seat: ConsoleHuman(desk=desk))
+        announce_database(store)
         live.game = runner.game  # the board a person is shown before their move
         outcome = run_woken(run_to_end(runner))
     except KeyboardInterrupt:
@@ -287,6 +289,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from arena.store.paths import database_path
 
     path = database_path(getattr(args, "sub_db", None) or args.db)
+    sys.stderr.write(f"arena: database {plain_text(str(path.absolute()))}\n")  # every tab's app writes there
     return serve(path, host=args.host, port=args.port, public_url=args.public_url)
 
 

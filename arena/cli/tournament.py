@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
+from arena.cli.args import announce_database
 from arena.cli.json_output import print_json
 from arena.cli.signals import run_woken
 from arena.display.sanitize import plain_text
@@ -61,6 +62,7 @@ def config_from_args(
 def run_command(args: argparse.Namespace, store: Store, config: TournamentConfig, console: Console) -> int:
     """``arena tournament run``: create, print the id, play with a progress bar, print the table."""
     tournament_id = create_tournament(store, config)
+    announce_database(store)
     console.print(f"tournament {tournament_id}: {plain_text(config.display_name())}", markup=False)
     code = _play(store, tournament_id, console, config.cluster)
     if args.report:
@@ -70,6 +72,8 @@ def run_command(args: argparse.Namespace, store: Store, config: TournamentConfig
 
 def resume_command(args: argparse.Namespace, store: Store, console: Console) -> int:
     """``arena tournament resume ID [--cluster ray[=ADDRESS]]``: on the cluster named, else here."""
+    load_config(store, args.tournament_id)  # an unknown id is refused before anything is said
+    announce_database(store)
     return _play(store, args.tournament_id, console, args.cluster)
 
 
