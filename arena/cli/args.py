@@ -72,6 +72,21 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print only the results")
     play.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
+    resume = sub.add_parser(
+        "resume",
+        help="continue an interrupted episode from its last recorded step",
+        description="An episode stopped by Ctrl-C, a crash or a closed terminal (status aborted or failed)"
+        " goes on from its last recorded step, under the same id, with the same players: a person is asked"
+        " their move again. Tournament episodes are resumed by arena tournament resume.",
+    )
+    resume.add_argument("episode_id", type=int, help="episode id (see: arena episodes --status aborted)")
+    resume.add_argument("--budget-usd", type=float, default=None, help="stop the episode past this cost")
+    resume.add_argument(
+        "--budget-tokens", type=int, default=None, help="stop the episode past this many tokens"
+    )
+    resume.add_argument("--quiet", action="store_true", help="print only the results")
+    resume.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
     players = sub.add_parser("players", help="list the player specs a game accepts")
     players.add_argument("game", help="game name (see: arena games)")
     players.add_argument("--json", action="store_true", help=JSON_HELP)

@@ -36,6 +36,7 @@ USER_ERRORS = (
     ("arena.engine.bulk_export", "NothingToExport"),
     ("arena.engine.export_formats", "ParquetUnavailable"),
     ("arena.engine.compare", "NotComparable"),
+    ("arena.engine.resume", "NotResumable"),
     ("arena.tournament.cluster", "ClusterError"),
     ("arena.cli.serve", "ServeError"),
 )
@@ -155,7 +156,10 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
         outcome = run_woken(run_to_end(runner))
     except KeyboardInterrupt:
         desk.end_line()
-        saved = f"; episode {live.episode_id} saved as aborted" if live.episode_id is not None else ""
+        episode = live.episode_id
+        saved = (
+            f"; episode {episode} saved as aborted (arena resume {episode} continues it)" if episode else ""
+        )
         return fail(f"interrupted{saved}", EXIT_INTERRUPTED)
     finally:
         store.close()
@@ -164,6 +168,26 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     if outcome.status == EpisodeStatus.ABORTED:
         return fail(f"{outcome.message}; episode {outcome.episode_id} saved as aborted")
     return 0 if outcome.status == EpisodeStatus.FINISHED else 1
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """``arena resume ID``: continue an interrupted episode from its last recorded step."""
+    from arena.cli.args import episode_id_arg, open_store
+    from arena.engine.match import resume_config
+    from arena.engine.run_control import Budget
+    from arena.engine.user_input import budget_problem
+
+    problem = budget_problem(args.budget_usd, args.budget_tokens)
+    if problem:
+        raise UsageError(problem)
+    episode_id = episode_id_arg(args.episode_id)
+    store = open_store(args, write=False)  # an episode to resume is in a database that exists
+    try:
+        config = resume_config(store, episode_id, Budget(args.budget_usd, args.budget_tokens))
+    except BaseException:
+        store.close()
+        raise
+    return _run_play(config, store, quiet=args.quiet)
 
 
 def cmd_players(args: argparse.Namespace) -> int:
@@ -396,6 +420,7 @@ COMMANDS = {
     "tournaments": cmd_tournaments,
     "leaderboard": cmd_leaderboard,
     "play": cmd_play,
+    "resume": cmd_resume,
     "players": cmd_players,
     "games": cmd_games,
     "models": cmd_models,

@@ -259,6 +259,25 @@ class Store:
                 for sql, rows in write:
                     self._conn.executemany(sql, rows)
 
+    def reopen_episode(self, episode_id: int) -> None:
+        """Mark a stopped episode ``running`` under this process again, its scores cleared (a resume).
+
+        Raises :class:`StoreError` if it is not stopped (another process took it up first).
+        """
+        try:
+            with self.transaction():
+                cursor = self._conn.execute(
+                    "UPDATE episodes SET status='running', message='', finished_at=NULL, pid=?"
+                    " WHERE id=? AND status IN ('aborted', 'failed')",
+                    (os.getpid(), episode_id),
+                )
+                if cursor.rowcount != 1:
+                    raise StoreError(f"episode {episode_id} is no longer stopped: another process resumed it")
+                self._conn.execute("UPDATE seats SET score=NULL WHERE episode_id=?", (episode_id,))
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot resume episode {episode_id} in {self.path}: {exc}") from None
+        self._committed = time.perf_counter()
+
     def set_status(self, episode_id: int, status: str, message: str = "") -> None:
         """Change an episode's status (used for aborted episodes)."""
         self.conn.execute(episode_writes.SET_STATUS, (status, message, now(), episode_id, episode_id))
