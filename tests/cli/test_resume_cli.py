@@ -24,7 +24,8 @@ from tests.support.sleepy import install_sleepy
 REPO = Path(__file__).resolve().parents[2]
 HUMAN_DAY = "3\n20\nnone\nmy plan\n"
 """One lemonade day at the console: price, cups, promotion, reason."""
-HUMAN_LEMONADE = ["play", "lemonade", "--seat", "a=human", "--seat", "b=baseline:random", "--option", "days=4"]
+HUMAN_LEMONADE = ["play", "lemonade", "--seat", "a=human", "--seat", "b=baseline:random"]
+HUMAN_LEMONADE += ["--option", "days=4"]
 
 
 def arena(db: Path, *argv: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
