@@ -380,7 +380,12 @@ class Store:
         player: str | None = None,
         limit: int = 50,
     ) -> list[dict[str, Any]]:
-        """Recent episodes, newest first, with a ``players`` summary column."""
+        """Recent episodes, newest first, with a ``players`` summary column.
+
+        ``seed`` is ``None`` for an episode a person plays that has not ended, or stopped
+        before its end and may be resumed: its deal stays secret (:mod:`arena.engine.deal_seed`)
+        until it is over. :meth:`episode` reads it.
+        """
         where, params = [], []
         if game:
             where.append("e.game = ?")
@@ -396,7 +401,10 @@ class Store:
         sql = (
             "WITH ambiguous AS"
             " (SELECT player FROM seats GROUP BY player HAVING count(DISTINCT config_hash) > 1)"
-            " SELECT e.id, e.game, e.seed, e.status, e.started_at, e.tournament_id,"
+            " SELECT e.id, e.game,"
+            " CASE WHEN e.status IN ('running', 'aborted', 'failed') AND EXISTS (SELECT 1 FROM seats s3"
+            "  WHERE s3.episode_id = e.id AND s3.kind = 'human') THEN NULL ELSE e.seed END AS seed,"
+            " e.status, e.started_at, e.tournament_id,"
             " CASE WHEN e.status = 'running' THEN (SELECT count(*) FROM turns t WHERE t.episode_id = e.id)"
             " ELSE e.turns END AS turns,"
             " (SELECT group_concat(s.seat || '=' || s.player || CASE WHEN s.config_hash IS NOT NULL"

@@ -78,7 +78,8 @@ def episode_facts(db: Path) -> tuple[Any, ...]:
     try:
         episode = store.list_episodes()
         assert len(episode) == 1, "a resume continues the episode: no new one"
-        row = episode[0]
+        row = store.episode(episode[0]["id"])
+        assert row is not None
         seats = [(s["seat"], s["player"], s["score"], s["metrics"]) for s in store.seats(row["id"])]
         turns = [(t["step"], t["seat"], t["action"]) for t in store.raw_turns(row["id"])]
         return row["status"], row["seed"], seats, turns
@@ -137,6 +138,11 @@ def test_a_person_s_secret_seed_is_never_shown_by_an_interruption_or_a_resume(tm
     wait_for_turns(db, 2, process)
     first_out, first_err = interrupt(process)
     _, seed, _, _ = episode_facts(db)
+    listing = subprocess.run(
+        [sys.executable, "-m", "arena.cli.main", "--db", str(db), "episodes", "--json"],
+        capture_output=True, text=True, check=True, env=OUR_ENV,
+    )  # fmt: skip
+    assert '"seed":null' in listing.stdout.replace(" ", "") and str(seed) not in listing.stdout
     out, err = finish(db, ["resume", "1"], HUMAN_DAY * 3)
     before_the_end, _, after = out.partition("results")
     assert str(seed) not in first_out + first_err + before_the_end + err
