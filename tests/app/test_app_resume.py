@@ -1,4 +1,4 @@
-"""Resuming an interrupted episode from the app's episode list (issue 24, item 13)."""
+"""Resuming an interrupted episode from the app's episode list (issue 24, item 13); where it is saved (12)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Static
 
 from arena.app import create_app
 from arena.app.screens.episodes import EpisodesScreen
 from arena.app.screens.match import MatchScreen
+from arena.app.screens.modals import TextScreen
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
-from tests.support.app_driving import wait_until
+from tests.support.app_driving import render_plain, started, wait_until
 
 SEATS = {"a": "baseline:random", "b": "baseline:weather"}
 
@@ -77,3 +79,13 @@ async def test_an_episode_that_cannot_go_on_says_why(app_db: Path) -> None:
         messages = [note.message for note in app._notifications]
         assert messages == ["episode 1 cannot be resumed: it has finished"]
         assert isinstance(app.screen, EpisodesScreen)
+
+
+async def test_the_help_names_the_database_episodes_are_saved_in(app_db: Path) -> None:
+    # Issue 24, item 12: the app says which file it writes, as every command that writes does.
+    app = create_app(app_db, load_models=False)
+    async with started(app, size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), "the help")
+        text = " ".join(render_plain(app.screen.query_one(Static).content, width=400).split())
+        assert f"Episodes are saved in {app_db} (--db or $ARENA_DB choose another file)." in text

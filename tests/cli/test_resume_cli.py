@@ -87,18 +87,28 @@ def episode_facts(db: Path) -> tuple[Any, ...]:
         store.close()
 
 
-def test_ctrl_c_then_arena_resume_ends_as_the_uninterrupted_match(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "how", [signal.SIGINT, signal.SIGHUP, signal.SIGKILL], ids=["ctrl-c", "hangup", "kill-9"]
+)
+def test_an_interrupted_match_resumed_ends_as_the_uninterrupted_one(tmp_path: Path, how: int) -> None:
     # A person (their answers scripted on stdin) against a baseline that draws from its own
-    # generator: interrupted while the person's third day is due, resumed, given the rest.
+    # generator: interrupted while the person's third day is due (Ctrl-C, a closed terminal or
+    # a crash), resumed, given the rest.
     interrupted, whole = tmp_path / "interrupted.db", tmp_path / "whole.db"
     process = arena(interrupted, *HUMAN_LEMONADE, "--seed", "21")
     assert process.stdin is not None
     process.stdin.write(HUMAN_DAY * 2)
     process.stdin.flush()
     wait_for_turns(interrupted, 4, process)
-    _, err = interrupt(process)
-    assert "episode 1 saved as aborted (arena resume 1 continues it)" in err
-    status, *_ = episode_facts(interrupted)
+    if how == signal.SIGKILL:
+        process.kill()
+        process.communicate()
+    else:
+        process.send_signal(how)
+        _, err = process.communicate()
+        assert process.returncode == 130, err
+        assert "episode 1 saved as aborted (arena resume 1 continues it)" in err
+    status, *_ = episode_facts(interrupted)  # a crash's episode is marked aborted by the next store
     assert status == "aborted"
 
     out, err = finish(interrupted, ["resume", "1"], HUMAN_DAY * 2)

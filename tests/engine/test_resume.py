@@ -9,6 +9,7 @@ in tests/cli/test_resume_cli.py.
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,9 @@ def test_what_cannot_be_resumed_is_refused_in_one_line(store: Store) -> None:
         resume_config(store, 999)
     store.conn.execute("UPDATE episodes SET status='budget_exceeded' WHERE id=?", (finished,))
     with pytest.raises(NotResumable, match="it stopped at its budget"):
+        resume_config(store, finished)
+    store.conn.execute("UPDATE episodes SET status='running', pid=? WHERE id=?", (os.getpid(), finished))
+    with pytest.raises(NotResumable, match=rf"it is still being played \(process {os.getpid()}\)"):
         resume_config(store, finished)
     store.conn.execute("UPDATE episodes SET status='aborted', game_version='0.1' WHERE id=?", (finished,))
     with pytest.raises(NotResumable, match=r"played under lemonade 0\.1; the installed rules are"):
