@@ -305,8 +305,7 @@ def option_lines(definition: GameDefinition) -> list[str]:
 def open_store(args: argparse.Namespace, *, write: bool = True) -> Store:
     """The store ``--db`` names. Reading never creates anything; writing says what folder it creates.
 
-    A command that writes calls :func:`announce_database` once what it was asked is known to be
-    playable, so nothing is announced for a command refused before anything is written.
+    A command that writes prints :func:`database_line` once it begins to play.
     """
     from arena.store.database import Store, StoreError
 
@@ -324,10 +323,11 @@ def open_store(args: argparse.Namespace, *, write: bool = True) -> Store:
     return Store(path)
 
 
-def announce_database(store: Store) -> None:
-    """One line on stderr naming the database a command writes to, so an episode is never saved
-    somewhere its player does not know of."""
-    sys.stderr.write(f"arena: database {plain_text(str(store.path.absolute()))}\n")
+def database_line(store: Store) -> str:
+    """``arena: database PATH``: what a command that writes says once, on stderr, when it begins to
+    play (not for a command refused before: a bad seat, a missing key), so an episode is never
+    saved somewhere its player does not know of."""
+    return f"arena: database {plain_text(str(store.path.absolute()))}"
 
 
 def parse_pairs(items: list[str], what: str) -> dict[str, str]:

@@ -137,11 +137,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     import contextlib
 
-    from arena.cli.args import announce_database
     from arena.cli.output import LiveOutput
     from arena.cli.signals import run_woken
     from arena.contract.player import UserLeft
-    from arena.contract.records import EpisodeStatus
+    from arena.contract.records import CallbackObserver, EpisodeStatus
     from arena.engine.match import prepare_runner, run_to_end
     from players.console_human import ConsoleDesk, ConsoleHuman
 
@@ -150,8 +149,10 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     live = LiveOutput(console, quiet=quiet, before_output=desk.end_line)
     desk.show_board = live.show_board
     try:
-        runner = prepare_runner(config, store, [live], human_factory=lambda seat: ConsoleHuman(desk=desk))
-        announce_database(store)
+        said = CallbackObserver(lambda event: _say_database(event, store), wants_steps=False)
+        runner = prepare_runner(
+            config, store, [said, live], human_factory=lambda seat: ConsoleHuman(desk=desk)
+        )
         live.game = runner.game  # the board a person is shown before their move
         outcome = run_woken(run_to_end(runner))
     except KeyboardInterrupt:
@@ -168,6 +169,15 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     if outcome.status == EpisodeStatus.ABORTED:
         return fail(f"{outcome.message}; episode {outcome.episode_id} saved as aborted")
     return 0 if outcome.status == EpisodeStatus.FINISHED else 1
+
+
+def _say_database(event: object, store: Store) -> None:
+    """Once the episode is stored (its first event), name the database on stderr."""
+    from arena.cli.args import database_line
+    from arena.contract.records import EpisodeStarted
+
+    if isinstance(event, EpisodeStarted):
+        sys.stderr.write(database_line(store) + "\n")
 
 
 def cmd_resume(args: argparse.Namespace) -> int:

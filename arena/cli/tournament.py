@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
-from arena.cli.args import announce_database
+from arena.cli.args import database_line
 from arena.cli.json_output import print_json
 from arena.cli.signals import run_woken
 from arena.display.sanitize import plain_text
@@ -62,7 +62,6 @@ def config_from_args(
 def run_command(args: argparse.Namespace, store: Store, config: TournamentConfig, console: Console) -> int:
     """``arena tournament run``: create, print the id, play with a progress bar, print the table."""
     tournament_id = create_tournament(store, config)
-    announce_database(store)
     console.print(f"tournament {tournament_id}: {plain_text(config.display_name())}", markup=False)
     code = _play(store, tournament_id, console, config.cluster)
     if args.report:
@@ -72,8 +71,6 @@ def run_command(args: argparse.Namespace, store: Store, config: TournamentConfig
 
 def resume_command(args: argparse.Namespace, store: Store, console: Console) -> int:
     """``arena tournament resume ID [--cluster ray[=ADDRESS]]``: on the cluster named, else here."""
-    load_config(store, args.tournament_id)  # an unknown id is refused before anything is said
-    announce_database(store)
     return _play(store, args.tournament_id, console, args.cluster)
 
 
@@ -90,8 +87,13 @@ def _play(store: Store, tournament_id: int, console: Console, cluster: str | Non
         transient=True,
     ) as bar:
         task = bar.add_task("episodes", total=None, rate="", spend="")
+        said = False
 
         def update(progress: TournamentProgress) -> None:
+            nonlocal said
+            if not said and progress.prepared_at is not None:  # the players are ready: it plays
+                said = True
+                err.print(database_line(store), markup=False, highlight=False, soft_wrap=True)
             _update_bar(bar, task, progress)
 
         config = load_config(store, tournament_id)
