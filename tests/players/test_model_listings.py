@@ -7,13 +7,23 @@ strict check. The replies are shaped as each server sends them (:mod:`tests.supp
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
+from rich.console import Console
 
+from arena.cli.main import main
 from arena.contract.player import PlayerSetupError
-from arena.plugins.players import parse_player_spec
+from arena.display.tables import render_table
+from arena.plugins.players import parse_player_spec, short_name, short_names
+from arena.store.database import Store
+from arena.tournament.config import build_config
+from arena.tournament.run import run_tournament
+from arena.tournament.standings import tournament_table
 from players.models import ModelPlayer, ModelsConfig, build_model_player, describe_available
 from players.models.listing import ListedModel, served_model
 from tests.support import model_listings as shapes
@@ -144,3 +154,77 @@ async def test_with_openai_base_url_set_a_refusal_names_the_url_the_calls_go_to(
     )
     assert "api.openai.com" not in str(caught.value)
     await built.close()
+
+
+LEMONADE = {"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady at the base price"}
+
+
+@pytest.mark.parametrize(
+    ("model", "shown"), [("gemma", "gemma"), (shapes.GGUF_PATH, "gemma-3-270m-it-Q8_0.gguf")]
+)
+def test_arena_play_against_llama_server_shows_a_short_name_in_the_results_and_the_full_spec_above(
+    model: str, shown: str, wire: WireServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wire.models_reply = shapes.llama_server()
+    wire.script(*[reply(LEMONADE, served_model=model) for _ in range(3)])
+    spec = f"openai-compat:{model}@{wire.openai_url}"
+    db = tmp_path / "arena.db"
+    argv = ["--db", str(db), "play", "lemonade", "--seat", f"a={spec}", "--seat", "b=baseline:weather"]
+    assert main([*argv, "--option", "days=3", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert f"a={spec}" in out  # the episode's first line: the full spec
+    (header,) = [line for line in out.splitlines() if "a (" in line and "b (" in line]
+    assert f"a ({shown})" in header and "b (baseline:weather)" in header
+    store = Store(db)
+    try:
+        (episode,) = store.list_episodes()
+        (seat,) = [s for s in store.seats(episode["id"]) if s["seat"] == "a"]
+        served = [t["served"] for t in store.raw_turns(episode["id"]) if t["seat"] == "a" and t["served"]]
+    finally:
+        store.close()
+    assert seat["player"] == spec  # the stored name is the spec, as before
+    listed = {} if model == shapes.GGUF_PATH else {"listed_as": shapes.GGUF_PATH}
+    assert served == [{"model": model, **listed}]
+
+
+def test_short_names_keep_apart_what_would_look_alike() -> None:
+    url = "http://127.0.0.1:8093/v1"
+    assert short_name(f"openai-compat:gemma@{url}") == "gemma"
+    assert short_name(f"openai-compat:{shapes.GGUF_PATH}@{url}") == "gemma-3-270m-it-Q8_0.gguf"
+    assert short_name(f"openai-compat:{WINDOWS_PATH}@{url}") == "gemma-3-270m-it-Q8_0.gguf"
+    for same in ("openai:gpt-5-mini", "baseline:honest", "gemma", f"openai-compat:g@{url} [cfg 1a2b]"):
+        assert short_name(same) == same
+    names = [
+        f"openai-compat:gemma@{url}",
+        "openai-compat:gemma@http://10.0.0.2:8080/v1",
+        "openai-compat:q@" + url,
+    ]
+    assert short_names(names) == {names[0]: names[0], names[1]: names[1], names[2]: "q"}
+
+
+async def test_a_tournament_against_llama_server_notes_its_id_every_episode_and_shows_short_names(
+    wire: WireServer, store: Store
+) -> None:
+    wire.models_reply = shapes.llama_server()
+    wire.script(*(reply(LEMONADE, served_model="gemma") for _ in range(6)))
+    spec = f"openai-compat:gemma@{wire.openai_url}"
+    lineup = {"players": (spec, "baseline:weather"), "seeds": 1, "seed": 4, "options": {"days": 3}}
+    done = await run_tournament(store, build_config(game="lemonade", concurrency=1, retries=0, **lineup))
+    assert done.status == "finished" and done.done == 2
+    rows = store.conn.execute(
+        "SELECT t.episode_id, t.served FROM turns t JOIN episodes e ON e.id = t.episode_id"
+        " WHERE e.tournament_id = ? AND t.served IS NOT NULL ORDER BY t.episode_id",
+        (done.tournament_id,),
+    ).fetchall()
+    # Each episode's fresh player shares the prepared one's client and what its probe found.
+    assert [(orjson.loads(served)) for _, served in rows] == [
+        {"model": "gemma", "listed_as": shapes.GGUF_PATH}
+    ] * 2
+    buffer = io.StringIO()
+    Console(file=buffer, width=200, color_system=None).print(
+        render_table(tournament_table(store, done.tournament_id))
+    )
+    text = buffer.getvalue()
+    assert wire.openai_url not in text
+    ratings = text[text.index("ratings") : text.index("each player's own metrics")]
+    assert any(line.split("│")[2].strip() == "gemma" for line in ratings.splitlines() if line.count("│") > 3)
