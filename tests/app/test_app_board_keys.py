@@ -43,6 +43,8 @@ async def test_at_100x30_day_8_shows_yesterday_and_today_and_tab_reaches_the_boa
             pilot, lambda: shows("Day 8/30", "a day 7: sold 10 of 10", "a cash"), "day 8 in view"
         )
         assert board.max_scroll_y > 0, "the board is taller than its box here: the end was scrolled to"
+        # The new form puts the cursor on its first field once mounted; count the tabs from there.
+        await wait_until(pilot, lambda: app.focused is form._stops()[0], "the first field has the cursor")
         stops = len(form._stops())
         await pilot.press(*["tab"] * (stops - 1))
         await wait_until(pilot, lambda: app.focused is board, "tab past the submit button reaches the board")
