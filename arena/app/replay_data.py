@@ -242,6 +242,18 @@ class ReplayData:
         # A game no longer installed: every metric per seat.
         return self.definition.episode_metrics if self.definition is not None else frozenset()
 
+    def score_series(self) -> tuple[str, dict[str, list[float]]]:
+        """The game's chart title and its series after the current step: every seat's in the
+        full view, the seat's own in a seat's view (as the match screen shows a person's)."""
+        game = self.game()
+        if game is None or self.definition is None:
+            return "score", {}
+        view = self.definition.view
+        series = view.score_series(game)
+        return type(view).score_series_title, {
+            seat: list(values) for seat, values in series.items() if self.view in (None, seat)
+        }
+
     # -- rebuilding ---------------------------------------------------------------------
     def game(self) -> GameState | None:
         """The rebuilt game after the current step, or ``None`` if it cannot be rebuilt there."""
