@@ -79,8 +79,7 @@ async def test_the_replay_chart_follows_the_step_and_the_view(app_db: Path) -> N
         screen.query_one(TabbedContent).active = "tab-chart"
         await wait_until(pilot, lambda: bool(chart.series), "the chart")
         game = screen.data.game()
-        assert game is not None and screen.data.position == 3
-        # two stands act each day: three steps in is day 1 done and half of day 2
+        assert game is not None and screen.data.position == 3  # a step is a day: both stands act
         expected = {seat: [STARTING_CASH, *(r["cash"] for r in s.records)] for seat, s in game.stands.items()}
         assert chart.series == expected and chart.border_title == "cash by day"
         await pilot.press("end")

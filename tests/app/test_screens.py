@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, Input, RichLog
+from textual.widgets import DataTable, Input, RichLog, TabbedContent
 
 from arena.app import create_app
 from arena.app.app import ArenaApp
@@ -133,9 +133,14 @@ async def replay(pilot: Any, app: ArenaApp, db: Path) -> None:
 async def replay_chart(pilot: Any, app: ArenaApp, db: Path) -> None:
     """The same replay at its end, its chart tab open: both stands' cash over the six days."""
     await replay(pilot, app, db)
-    await pilot.press("end", "t", "t", "t", "t", "t")
+    await pilot.press("end", "t", "t", "t", "t")  # prompt -> raw, attempts, changes, chart
     chart = app.screen.query_one("#replay-chart")
-    await wait_until(pilot, lambda: len(getattr(chart, "series", {}).get("a", [])) == 7, "the whole chart")
+    tabs = app.screen.query_one("#replay-detail", TabbedContent)
+    await wait_until(
+        pilot,
+        lambda: tabs.active == "tab-chart" and len(getattr(chart, "series", {}).get("a", [])) == 7,
+        "the whole chart shown",
+    )
 
 
 async def tournament_setup(pilot: Any, app: ArenaApp, db: Path) -> None:
