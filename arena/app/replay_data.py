@@ -148,6 +148,11 @@ class ReplayData:
         episode = store.episode(episode_id)
         if episode is None:
             raise ReplayError(f"no episode {episode_id} in {store.path}")
+        if store.person_playing(episode_id):
+            # The full view shows every seat's private numbers: not while the person decides.
+            raise ReplayError(
+                f"a person is still playing episode {episode_id}: its replay opens once it ends"
+            )
         definition = installed_game(episode["game"])  # looked up once: the turns and the replay use it
         return cls(
             episode, store.seats(episode_id), store.turns(episode_id, definition), definition, **kwargs

@@ -33,6 +33,7 @@ USER_ERRORS = (
     ("arena.store.database", "StoreError"),
     ("arena.contract.player", "PlayerSetupError"),
     ("arena.engine.export", "EpisodeNotFound"),
+    ("arena.engine.export", "PersonPlaying"),
     ("arena.engine.bulk_export", "NothingToExport"),
     ("arena.engine.export_formats", "ParquetUnavailable"),
     ("arena.engine.compare", "NotComparable"),

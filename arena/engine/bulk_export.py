@@ -22,8 +22,9 @@ from typing import Any, Literal
 
 from arena.contract.game import GameDefinition
 from arena.engine import json_patch
+from arena.engine.export import refuse_while_a_person_plays
 from arena.plugins.games import installed_game
-from arena.store.database import Store
+from arena.store.database import PERSON_PLAYING, Store
 
 SCHEMA_VERSION = 1
 """Version of the export's column lists; goes up when a column changes name or meaning."""
@@ -174,7 +175,11 @@ def episode_ids(store: Store, selection: Selection) -> list[int]:
     if selection.player:
         where.append("EXISTS (SELECT 1 FROM seats s WHERE s.episode_id = e.id AND s.player LIKE ?)")
         params.append(f"%{selection.player}%")
-    clause = f"WHERE {' AND '.join(where)}" if where else ""
+    for episode_id in selection.ids:
+        refuse_while_a_person_plays(store, episode_id)
+    # A person's episode in progress is left out: its seed and turns show once it ends.
+    where.append(f"NOT ({PERSON_PLAYING})")
+    clause = f"WHERE {' AND '.join(where)}"
     limit = f" LIMIT {int(selection.limit)}" if selection.limit is not None else ""
     # The newest `limit` episodes (as arena episodes lists them), written oldest first.
     sql = f"SELECT id FROM (SELECT e.id FROM episodes e {clause} ORDER BY e.id DESC{limit}) ORDER BY id"
@@ -183,7 +188,7 @@ def episode_ids(store: Store, selection: Selection) -> list[int]:
     if missing:
         raise NothingToExport(f"no episode {min(missing)} in {store.path}")
     if not ids:
-        if not where:
+        if len(where) == 1:
             raise NothingToExport(f"no episodes in {store.path} yet")
         raise NothingToExport(f"no episodes match {selection.describe()} in {store.path}")
     return ids

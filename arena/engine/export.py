@@ -17,11 +17,26 @@ class EpisodeNotFound(LookupError):
     """No episode with that id in the database."""
 
 
+class PersonPlaying(LookupError):
+    """A person is still playing the episode: its seed and every seat's turns wait for its end."""
+
+
+def refuse_while_a_person_plays(store: Store, episode_id: int) -> None:
+    """Raise :class:`PersonPlaying` if a person is still playing ``episode_id``.
+
+    Its deal seed and the other seats' observations would give away their private numbers
+    (a buyer's value, the weather to come) while the person still decides.
+    """
+    if store.person_playing(episode_id):
+        raise PersonPlaying(f"a person is still playing episode {episode_id}: it shows once it ends")
+
+
 def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
     """The episode, its seats and every turn, as plain JSON-able data."""
     episode = store.episode(episode_id)
     if episode is None:
         raise EpisodeNotFound(f"no episode {episode_id} in {store.path}")
+    refuse_while_a_person_plays(store, episode_id)
     game = installed_game(episode["game"])  # looked up once: the turns and the game's data replay it
     seats = store.seats(episode_id)
     turns = store.turns(episode_id, game)

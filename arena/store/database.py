@@ -58,6 +58,14 @@ GROUP_SECONDS = 0.005
 """Longest time since the last commit that a scripted step's turns wait for the next one."""
 
 
+PERSON_PLAYING = (
+    "e.status = 'running' AND EXISTS (SELECT 1 FROM seats h WHERE h.episode_id = e.id AND h.kind = 'human')"
+)
+"""SQL over ``episodes e``: a person's episode not yet over. Its deal seed stays hidden until it ends:
+the games' code is open, so the seed gives away the other side's private numbers (``kind`` is the
+player kind's name, stored with each seat; people play as the ``human`` kind)."""
+
+
 @contextlib.contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[None]:
     """One transaction on ``conn``: committed when the block ends, rolled back if it raises.
@@ -289,6 +297,11 @@ class Store:
         """Replace a tournament's stored description (players' configuration hashes added)."""
         self.conn.execute("UPDATE tournaments SET config=? WHERE id=?", (dumps(config), tournament_id))
 
+    def person_playing(self, episode_id: int) -> bool:
+        """Whether a person is still playing the episode (its deal seed and states must not show yet)."""
+        sql = f"SELECT 1 FROM episodes e WHERE e.id = ? AND {PERSON_PLAYING}"
+        return self.conn.execute(sql, (episode_id,)).fetchone() is not None
+
     def episode(self, episode_id: int) -> dict[str, Any] | None:
         """One episode row (JSON columns decoded), or ``None``."""
         rows = list(self._query("SELECT * FROM episodes WHERE id = ?", (episode_id,)))
@@ -361,7 +374,10 @@ class Store:
         player: str | None = None,
         limit: int = 50,
     ) -> list[dict[str, Any]]:
-        """Recent episodes, newest first, with a ``players`` summary column."""
+        """Recent episodes, newest first, with a ``players`` summary column.
+
+        ``seed`` is ``None`` while a person plays the episode (:data:`PERSON_PLAYING`).
+        """
         where, params = [], []
         if game:
             where.append("e.game = ?")
@@ -377,7 +393,8 @@ class Store:
         sql = (
             "WITH ambiguous AS"
             " (SELECT player FROM seats GROUP BY player HAVING count(DISTINCT config_hash) > 1)"
-            " SELECT e.id, e.game, e.seed, e.status, e.started_at, e.tournament_id,"
+            f" SELECT e.id, e.game, CASE WHEN {PERSON_PLAYING} THEN NULL ELSE e.seed END AS seed,"
+            " e.status, e.started_at, e.tournament_id,"
             " CASE WHEN e.status = 'running' THEN (SELECT count(*) FROM turns t WHERE t.episode_id = e.id)"
             " ELSE e.turns END AS turns,"
             " (SELECT group_concat(s.seat || '=' || s.player || CASE WHEN s.config_hash IS NOT NULL"

@@ -1,4 +1,4 @@
-"""The score charts are textual-plot line plots: the match's of the visible seats, the replay's up to its step."""
+"""The score charts are textual-plot line plots: the match's of the seats shown, the replay's to its step."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from arena.app.screens.replay import ReplayScreen
 from arena.app.widgets.panels import ScoreChart
 from arena.app.widgets.series_plot import SeriesPlot
 from arena.engine.match import MatchConfig
+from games.lemonade.game import LemonadeState
 from games.lemonade.rules import STARTING_CASH
 from tests.support.app_driving import bargain_form, record_episode, started, wait_until
 
@@ -31,7 +32,10 @@ async def test_the_match_chart_plots_each_stand_s_cash_by_day_on_one_plot(app_db
     app = create_app(app_db, load_models=False)
     async with started(app, size=(120, 40)) as pilot:
         config = MatchConfig(
-            game="lemonade", seats={"a": "baseline:weather", "b": "baseline:cost-plus"}, seed=3, options={"days": 8}
+            game="lemonade",
+            seats={"a": "baseline:weather", "b": "baseline:cost-plus"},
+            seed=3,
+            options={"days": 8},
         )
         live = app.start_match(config)
         live.control.pause()
@@ -43,12 +47,15 @@ async def test_the_match_chart_plots_each_stand_s_cash_by_day_on_one_plot(app_db
         chart = screen.query_one(ScoreChart)
         await wait_until(pilot, lambda: len(chart.series.get("a", [])) == 4, "the chart at day 3")
         game = live.data.game
-        assert game is not None
-        cash = {seat: [STARTING_CASH, *(r["cash"] for r in stand.records)] for seat, stand in game.stands.items()}
+        assert isinstance(game, LemonadeState)
+        cash = {
+            seat: [STARTING_CASH, *(r["cash"] for r in stand.records)] for seat, stand in game.stands.items()
+        }
         assert chart.series == cash and len(set(cash["a"])) > 1
         assert plotted(chart.plot) == [([0.0, 1.0, 2.0, 3.0], cash["a"]), ([0.0, 1.0, 2.0, 3.0], cash["b"])]
         assert chart.border_title == "cash by day"
         caption = chart.border_subtitle
+        assert caption is not None
         assert f"a {cash['a'][-1]:,.2f}  b {cash['b'][-1]:,.2f}" == Content.from_markup(caption).plain
 
 
@@ -79,7 +86,9 @@ async def test_the_replay_chart_follows_the_step_and_the_view(app_db: Path) -> N
         screen.query_one(TabbedContent).active = "tab-chart"
         await wait_until(pilot, lambda: bool(chart.series), "the chart")
         game = screen.data.game()
-        assert game is not None and screen.data.position == 3  # a step is a day: both stands act
+        assert (
+            isinstance(game, LemonadeState) and screen.data.position == 3
+        )  # a step is a day: both stands act
         expected = {seat: [STARTING_CASH, *(r["cash"] for r in s.records)] for seat, s in game.stands.items()}
         assert chart.series == expected and chart.border_title == "cash by day"
         await pilot.press("end")

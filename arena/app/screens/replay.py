@@ -3,8 +3,8 @@
 The state after each step is rebuilt by :class:`~arena.app.replay_data.ReplayData`;
 this screen shows it with the game's own rendering, next to each seat's action, reason,
 usage, prompt and raw reply, what the step changed (the full state's or the seat's view's
-values, step to step) and the game's chart up to that step (cash by day, offers). For hidden-information games ``v`` switches between the full view and
-each seat's own view.
+values, step to step) and the game's chart up to that step (cash by day, offers). For
+hidden-information games ``v`` switches between the full view and each seat's own view.
 """
 
 from __future__ import annotations

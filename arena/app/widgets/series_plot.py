@@ -106,7 +106,10 @@ class SeriesPlot(Vertical):
         for index, values in enumerate(wanted.values()):
             if values:
                 plot.plot(
-                    list(range(len(values))), values, line_style=seat_colour(index), hires_mode=HiResMode.BRAILLE
+                    list(range(len(values))),
+                    values,
+                    line_style=seat_colour(index),
+                    hires_mode=HiResMode.BRAILLE,
                 )
         # Whole steps on the x axis (a day or an offer, never 2.5 of them), from the first to the last.
         last = max(longest - 1, 1)
