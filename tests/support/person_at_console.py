@@ -33,8 +33,8 @@ class PersonAtConsole:
     """The stored seed (read straight from the table, as no listing shows it yet)."""
 
     def finish(self) -> None:
-        """Play the person's four offers; the episode ends without a deal."""
-        out, err = self.process.communicate("".join(f"{line}\n" for line in OFFER_TURN * 4), timeout=None)
+        """Type the person's other offers (lines to spare); the episode ends without a deal."""
+        _, err = self.process.communicate("".join(f"{line}\n" for line in OFFER_TURN * 4), timeout=None)
         assert self.process.returncode == 0, err
 
 
