@@ -194,9 +194,9 @@ class ArenaApp(App[int]):
             # out of the collector's full passes removes ~50-100 ms pauses while stepping.
             self.call_after_refresh(gc.freeze)
         if self._open_replay:
-            if self._replay is None:
-                self.open_episodes()
-            else:
+            # ``arena replay 5``: the episode list beneath the replay, so Esc goes back to the list.
+            self.open_episodes()
+            if self._replay is not None:
                 self.open_replay(self._replay)
 
     def read_models(self) -> None:

@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from arena.cli.exit_codes import exit_code_text
 from arena.display.sanitize import plain_text
 from arena.engine.user_input import in_int64, parse_seed
 from arena.store.paths import database_path
@@ -43,7 +44,10 @@ EPISODE_STATUSES = ("running", "finished", "aborted", "budget_exceeded", "failed
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = ArenaParser(
-        prog="arena", description="Language models, baselines and people play games head-to-head."
+        prog="arena",
+        description="Language models, baselines and people play games head-to-head.",
+        epilog=exit_code_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--db", help="database file (default: $ARENA_DB or saves/arena.db)")
     parser.add_argument(

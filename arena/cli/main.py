@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.args import UsageError, build_parser
+from arena.cli.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE
 from arena.display.sanitize import plain_text
 
 if TYPE_CHECKING:
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
 # (tests/engine/test_import_hygiene.py checks what each command loads).
 
 USER_ERRORS = (
-    ("arena.plugins.players", "SpecError"),
-    ("arena.plugins.games", "UnknownGameError"),
     ("arena.store.database", "StoreError"),
     ("arena.contract.player", "PlayerSetupError"),
     ("arena.engine.export", "EpisodeNotFound"),
@@ -40,7 +39,14 @@ USER_ERRORS = (
     ("arena.tournament.cluster", "ClusterError"),
     ("arena.cli.serve", "ServeError"),
 )
-"""Errors that are the user's to fix (one line, exit 1), by the module that defines each."""
+"""Errors that stop a well-formed command from being done (one line, exit 1), by their modules."""
+INPUT_ERRORS = (
+    ("arena.plugins.players", "SpecError"),
+    ("arena.plugins.games", "UnknownGameError"),
+    ("arena.contract.options", "OptionError"),
+    ("arena.tournament.config", "TournamentConfigError"),
+)
+"""Errors in what was asked, refused before anything is played or written (one line, exit 2)."""
 READER_LEFT = (("builtins", "BrokenPipeError"), ("arena.contract.player", "UserLeft"))
 """The reader of our output left (``arena episodes | head``): exit 1 quietly."""
 
@@ -48,8 +54,6 @@ SUITE_IS_GONE = (
     "arena suite is gone: a suite was a tournament; run arena tournament run GAME --player SPEC"
     " --player SPEC --seeds N [--master-seed S] [--report DIR] (each --seat SEAT=SPEC becomes --player SPEC)"
 )
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
 PIPE_WIDTH = 160
 
 
@@ -67,14 +71,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except UsageError as exc:
         return fail(SUITE_IS_GONE if "invalid choice: 'suite'" in str(exc) else str(exc), EXIT_USAGE)
-    except KeyboardInterrupt:
-        return fail("interrupted", EXIT_INTERRUPTED)
+    except KeyboardInterrupt as exc:
+        # A command that knows how to continue says so (``arena tournament resume 3``).
+        return fail(f"interrupted; {exc}" if str(exc) else "interrupted", EXIT_INTERRUPTED)
     except Exception as exc:
         if isinstance(exc, _loaded(READER_LEFT)):
             _silence_stdout()
-            return 1
-        if isinstance(exc, (ValueError, *_loaded(USER_ERRORS))):
-            return fail(str(exc))
+            return EXIT_FAILED
+        if isinstance(exc, _loaded(INPUT_ERRORS)):
+            return fail(str(exc), EXIT_USAGE)
+        if isinstance(exc, (ValueError, *_loaded(USER_ERRORS))):  # e.g. a stored value that cannot be read
+            return fail(str(exc), EXIT_FAILED)
         raise
 
 
@@ -336,8 +343,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             return handler(args, store, console)
         finally:
             store.close()
-    except (TournamentConfigError, TournamentNotFound) as exc:
-        return fail(str(exc))
+    except TournamentConfigError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    except TournamentNotFound as exc:
+        return fail(str(exc), EXIT_FAILED)
 
 
 def cmd_tournaments(args: argparse.Namespace) -> int:
@@ -362,8 +371,10 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     store = open_store(args, write=False)
     try:
         return cli_tournament.leaderboard_command(args, store, stdout_console())
-    except (TournamentConfigError, TournamentNotFound) as exc:
-        return fail(str(exc))
+    except TournamentConfigError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    except TournamentNotFound as exc:
+        return fail(str(exc), EXIT_FAILED)
     finally:
         store.close()
 

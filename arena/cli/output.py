@@ -32,7 +32,7 @@ from arena.display.board import board
 from arena.display.sanitize import plain_text
 from arena.display.values import format_row
 from arena.engine.audience import Audience, public_move
-from arena.plugins.players import SpecError, parse_player_spec
+from arena.plugins.players import SpecError, parse_player_spec, short_names
 
 
 class StdoutConsole(Console):
@@ -183,8 +183,11 @@ def results_table(
     """Seats side by side: score, every metric, then tokens and cost when a seat used any."""
     table = Table(title="results", header_style="bold")
     table.add_column("metric")
+    # Short names (a model's alias or file name): the episode's first line gives each full spec.
+    shown = short_names(players.values())
     for seat in results:
-        table.add_column(plain_text(f"{seat} ({players.get(seat, '?')})"), justify="right")
+        name = players.get(seat)
+        table.add_column(plain_text(f"{seat} ({shown[name] if name is not None else '?'})"), justify="right")
     table.add_row("score", *format_row([r.score for r in results.values()]))
     metric_names: list[str] = []
     for result in results.values():

@@ -215,7 +215,7 @@ def test_a_tournament_rejects_a_bad_count(capsys: pytest.CaptureFixture[str], db
         "x",
     ]
     code, _, err = run(capsys, "--db", str(db_path), *argv)
-    assert code == 1 and err.strip().startswith("arena: error: seeds:")
+    assert code == 2 and err.strip().startswith("arena: error: seeds:")
 
 
 @pytest.fixture(params=["our-env", "minimal-env"])
@@ -609,3 +609,53 @@ def test_each_day_says_what_came_of_the_decisions(capsys: pytest.CaptureFixture[
     outcomes = [line.strip() for line in out.splitlines() if line.strip().startswith("→ sold ")]
     assert len(outcomes) == 4, out
     assert all(re.fullmatch(r"→ sold \d+/\d+ \(demand \d+\), cash \d+\.\d\d", line) for line in outcomes)
+
+
+def test_ctrl_c_during_a_tournament_says_how_to_resume_it(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    argv = ["tournament", "run", "lemonade", "--player", "baseline:weather", "--player", "baseline:cost-plus"]
+    process = _arena(db, *argv, "--seeds", "200", "--option", "days=1000", env=OUR_ENV)
+    _wait_for_episode(db)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate()
+    assert process.returncode == 130, err
+    last = err.strip().splitlines()[-1]
+    hint = "tournament 1 saved as aborted; continue it with: arena tournament resume 1"
+    assert last == f"arena: error: interrupted; {hint}"
+    assert Store(db).tournament(1)["status"] == "aborted"  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["play", "chess", "--seat", "a=human"], 2),
+        (["play", "lemonade", "--seat", "c=baseline:weather"], 2),
+        (["play", "lemonade", "--seat", "a=wizard:x", "--seat", "b=human"], 2),
+        (["play", "lemonade", "--seat", "a=baseline:weather"], 2),
+        ([*PLAY, "--option", "days=-3"], 2),
+        ([*PLAY, "--option", "weather=always"], 2),
+        ([*PLAY[:6], "--seed", "forty"], 2),
+        (["frobnicate"], 2),
+        ([*TOURNAMENT, "--player", "baseline:random"], 2),
+        ([*TOURNAMENT, "--seed", "3"], 2),
+        (["episodes", "--limit", "0"], 2),
+        (["export", "99"], 1),
+        (["replay", "99"], 1),
+        (["tournament", "table", "77"], 1),
+    ],
+)
+def test_exit_codes_follow_the_one_table(
+    capsys: pytest.CaptureFixture[str], db_path: Path, argv: list[str], code: int
+) -> None:
+    """2: what was asked cannot be (refused before play); 1: a well-formed request that could not be done."""
+    from arena.cli.exit_codes import EXIT_CODES
+
+    assert run(capsys, "--db", str(db_path), *argv)[0] == code
+    assert code in dict(EXIT_CODES)
+
+
+def test_help_shows_the_exit_code_table(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "exit codes:" in out and "  2    what was asked cannot be" in out and "  130  interrupted" in out

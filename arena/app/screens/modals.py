@@ -47,6 +47,17 @@ class TextScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+SCREEN_GUIDES = {
+    "home": (
+        "To play: pick a game in the games list (up/down; enter moves on to its seats). Give each seat a"
+        " player: tab to the seat's list, enter opens it, up/down and enter choose human (you), a"
+        " baseline or a model. Tab on to the options, then ctrl+s starts the match; ctrl+r makes a"
+        " tournament of the same players."
+    ),
+}
+"""What to do on a screen, in words, above its keys (F1): where the keys alone do not say it."""
+
+
 def help_body(screen_title: str, bindings: list[tuple[str, str]]) -> Text:
     """The keys of the current screen, then the keys that work everywhere.
 
@@ -55,7 +66,11 @@ def help_body(screen_title: str, bindings: list[tuple[str, str]]) -> Text:
     while a tournament plays on the same loop.
     """
     width = max(cell_len(key) for key, _ in (*bindings, *GENERAL_HELP))
-    body = Text(f"Keys on the {screen_title} screen\n", style="bold")
+    body = Text()
+    guide = SCREEN_GUIDES.get(screen_title)
+    if guide:
+        body.append(f"{guide}\n\n")
+    body.append(f"Keys on the {screen_title} screen\n", style="bold")
     for heading, rows in ((None, bindings), ("Everywhere", GENERAL_HELP)):
         if heading:
             body.append(f"\n{heading}\n", style="bold")
