@@ -350,7 +350,12 @@ def ask_local(model: local_runtime.SharedModel, call: Call) -> Answer:
 
 
 def ask_server(server: ServerSide, model: local_runtime.SharedModel, call: Call) -> Answer:
-    """The same prompt tokens, grammar, sampler chain and seed on llama-server's /completion."""
+    """The same prompt tokens, grammar, sampler chain and seed on llama-server's /completion.
+
+    Its wall and CPU time include rendering and tokenizing the chat and building the grammar
+    here, as the in-process side's do (the server would do that work if sent text and a schema).
+    """
+    wall, client = time.perf_counter(), time.process_time()
     tokens = model.native.tokenize(model.native.render_chat(call.chat))
     body = {
         "prompt": tokens,
@@ -364,9 +369,9 @@ def ask_server(server: ServerSide, model: local_runtime.SharedModel, call: Call)
         "cache_prompt": True,
         "return_tokens": True,
     }
-    wall, cpu = time.perf_counter(), server.cpu_seconds()
+    cpu = server.cpu_seconds()
     status, reply = server.call("POST", "/completion", body)
-    wall, cpu = time.perf_counter() - wall, server.cpu_seconds() - cpu
+    wall, cpu = time.perf_counter() - wall, server.cpu_seconds() - cpu + time.process_time() - client
     if status != 200:
         raise RuntimeError(f"llama-server answered {status}: {reply}")
     timings = reply.get("timings", {})
