@@ -141,7 +141,7 @@ class PrefixDecoder:
                 output += native.piece(token)
                 generated.append(token)
                 if len(generated) < max_tokens:
-                    position = native.decode([token], position, cancelled=cancelled)
+                    position = native.decode([token], position)  # cancelled() is asked before each token
         except DecodeCancelled:
             self._forget()
             raise TimeoutError("generation was cancelled") from None
