@@ -196,14 +196,28 @@ class GrammarSampler:
     picks a token and the grammar only checks that one token; only when the grammar
     rejects it is the grammar applied to the whole vocabulary and the token redrawn.
     Checking one token instead of filtering all 262k of Gemma's is most of the speed.
-    The redraw goes through the same chain stages, so one random stream serves every
-    draw of a reply, as in llama-server: same seed, same tokens on both.
     """
 
     def __init__(self, native: NativeModel, grammar: str | None, *, temperature: float, seed: int) -> None:
         self.native = native
         lib, ffi = native.lib, native.ffi
-        self.chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
+        self.free = self._chain(None, temperature, seed)
+        self.constrained = None
+        self.grammar = None
+        if grammar is not None:
+            rule = lib.llama_sampler_init_grammar(native.vocab, grammar.encode(), b"root")
+            if rule == ffi.NULL:
+                lib.llama_sampler_free(self.free)
+                raise ValueError("llama.cpp could not parse the grammar")
+            self.constrained = self._chain(rule, temperature, seed)
+            self.grammar = lib.llama_sampler_chain_get(self.constrained, 0)
+        self._one = ffi.new("llama_token_data[1]")
+        self._check = ffi.new("llama_token_data_array *")
+        self._check.data = self._one
+
+    def _chain(self, first: Any, temperature: float, seed: int) -> Any:
+        lib = self.native.lib
+        chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
         stages = [
             lib.llama_sampler_init_top_k(int(SAMPLER["top_k"])),
             lib.llama_sampler_init_top_p(SAMPLER["top_p"], 1),
@@ -211,23 +225,15 @@ class GrammarSampler:
             lib.llama_sampler_init_temp(temperature),
             lib.llama_sampler_init_dist(seed & 0xFFFFFFFF),
         ]
-        for stage in stages:
-            lib.llama_sampler_chain_add(self.chain, stage)
-        self.grammar = None
-        if grammar is not None:
-            self.grammar = lib.llama_sampler_init_grammar(native.vocab, grammar.encode(), b"root")
-            if self.grammar == ffi.NULL:
-                lib.llama_sampler_free(self.chain)
-                raise ValueError("llama.cpp could not parse the grammar")
-        self._one = ffi.new("llama_token_data[1]")
-        self._check = ffi.new("llama_token_data_array *")
-        self._check.data = self._one
+        for stage in [first, *stages] if first is not None else stages:
+            lib.llama_sampler_chain_add(chain, stage)
+        return chain
 
     def sample(self) -> int:
         """The next token (accepted by the grammar, which advances)."""
         lib, ctx = self.native.lib, self.native.ctx
-        token = int(lib.llama_sampler_sample(self.chain, ctx, -1))
-        if self.grammar is None:
+        token = int(lib.llama_sampler_sample(self.free, ctx, -1))
+        if self.constrained is None:
             return token
         self._one[0].id = token
         self._one[0].logit = 1.0
@@ -237,32 +243,14 @@ class GrammarSampler:
         self._check.sorted = False
         lib.llama_sampler_apply(self.grammar, self._check)
         if self._one[0].logit != -math.inf:
-            lib.llama_sampler_accept(self.grammar, token)
+            lib.llama_sampler_accept(self.constrained, token)
             return token
-        return self._redraw()
-
-    def _redraw(self) -> int:
-        """Grammar first, then the chain's own stages (its random state carried on); the grammar accepts."""
-        lib, ctx = self.native.lib, self.native.ctx
-        redo = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
-        lib.llama_sampler_chain_add(redo, self.grammar)
-        count = lib.llama_sampler_chain_n(self.chain)
-        for _ in range(count):  # a chain owns its stages: lend them to the redraw, then take them back
-            lib.llama_sampler_chain_add(redo, lib.llama_sampler_chain_remove(self.chain, 0))
-        try:
-            return int(lib.llama_sampler_sample(redo, ctx, -1))
-        finally:
-            self.grammar = lib.llama_sampler_chain_remove(redo, 0)
-            for _ in range(count):
-                lib.llama_sampler_chain_add(self.chain, lib.llama_sampler_chain_remove(redo, 0))
-            lib.llama_sampler_free(redo)
+        return int(lib.llama_sampler_sample(self.constrained, ctx, -1))
 
     def close(self) -> None:
         """Free the native samplers."""
         lib = self.native.lib
-        if self.chain is not None:
-            lib.llama_sampler_free(self.chain)
-            self.chain = None
-        if self.grammar is not None:
-            lib.llama_sampler_free(self.grammar)
-            self.grammar = None
+        lib.llama_sampler_free(self.free)
+        if self.constrained is not None:
+            lib.llama_sampler_free(self.constrained)
+            self.constrained = None
