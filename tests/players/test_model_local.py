@@ -5,11 +5,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import math
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from arena.contract.player import DecisionRequest, ErrorClass, PlayerSetupError
@@ -18,7 +16,7 @@ from arena.plugins.games import get_game
 from arena.plugins.players import parse_player_spec
 from players.models import ModelsConfig, ModelSettings, build_model_player, local_runtime
 from players.models.base import ModelPlayer
-from players.models.local_decode import LocalReply, split_tokens, stable_length
+from players.models.local_decode import LocalReply
 from players.models.local_player import LocalPlayer
 from players.models.local_runtime import missing_requirement
 from players.models.prompting import decision_seed
@@ -192,92 +190,3 @@ async def test_an_offline_reply_says_which_file_engine_and_sampler_served_it() -
     assert decision.served["model_sha256"] == player.configuration()["model_sha256"]
     assert decision.served["engine"].startswith("llama.cpp via llama-cpp-py-sync 0.")
     assert decision.served["sampler"] == {"top_k": 40, "top_p": 0.95, "min_p": 0.05}
-
-
-def server_rule_reply(
-    model: local_runtime.SharedModel, chat: list[dict[str, str]], grammar: str, *, max_tokens: int, seed: int
-) -> tuple[list[int], int]:
-    """The tokens llama-server samples for ``chat``, and how many the grammar made it redraw.
-
-    llama.cpp's ``common_sampler_sample`` transcribed onto the C API: one chain (top-k 40,
-    top-p 0.95, min-p 0.05, temperature 1.5, seeded draw) picks a token, the grammar checks
-    that one token, and on a rejection the grammar masks the whole vocabulary and the same
-    chain, its random state carried on, draws again. The prompt is evaluated as the
-    player's decoder does (the stable prefix, then the rest), so the logits are the same.
-    """
-    native, lib, ffi = model.native, model.native.lib, model.native.ffi
-    text = native.render_chat(chat)
-    tokens, split = split_tokens(native, text, stable_length(native, chat, ""))
-    model.decoder.forget_all()
-    native.decode(tokens[:split], 0)
-    position = native.decode(tokens[split:], split)
-    chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
-    for stage in (
-        lib.llama_sampler_init_top_k(40),
-        lib.llama_sampler_init_top_p(0.95, 1),
-        lib.llama_sampler_init_min_p(0.05, 1),
-        lib.llama_sampler_init_temp(1.5),
-        lib.llama_sampler_init_dist(seed),
-    ):
-        lib.llama_sampler_chain_add(chain, stage)
-    rule = lib.llama_sampler_init_grammar(native.vocab, grammar.encode(), b"root")
-    n_vocab = lib.llama_vocab_n_tokens(native.vocab)
-    candidates = np.zeros(n_vocab, dtype=[("id", "<i4"), ("logit", "<f4"), ("p", "<f4")])
-    one = ffi.new("llama_token_data[1]")
-    single = ffi.new("llama_token_data_array *", {"data": one, "size": 1, "selected": -1, "sorted": False})
-    whole = ffi.new("llama_token_data_array *")
-    out: list[int] = []
-    redraws = 0
-    try:
-        while len(out) < max_tokens:
-            token = int(lib.llama_sampler_sample(chain, native.ctx, -1))
-            one[0].id, one[0].logit, one[0].p, single.size = token, 1.0, 0.0, 1
-            lib.llama_sampler_apply(rule, single)
-            if one[0].logit == -math.inf:
-                redraws += 1
-                logits = ffi.buffer(lib.llama_get_logits_ith(native.ctx, -1), 4 * n_vocab)
-                candidates["id"] = np.arange(n_vocab)
-                candidates["logit"] = np.frombuffer(logits, dtype=np.float32)
-                candidates["p"] = 0.0
-                whole.data = ffi.cast("llama_token_data *", ffi.from_buffer(candidates))
-                whole.size, whole.selected, whole.sorted = n_vocab, -1, False
-                lib.llama_sampler_apply(rule, whole)
-                lib.llama_sampler_apply(chain, whole)
-                token = int(whole.data[whole.selected].id)
-            lib.llama_sampler_accept(rule, token)
-            if native.is_end(token):
-                break
-            out.append(token)
-            position = native.decode([token], position)
-    finally:
-        lib.llama_sampler_free(chain)
-        lib.llama_sampler_free(rule)
-        model.decoder.forget_all()
-    return out, redraws
-
-
-@pytest.mark.skipif(GEMMA_MISSING is not None, reason=f"offline model unavailable: {GEMMA_MISSING}")
-async def test_gemma_redraws_a_rejected_token_on_the_replys_one_random_stream_as_llama_server() -> None:
-    model = local_runtime.shared_model("gemma3-270m")
-    request = make_request()
-    player = build_model_player(parse_player_spec("local:gemma3-270m"), seed=4, config=ModelsConfig())
-    assert isinstance(player, ModelPlayer)
-    schema = grammar_schema(action_schema(request.action_model))
-    chat = [
-        {"role": "system", "content": player.system_message(action_schema(request.action_model))},
-        {"role": "user", "content": request.prompt},
-    ]
-    grammar = model.grammar_of(schema)
-    assert grammar is not None
-    model.decoder.forget_all()
-    for seed in (3, 8):
-        reply = local_runtime.generate(
-            model, chat, schema=schema, max_tokens=40, temperature=1.5, seed=seed, cancelled=lambda: False
-        )
-        expected, redraws = server_rule_reply(model, chat, grammar, max_tokens=40, seed=seed)
-        assert redraws >= 2  # the rule under test ran, more than once
-        assert reply.tokens == expected
-        # the reply carries its token ids and its time split at the first sampled token
-        assert b"".join(model.native.piece(t) for t in reply.tokens).decode() == reply.text
-        assert len(reply.tokens) == reply.output_tokens
-        assert reply.prompt_seconds > 0 and reply.generation_seconds > 0
