@@ -319,6 +319,17 @@ async def bench(args: argparse.Namespace) -> None:
         print(f", per generated token {local_gen / server_gen:.2f}")
         print(f"  median wall {walls[0] / walls[1]:.2f}, median cpu {cpus[0] / cpus[1]:.2f}")
         print(f"decisions matching token for token: {matched} of {len(requests)}")
+        pairs = zip(local.answers, remote.answers, strict=True)
+        differing = [common_start(a.tokens, b.tokens) for a, b in pairs if a.tokens != b.tokens]
+        if differing:
+            print(f"where they differ, the first {statistics.median(differing):.0f} tokens agree (median)")
+
+
+def common_start(left: list[int], right: list[int]) -> int:
+    """How many tokens the two replies share before they differ."""
+    return next(
+        (i for i, (a, b) in enumerate(zip(left, right, strict=False)) if a != b), min(len(left), len(right))
+    )
 
 
 def decision_call(player: LocalPlayer, request: DecisionRequest, *, greedy: bool) -> Call:
