@@ -390,9 +390,12 @@ def ask_server(server: ServerSide, model: local_runtime.SharedModel, call: Call)
     if status != 200:
         raise RuntimeError(f"llama-server answered {status}: {reply}")
     timings = reply.get("timings", {})
+    produced = [int(t) for t in reply.get("tokens", [])]
+    if produced and model.native.is_end(produced[-1]):
+        produced.pop()  # the server lists the end token it stopped at; the player's reply does not
     evaluated = int(timings.get("prompt_n", len(tokens)))
     return Answer(
-        [int(t) for t in reply.get("tokens", [])], wall, cpu, len(tokens), len(tokens) - evaluated,
+        produced, wall, cpu, len(tokens), len(tokens) - evaluated,
         float(timings.get("prompt_ms", 0.0)) / 1000, float(timings.get("predicted_ms", 0.0)) / 1000,
         max(int(timings.get("predicted_n", 0)) - 1, 0),
     )  # fmt: skip
