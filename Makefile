@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,local,openspiel,ray,parquet,textarena,charts,serve]'
+	@# setuptools warns about every editable install of a flat layout (a block of asterisks): not ours to act on.
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install --quiet -e '.[dev,local,openspiel,ray,parquet,textarena,charts,serve]'
 	touch $(STAMP)
 
 ## Debian's chromium for the browser tests of `arena serve` (Playwright drives it; it downloads

@@ -194,9 +194,9 @@ class ArenaApp(App[int]):
             # out of the collector's full passes removes ~50-100 ms pauses while stepping.
             self.call_after_refresh(gc.freeze)
         if self._open_replay:
-            if self._replay is None:
-                self.open_episodes()
-            else:
+            # ``arena replay 5``: the episode list beneath the replay, so Esc goes back to the list.
+            self.open_episodes()
+            if self._replay is not None:
                 self.open_replay(self._replay)
 
     def read_models(self) -> None:
@@ -279,6 +279,24 @@ class ArenaApp(App[int]):
         if show:
             self.watch_match(match)
         return match
+
+    def resume_episode(self, episode_id: int) -> LiveMatch | None:
+        """Continue interrupted episode ``episode_id`` on the match screen; why not, if it cannot."""
+        from arena.engine.export import EpisodeNotFound
+        from arena.engine.match import resume_config
+        from arena.engine.resume import NotResumable
+        from arena.plugins.players import SpecError
+
+        matches, _ = self.session()
+        for match in matches:
+            if match.running and match.data.episode_id == episode_id:
+                self.watch_match(match)  # it goes on here already
+                return match
+        try:
+            return self.start_match(resume_config(self.store, episode_id))
+        except (EpisodeNotFound, NotResumable, SpecError, ValueError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return None
 
     def watch_match(self, match: LiveMatch) -> None:
         """Show ``match``'s screen (on top of the home screen)."""
@@ -397,7 +415,7 @@ class ArenaApp(App[int]):
             if wanted and entry not in keys:
                 keys.append(entry)
         name = str(getattr(screen, "HELP_NAME", "") or type(screen).__name__)
-        self.push_screen(TextScreen("help", help_body(name, keys)))
+        self.push_screen(TextScreen("help", help_body(name, keys, database=self.store.path)))
 
     async def action_quit(self) -> None:
         """Textual's quit (command palette, ctrl+q): asks first while matches run."""

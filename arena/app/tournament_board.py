@@ -41,10 +41,18 @@ class LeaderRow:
     draws: int
     losses: int
     usd_per_episode: float | None
+    unpriced: bool = False
+    """A model with no price: its dollars are unknown (shown ``unpriced``, never $0)."""
     group: int | None = 1
     rating_label: str = ""
     """How the rating reads (a number, ``1000 (reference)`` or a one-sided bound); untrusted (names)."""
     interval_label: str = ""
+
+    def dollars_text(self) -> str:
+        """``0.0012`` dollars per episode, ``unpriced`` for a model with no price, ``-`` when none."""
+        if self.unpriced:
+            return "unpriced"
+        return "-" if self.usd_per_episode is None else f"{self.usd_per_episode:.4f}"
 
 
 @dataclass
@@ -83,6 +91,7 @@ def leader_rows(table: dict[str, Any]) -> list[LeaderRow]:
                 draws=int(row.get("draws", 0)),
                 losses=int(row.get("losses", 0)),
                 usd_per_episode=row.get("usd_per_episode"),
+                unpriced=bool(row.get("unpriced")),
                 group=row.get("group"),
                 rating_label=rating_text(row),
                 interval_label=interval_text(row),

@@ -105,7 +105,7 @@ def progress_line(status: str, progress: TournamentProgress) -> str:
     eta = progress.eta_seconds
     if status == "running" and eta is not None:
         parts.append(f"ETA {format_seconds(eta)}")
-    parts.append(f"${progress.spend_usd:.4f}")
+    parts.append(progress.spend_text())
     return " · ".join(parts)
 
 

@@ -32,10 +32,15 @@ def cmd_episodes(args: argparse.Namespace) -> int:
     print("id\tgame\tseed\tstatus\tturns\tstarted\tplayers\tscores")
     for row in rows:
         print(
-            f"{row['id']}\t{row['game']}\t{row['seed']}\t{row['status']}\t{row['turns']}\t"
+            f"{row['id']}\t{row['game']}\t{_seed(row['seed'])}\t{row['status']}\t{row['turns']}\t"
             f"{row['started_at']}\t{row['players'] or ''}\t{row['scores'] or ''}"
         )
     return 0
+
+
+def _seed(seed: int | None) -> str:
+    """The seed column: ``secret`` while a person's episode may still be played."""
+    return "secret" if seed is None else str(seed)
 
 
 def cmd_export(args: argparse.Namespace) -> int:

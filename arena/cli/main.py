@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.args import UsageError, build_parser
+from arena.cli.exit_codes import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE
 from arena.display.sanitize import plain_text
 
 if TYPE_CHECKING:
@@ -28,18 +29,24 @@ if TYPE_CHECKING:
 # (tests/engine/test_import_hygiene.py checks what each command loads).
 
 USER_ERRORS = (
-    ("arena.plugins.players", "SpecError"),
-    ("arena.plugins.games", "UnknownGameError"),
     ("arena.store.database", "StoreError"),
     ("arena.contract.player", "PlayerSetupError"),
     ("arena.engine.export", "EpisodeNotFound"),
     ("arena.engine.bulk_export", "NothingToExport"),
     ("arena.engine.export_formats", "ParquetUnavailable"),
     ("arena.engine.compare", "NotComparable"),
+    ("arena.engine.resume", "NotResumable"),
     ("arena.tournament.cluster", "ClusterError"),
     ("arena.cli.serve", "ServeError"),
 )
-"""Errors that are the user's to fix (one line, exit 1), by the module that defines each."""
+"""Errors that stop a well-formed command from being done (one line, exit 1), by their modules."""
+INPUT_ERRORS = (
+    ("arena.plugins.players", "SpecError"),
+    ("arena.plugins.games", "UnknownGameError"),
+    ("arena.contract.options", "OptionError"),
+    ("arena.tournament.config", "TournamentConfigError"),
+)
+"""Errors in what was asked, refused before anything is played or written (one line, exit 2)."""
 READER_LEFT = (("builtins", "BrokenPipeError"), ("arena.contract.player", "UserLeft"))
 """The reader of our output left (``arena episodes | head``): exit 1 quietly."""
 
@@ -47,8 +54,6 @@ SUITE_IS_GONE = (
     "arena suite is gone: a suite was a tournament; run arena tournament run GAME --player SPEC"
     " --player SPEC --seeds N [--master-seed S] [--report DIR] (each --seat SEAT=SPEC becomes --player SPEC)"
 )
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
 PIPE_WIDTH = 160
 
 
@@ -66,14 +71,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except UsageError as exc:
         return fail(SUITE_IS_GONE if "invalid choice: 'suite'" in str(exc) else str(exc), EXIT_USAGE)
-    except KeyboardInterrupt:
-        return fail("interrupted", EXIT_INTERRUPTED)
+    except KeyboardInterrupt as exc:
+        # A command that knows how to continue says so (``arena tournament resume 3``).
+        return fail(f"interrupted; {exc}" if str(exc) else "interrupted", EXIT_INTERRUPTED)
     except Exception as exc:
         if isinstance(exc, _loaded(READER_LEFT)):
             _silence_stdout()
-            return 1
-        if isinstance(exc, (ValueError, *_loaded(USER_ERRORS))):
-            return fail(str(exc))
+            return EXIT_FAILED
+        if isinstance(exc, _loaded(INPUT_ERRORS)):
+            return fail(str(exc), EXIT_USAGE)
+        if isinstance(exc, (ValueError, *_loaded(USER_ERRORS))):  # e.g. a stored value that cannot be read
+            return fail(str(exc), EXIT_FAILED)
         raise
 
 
@@ -139,7 +147,7 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     from arena.cli.output import LiveOutput
     from arena.cli.signals import run_woken
     from arena.contract.player import UserLeft
-    from arena.contract.records import EpisodeStatus
+    from arena.contract.records import CallbackObserver, EpisodeStatus
     from arena.engine.match import prepare_runner, run_to_end
     from players.console_human import ConsoleDesk, ConsoleHuman
 
@@ -148,12 +156,18 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     live = LiveOutput(console, quiet=quiet, before_output=desk.end_line)
     desk.show_board = live.show_board
     try:
-        runner = prepare_runner(config, store, [live], human_factory=lambda seat: ConsoleHuman(desk=desk))
+        said = CallbackObserver(lambda event: _say_database(event, store), wants_steps=False)
+        runner = prepare_runner(
+            config, store, [said, live], human_factory=lambda seat: ConsoleHuman(desk=desk)
+        )
         live.game = runner.game  # the board a person is shown before their move
         outcome = run_woken(run_to_end(runner))
     except KeyboardInterrupt:
         desk.end_line()
-        saved = f"; episode {live.episode_id} saved as aborted" if live.episode_id is not None else ""
+        episode = live.episode_id
+        saved = (
+            f"; episode {episode} saved as aborted (arena resume {episode} continues it)" if episode else ""
+        )
         return fail(f"interrupted{saved}", EXIT_INTERRUPTED)
     finally:
         store.close()
@@ -162,6 +176,35 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     if outcome.status == EpisodeStatus.ABORTED:
         return fail(f"{outcome.message}; episode {outcome.episode_id} saved as aborted")
     return 0 if outcome.status == EpisodeStatus.FINISHED else 1
+
+
+def _say_database(event: object, store: Store) -> None:
+    """Once the episode is stored (its first event), name the database on stderr."""
+    from arena.cli.args import database_line
+    from arena.contract.records import EpisodeStarted
+
+    if isinstance(event, EpisodeStarted):
+        sys.stderr.write(database_line(store) + "\n")
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """``arena resume ID``: continue an interrupted episode from its last recorded step."""
+    from arena.cli.args import episode_id_arg, open_store
+    from arena.engine.match import resume_config
+    from arena.engine.run_control import Budget
+    from arena.engine.user_input import budget_problem
+
+    problem = budget_problem(args.budget_usd, args.budget_tokens)
+    if problem:
+        raise UsageError(problem)
+    episode_id = episode_id_arg(args.episode_id)
+    store = open_store(args, write=False)  # an episode to resume is in a database that exists
+    try:
+        config = resume_config(store, episode_id, Budget(args.budget_usd, args.budget_tokens))
+    except BaseException:
+        store.close()
+        raise
+    return _run_play(config, store, quiet=args.quiet)
 
 
 def cmd_players(args: argparse.Namespace) -> int:
@@ -287,6 +330,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from arena.store.paths import database_path
 
     path = database_path(getattr(args, "sub_db", None) or args.db)
+    sys.stderr.write(f"arena: database {plain_text(str(path.absolute()))}\n")  # every tab's app writes there
     return serve(path, host=args.host, port=args.port, public_url=args.public_url)
 
 
@@ -335,8 +379,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             return handler(args, store, console)
         finally:
             store.close()
-    except (TournamentConfigError, TournamentNotFound) as exc:
-        return fail(str(exc))
+    except TournamentConfigError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    except TournamentNotFound as exc:
+        return fail(str(exc), EXIT_FAILED)
 
 
 def cmd_tournaments(args: argparse.Namespace) -> int:
@@ -361,8 +407,10 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     store = open_store(args, write=False)
     try:
         return cli_tournament.leaderboard_command(args, store, stdout_console())
-    except (TournamentConfigError, TournamentNotFound) as exc:
-        return fail(str(exc))
+    except TournamentConfigError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    except TournamentNotFound as exc:
+        return fail(str(exc), EXIT_FAILED)
     finally:
         store.close()
 
@@ -393,6 +441,7 @@ COMMANDS = {
     "tournaments": cmd_tournaments,
     "leaderboard": cmd_leaderboard,
     "play": cmd_play,
+    "resume": cmd_resume,
     "players": cmd_players,
     "games": cmd_games,
     "models": cmd_models,

@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
+from arena.cli.args import UsageError, database_line
 from arena.cli.json_output import print_json
 from arena.cli.signals import run_woken
 from arena.display.sanitize import plain_text
@@ -46,7 +47,7 @@ def config_from_args(
         "cluster": args.cluster,
     }
     if args.episode_seed is not None:
-        raise ValueError(
+        raise UsageError(
             "--seed is one episode's seed (arena play); a tournament draws its deals from --master-seed"
         )
     if args.file:
@@ -54,7 +55,7 @@ def config_from_args(
     given = {key: value for key, value in fields.items() if value is not None}
     given.setdefault("seeds", 10)
     if "game" not in given:
-        raise ValueError("name a game (arena tournament run GAME --player SPEC ...) or give --file")
+        raise UsageError("name a game (arena tournament run GAME --player SPEC ...) or give --file")
     return build_config(**given)
 
 
@@ -86,8 +87,13 @@ def _play(store: Store, tournament_id: int, console: Console, cluster: str | Non
         transient=True,
     ) as bar:
         task = bar.add_task("episodes", total=None, rate="", spend="")
+        said = False
 
         def update(progress: TournamentProgress) -> None:
+            nonlocal said
+            if not said and progress.prepared_at is not None:  # the players are ready: it plays
+                said = True
+                err.print(database_line(store), markup=False, highlight=False, soft_wrap=True)
             _update_bar(bar, task, progress)
 
         config = load_config(store, tournament_id)
@@ -99,7 +105,10 @@ def _play(store: Store, tournament_id: int, console: Console, cluster: str | Non
             progress = run_woken(run.run())
         except KeyboardInterrupt:
             console.print()
-            raise
+            raise KeyboardInterrupt(
+                f"tournament {tournament_id} saved as aborted; continue it with: arena tournament resume"
+                f" {tournament_id}"
+            ) from None
     console.print(render_table(tournament_table(store, tournament_id)))
     line = f"tournament {tournament_id} {progress.status}"
     if progress.message:
@@ -111,7 +120,7 @@ def _play(store: Store, tournament_id: int, console: Console, cluster: str | Non
 def _update_bar(bar: Progress, task: TaskID, progress: TournamentProgress) -> None:
     done = progress.done + progress.given_up
     rate = f"{progress.rate:.1f} ep/s" if progress.rate else ""
-    spend = f"${progress.spend_usd:.4f}" if progress.spend_usd else ""
+    spend = progress.spend_text() if progress.spend_usd or progress.unpriced_decisions else ""
     bar.update(task, completed=done, total=progress.total, rate=rate, spend=spend)
 
 

@@ -16,7 +16,7 @@ Definition, required
     ``state_class()``, ``baselines``, ``rules(options, seat)``, ``prompt(observation, rules)``.
 Definition, optional
     ``view`` (a :class:`GameView`), ``summary_metrics``, ``episode_metrics``,
-    ``dealt_metrics``, ``seats_differ``, ``outcome_rule``, ``listing_order``.
+    ``dealt_metrics``, ``seats_differ``, ``outcome_rule``, ``listing_order``, ``rules_notes``.
 State, required
     ``pending()``, ``observation(seat)``, ``action_model(seat)``, ``fallback(seat)``,
     ``sample_action(seat, rng)``, ``apply(actions)``, ``result()``, ``to_json()``,
@@ -199,6 +199,12 @@ class GameDefinition(ABC, Generic[OptionsT, ObservationT, StateT]):
     """
     listing_order: ClassVar[int] = 100
     """Where lists of games put this one (lower first, then by name)."""
+    rules_notes: ClassVar[str] = ""
+    """What people may know beyond the told rules (the demand formula the baselines use), or empty.
+
+    Shown with the rules on the app's rules screen, never in model prompts (the rules text
+    is part of the prompt, this is not): a prompt change would be a new prompt version.
+    """
 
     # -- required ---------------------------------------------------------------------
     @abstractmethod

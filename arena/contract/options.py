@@ -15,6 +15,10 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 
+class OptionError(ValueError):
+    """A game option that does not exist or whose value is not allowed (the command line's to fix)."""
+
+
 @dataclass(frozen=True)
 class GameOption:
     """One user-settable option with its default and help text (read off the options model)."""
@@ -49,12 +53,12 @@ def option_fields(model: type[BaseModel]) -> tuple[GameOption, ...]:
 
 
 def resolve_options(game: str, model: type[BaseModel], given: dict[str, Any]) -> dict[str, Any]:
-    """Defaults overlaid with ``given``; raises ValueError on unknown or bad values (``game`` names it)."""
+    """Defaults overlaid with ``given``; :class:`OptionError` on unknown or bad values (``game`` names it)."""
     known = {option.name: option for option in option_fields(model)}
     unknown = sorted(set(given) - set(known))
     if unknown:
         names = ", ".join(known) or "none"
-        raise ValueError(f"unknown option {unknown[0]!r} for {game} (options: {names})")
+        raise OptionError(f"unknown option {unknown[0]!r} for {game} (options: {names})")
     resolved = {name: option.default for name, option in known.items()}
     for key, value in given.items():
         resolved[key] = coerce_option(known[key], value)
@@ -65,7 +69,7 @@ _YES_NO = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0
 
 
 def coerce_option(option: GameOption, value: Any) -> Any:
-    """``value`` as the option's type (``"5"`` for a whole number is 5); ValueError saying why not."""
+    """``value`` as the option's type (``"5"`` for a whole number is 5); :class:`OptionError` if not."""
     kind = type(option.default)
     try:
         if kind is bool and isinstance(value, str):
@@ -78,12 +82,12 @@ def coerce_option(option: GameOption, value: Any) -> Any:
         kind_name = {"int": "whole number", "float": "number", "str": "text", "bool": "yes or no"}.get(
             kind.__name__, kind.__name__
         )
-        raise ValueError(f"option {option.name} wants a {kind_name}, got {value!r}") from None
+        raise OptionError(f"option {option.name} wants a {kind_name}, got {value!r}") from None
     if option.choices and coerced not in option.choices:
         allowed = ", ".join(map(str, option.choices))
-        raise ValueError(f"option {option.name} must be one of {allowed}, got {value!r}")
+        raise OptionError(f"option {option.name} must be one of {allowed}, got {value!r}")
     if option.minimum is not None and coerced < option.minimum:
-        raise ValueError(f"option {option.name} must be at least {option.minimum}")
+        raise OptionError(f"option {option.name} must be at least {option.minimum}")
     if option.maximum is not None and coerced > option.maximum:
-        raise ValueError(f"option {option.name} must be at most {option.maximum}")
+        raise OptionError(f"option {option.name} must be at most {option.maximum}")
     return coerced

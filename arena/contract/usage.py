@@ -135,12 +135,18 @@ NO_USAGE = Usage()
 
 
 def has_price(config: Mapping[str, Any]) -> bool:
-    """Whether a model's configuration prices its tokens: an input or an output price that is not 0.
+    """Whether a model's configuration prices its tokens: an input or an output price that is not 0,
+    or ``free`` (both prices given as 0 on purpose: a free model, whose $0 is known).
 
     A model without one spends tokens at an unknown number of dollars (an ``unpriced`` usage),
-    not at $0. The configuration is a models-file entry or a seat's stored configuration.
+    not at $0. The price fields default to 0, so a 0 alone cannot say "free": the stored
+    configuration carries ``free`` only when the models file gave both prices as 0 (stored
+    configurations from before it have no such key and read as they always did).
+    The configuration is a models-file entry or a seat's stored configuration.
     """
-    return bool(config.get("price_input_per_mtok") or config.get("price_output_per_mtok"))
+    return bool(
+        config.get("free") or config.get("price_input_per_mtok") or config.get("price_output_per_mtok")
+    )
 
 
 def unpriced_seat(config: Mapping[str, Any] | None) -> bool:

@@ -96,6 +96,10 @@ class ActionForm:
             fields = [FieldSpec(JSON_FIELD, "text", description="the action as a JSON object")]
         self.fields: list[FieldSpec] = fields
         self.entries: dict[str, str] = {f.name: initial_text(f, preselect=preselect) for f in fields}
+        # A game whose every decision is a new question (paperclip's next puzzle) starts each
+        # form blank: the last answer's numbers would read as given for this one.
+        if not getattr(request.action_model, "FORM_KEEPS_ENTRIES", True):
+            previous = None
         for name, text in (previous or {}).items():
             spec = self.field(name)
             if spec is not None and spec.kind != "text" and (not spec.choices or text in spec.choices):

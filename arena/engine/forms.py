@@ -38,7 +38,7 @@ class FieldSpec:
             return f"at least {_fmt(self.minimum)}"
         if self.maximum is not None:
             return f"at most {_fmt(self.maximum)}"
-        return "optional text" if not self.required else "text"
+        return "optional text" if not self.required else "required text"
 
     def prompt(self) -> str:
         """A one-line label with hint and default."""
@@ -55,7 +55,9 @@ def form_fields(model: type[BaseModel]) -> list[FieldSpec]:
     schema = model.model_json_schema()
     # Kept out of the JSON schema (models are sent it): which fields only apply after a choice.
     form_when: dict[str, dict[str, str]] = getattr(model, "FORM_WHEN", {})
-    required = set(schema.get("required", []))
+    # Fields the schema leaves optional (a model may leave them out) that a person must fill:
+    # the game refuses a move without them, so the form says so and asks for them.
+    required = set(schema.get("required", [])) | set(getattr(model, "FORM_REQUIRED", ()))
     fields = []
     for name, prop in schema.get("properties", {}).items():
         prop = _resolve(prop, schema)
@@ -103,7 +105,8 @@ def parse_field(field: FieldSpec, text: str) -> Any:
             return field.default
         if not field.required:
             return "" if field.kind == "text" else None
-        raise ValueError(f"{field.name} is required ({field.hint()})")
+        # a required text's hint says only that it is required
+        raise ValueError(f"{field.name} is required" + ("" if field.kind == "text" else f" ({field.hint()})"))
     if field.kind == "choice":
         matches = [c for c in field.choices if c.lower() == entry.lower()]
         if not matches:

@@ -259,6 +259,25 @@ class Store:
                 for sql, rows in write:
                     self._conn.executemany(sql, rows)
 
+    def reopen_episode(self, episode_id: int) -> None:
+        """Mark a stopped episode ``running`` under this process again, its scores cleared (a resume).
+
+        Raises :class:`StoreError` if it is not stopped (another process took it up first).
+        """
+        try:
+            with self.transaction():
+                cursor = self._conn.execute(
+                    "UPDATE episodes SET status='running', message='', finished_at=NULL, pid=?"
+                    " WHERE id=? AND status IN ('aborted', 'failed')",
+                    (os.getpid(), episode_id),
+                )
+                if cursor.rowcount != 1:
+                    raise StoreError(f"episode {episode_id} is no longer stopped: another process resumed it")
+                self._conn.execute("UPDATE seats SET score=NULL WHERE episode_id=?", (episode_id,))
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot resume episode {episode_id} in {self.path}: {exc}") from None
+        self._committed = time.perf_counter()
+
     def set_status(self, episode_id: int, status: str, message: str = "") -> None:
         """Change an episode's status (used for aborted episodes)."""
         self.conn.execute(episode_writes.SET_STATUS, (status, message, now(), episode_id, episode_id))
@@ -361,7 +380,12 @@ class Store:
         player: str | None = None,
         limit: int = 50,
     ) -> list[dict[str, Any]]:
-        """Recent episodes, newest first, with a ``players`` summary column."""
+        """Recent episodes, newest first, with a ``players`` summary column.
+
+        ``seed`` is ``None`` for an episode a person plays that has not ended, or stopped
+        before its end and may be resumed: its deal stays secret (:mod:`arena.engine.deal_seed`)
+        until it is over. :meth:`episode` reads it.
+        """
         where, params = [], []
         if game:
             where.append("e.game = ?")
@@ -377,7 +401,10 @@ class Store:
         sql = (
             "WITH ambiguous AS"
             " (SELECT player FROM seats GROUP BY player HAVING count(DISTINCT config_hash) > 1)"
-            " SELECT e.id, e.game, e.seed, e.status, e.started_at, e.tournament_id,"
+            " SELECT e.id, e.game,"
+            " CASE WHEN e.status IN ('running', 'aborted', 'failed') AND EXISTS (SELECT 1 FROM seats s3"
+            "  WHERE s3.episode_id = e.id AND s3.kind = 'human') THEN NULL ELSE e.seed END AS seed,"
+            " e.status, e.started_at, e.tournament_id,"
             " CASE WHEN e.status = 'running' THEN (SELECT count(*) FROM turns t WHERE t.episode_id = e.id)"
             " ELSE e.turns END AS turns,"
             " (SELECT group_concat(s.seat || '=' || s.player || CASE WHEN s.config_hash IS NOT NULL"

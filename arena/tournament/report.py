@@ -337,10 +337,11 @@ def _ratings_markdown(report: dict[str, Any]) -> list[str]:
             "|---|---|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for row in (r for r in report["players"] if r.get("group") == group):
+            dollars = "unpriced" if row.get("unpriced") else _cell(row.get("usd_per_episode"), 4)
             lines.append(
                 f"| {_cell(row.get('rank'))} | {_cell(row['player'])} | {_cell(rating_text(row))}"
                 f" | {interval_text(row)} | {row['episodes']} | {row['wins']} | {row['draws']}"
-                f" | {row['losses']} | {_cell(row.get('usd_per_episode'), 4)} |"
+                f" | {row['losses']} | {dollars} |"
             )
     if info.get("openskill"):
         lines += [

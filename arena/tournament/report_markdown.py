@@ -129,14 +129,20 @@ def _cost(report: dict[str, Any]) -> list[str]:
     clock = cost["wallclock"]
     unpriced = cost.get("unpriced_players") or []
     total = f"- total ${cost['total_usd']:.4f} over {cost['episodes']} episodes"
+    each = f"${cost['usd_per_episode']:.4f} each"
     if unpriced:
         names = ", ".join(cell(p) for p in unpriced)
-        total = f"- total unknown: no price for {names}; the priced players' ${cost['total_usd']:.4f}"
+        calls = cost.get("unpriced_decisions")
+        counted = f"{calls} decisions unpriced" if calls is not None else "some decisions unpriced"
+        total = (
+            f"- total unknown ({counted}): no price for {names}; the priced players' ${cost['total_usd']:.4f}"
+        )
         total += f" over {cost['episodes']} episodes"
+        each = f"priced part ${cost['usd_per_episode']:.4f} each"
     lines = [
         "",
         "## Cost",
-        f"{total} (${cost['usd_per_episode']:.4f} each); {cost['input_tokens']} input"
+        f"{total} ({each}); {cost['input_tokens']} input"
         f" ({cost.get('cached_tokens', 0)} read from a prompt cache,"
         f" {cost.get('cache_write_tokens', 0)} written to it) and"
         f" {cost['output_tokens']} output tokens",

@@ -79,16 +79,31 @@ class TournamentProgress:
     running: int = 0
     played_now: int = 0
     spend_usd: float = 0.0
+    """The priced dollars spent (an unpriced model's are unknown: see ``unpriced_decisions``)."""
+    unpriced_decisions: int = 0
+    """Decisions made by a model with no price, whose dollars ``spend_usd`` cannot count."""
     started: float = field(default_factory=time.perf_counter)
     status: str = "running"
     message: str = ""
     prepared_at: float | None = None
+    ended_at: float | None = None
+    """When the run ended (however it ended): the rate stops there rather than decaying afterwards."""
 
     @property
     def rate(self) -> float:
-        """Episodes per second played by this run."""
-        elapsed = time.perf_counter() - self.started
+        """Episodes per second played by this run (up to its end, once it has ended)."""
+        until = self.ended_at if self.ended_at is not None else time.perf_counter()
+        elapsed = until - self.started
         return self.played_now / elapsed if elapsed > 0 else 0.0
+
+    def spend_text(self) -> str:
+        """``$0.0012``; with a model that has no price ``unpriced (40 decisions)`` or
+        ``$0.0012 + 40 decisions unpriced``."""
+        if not self.unpriced_decisions:
+            return f"${self.spend_usd:.4f}"
+        if not self.spend_usd:
+            return f"unpriced ({self.unpriced_decisions} decisions)"
+        return f"${self.spend_usd:.4f} + {self.unpriced_decisions} decisions unpriced"
 
     @property
     def eta_seconds(self) -> float | None:
@@ -337,6 +352,8 @@ class TournamentRun:
         return self.progress
 
     def _finish(self, status: str, message: str) -> None:
+        if self.progress.ended_at is None:
+            self.progress.ended_at = time.perf_counter()
         self.progress.status = status
         self.progress.message = message
         self.store.finish_tournament(self.tournament_id, status, message)
@@ -483,6 +500,7 @@ class _SpendMeter(Observer):
     def __call__(self, event: Event) -> None:
         if isinstance(event, TurnsRecorded):
             self.progress.spend_usd += Usage.total(turn.usage for turn in event.turns).cost_usd
+            self.progress.unpriced_decisions += sum(turn.usage.unpriced for turn in event.turns)
 
 
 async def run_tournament(store: Store, config: TournamentConfig, **kwargs: Any) -> TournamentProgress:

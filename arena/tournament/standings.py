@@ -136,6 +136,10 @@ def tournament_table(
     players = list(config.players)
     for player in players:
         data.per_player[player].failures.update(dict.fromkeys(FAILURE_KEYS, 0))
+    # A model with no price spent an unknown number of dollars, not $0: its cells say "unpriced"
+    # (and rating per dollar and the cost of another seed, which would rest on that $0, stay empty).
+    settings: dict[str, Any] = dict((row.get("config") or {}).get("player_settings") or {})
+    unpriced = {p for p in players if unpriced_seat(settings.get(p))}
     result: dict[str, Any] = {
         "tournament": {
             "id": tournament_id,
@@ -163,7 +167,7 @@ def tournament_table(
             "per_player": {p: {k: data.per_player[p].failures[k] for k in FAILURE_KEYS} for p in players},
             "errors_by_player": {p: dict(sorted(data.per_player[p].errors.items())) for p in players},
         },
-        "cost": _cost(data, players),
+        "cost": _cost(data, players, unpriced),
         "left_out": data.left_out,
     }
     if not data.records:
@@ -173,10 +177,7 @@ def tournament_table(
         result["players"] = [{"player": p, **nothing, **empty} for p in players]
         return result
     counted = {p: data.per_player[p] for p in players if data.per_player[p].episodes}
-    # A model with no price spent an unknown number of dollars, not $0: its cells stay empty
-    # (and so do rating per dollar and the cost of another seed, which would rest on that $0).
-    settings: dict[str, Any] = dict((row.get("config") or {}).get("player_settings") or {})
-    priced = {p: t for p, t in counted.items() if not unpriced_seat(settings.get(p))}
+    priced = {p: t for p, t in counted.items() if p not in unpriced}
     result.update(
         tables(
             data.records,
@@ -188,21 +189,31 @@ def tournament_table(
             roles=MetricRoles.of(definition),
         )
     )
+    for entry in result["players"]:
+        if entry["player"] in unpriced:
+            entry["unpriced"] = True
     return result
 
 
-def _cost(data: StoredTournament, players: list[str]) -> dict[str, Any]:
+def _cost(data: StoredTournament, players: list[str], unpriced: set[str]) -> dict[str, Any]:
+    """Totals and each player's spend; ``unpriced_decisions`` counts the decisions made at no known price."""
     total = Usage.total(t.usage for t in data.per_player.values())
     episodes = len(data.records)
+    per_player = {p: data.per_player[p].cost_dict() for p in players}
+    for player, entry in per_player.items():
+        entry["unpriced_decisions"] = (
+            data.per_player[player].failures["decisions"] if player in unpriced else 0
+        )
     return {
         "episodes": episodes,
+        "unpriced_decisions": sum(entry["unpriced_decisions"] for entry in per_player.values()),
         "total_usd": round(total.cost_usd, 6),
         "usd_per_episode": round(total.cost_usd / episodes, 6) if episodes else 0.0,
         "input_tokens": total.input_tokens,
         "cached_tokens": total.cached_tokens,
         "cache_write_tokens": total.cache_write_tokens,
         "output_tokens": total.output_tokens,
-        "per_player": {p: data.per_player[p].cost_dict() for p in players},
+        "per_player": per_player,
     }
 
 

@@ -41,11 +41,8 @@ class BargainAction(BaseModel):
     """
 
     model_config = ConfigDict(extra="ignore")
-    FORM_WHEN: ClassVar[dict[str, dict[str, str]]] = {
-        "price": {"action": "offer"},
-        "message": {"action": "offer"},
-    }
-    """A person's form asks for a price and a message only for an offer."""
+    FORM_WHEN: ClassVar[dict[str, dict[str, str]]] = {"price": {"action": "offer"}}
+    """A person's form asks for a price only for an offer; either action may carry a message."""
 
     action: Literal["offer", "accept"] = Field(
         description='"offer" to propose a price, or "accept" to take the other side\'s standing offer'

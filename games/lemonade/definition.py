@@ -42,6 +42,7 @@ class LemonadeDefinition(GameDefinition[LemonadeOptions, LemonadeObservation, "L
         " With two stands the ratings count the episode as a win, draw or loss (Bradley-Terry); with"
         " three or more they read each episode's whole order by cash (Plackett-Luce), equal cash tied."
     )
+    rules_notes: ClassVar[str] = prompt_text.DEMAND_NOTE
     summary_metrics: ClassVar[tuple[str, ...]] = (
         "final_cash",
         "revenue",

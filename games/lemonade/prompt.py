@@ -9,7 +9,15 @@ from __future__ import annotations
 import functools
 
 from games.lemonade.observation import DayRecord, LemonadeObservation, SharedLemonadeObservation
-from games.lemonade.rules import MAX_PRICE, MIN_PRICE, PROMOTIONS, STARTING_CASH
+from games.lemonade.rules import (
+    BASE_PRICE,
+    MAX_PRICE,
+    MIN_PRICE,
+    PRICE_SENSITIVITY,
+    PROMOTIONS,
+    STARTING_CASH,
+)
+from games.lemonade.world import NOISE_RANGE, WEATHER_FACTOR
 
 RULES = """\
 You run a lemonade stand for {days} days, starting with {start_cash:.2f} yuan in cash.
@@ -27,6 +35,19 @@ the price they see and chance. Cups not sold by evening are thrown away.
 If your cash can no longer pay for a single cup in the morning, the stand is bankrupt
 and stops. A decision that breaks these rules is replaced by: price 3.00, the average
 production of your last three days (20 cups on day 1) and no promotion.{market_note}"""
+
+DEMAND_NOTE = (
+    "Demand (the public formula the profit-max baseline plans with): cups wanted = traffic"
+    f" x weather factor (sunny {WEATHER_FACTOR['sunny']}, cloudy {WEATHER_FACTOR['cloudy']},"
+    f" rainy {WEATHER_FACTOR['rainy']}) x price factor x promotion boost, plus chance (a whole"
+    f" number from -{NOISE_RANGE} to +{NOISE_RANGE}), never below 0; price factor = 1 -"
+    f" (price seen - {BASE_PRICE:.1f}) x {PRICE_SENSITIVITY}, at least 0.1. The price seen is your"
+    f" price ({PROMOTIONS['discount'].seen_price_share:.0%} of it with a discount); the boost is"
+    f" {PROMOTIONS['discount'].demand_boost} with a discount, {PROMOTIONS['bundle'].demand_boost}"
+    " with a bundle, else 1. On a shared street the customers split between the stands by the"
+    " prices they see. You sell at most the cups you made: demand above them is lost sales."
+)
+"""For people only (the rules screen): how many cups customers want. Not in the prompt."""
 
 SHARED_NOTE = """
 Market: you share the street with other stands. Today's customers split between the

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -40,29 +41,18 @@ def _rivals_line(rivals: dict[str, RivalDay]) -> Text:
 
 
 def render_stands(game: LemonadeState, seats: tuple[str, ...], *, audit: bool = False) -> RenderableType:
-    """Today's forecast, the last days of each shown stand and each stand's cash trend.
+    """The last days of each shown stand, each stand's cash trend and last day, then today's forecast.
 
     One stand's view on a shared street also shows its rivals' prices and promotions of
     yesterday, as its observation holds them (the same a model reads in its prompt). With
     ``audit`` (the full view) the reason audit follows, once any reason stated a figure.
     """
     parts: list[RenderableType] = []
-    if game.day <= game.days:
-        today = game.today
-        parts.append(
-            Text(
-                f"Day {game.day}/{game.days}  {today.weather} {today.temperature}C  "
-                f"traffic ~{today.traffic}  cost {today.unit_cost:.2f}/cup",
-                style="bold",
-            )
-        )
-    else:
-        parts.append(Text(f"Finished after {game.days} days", style="bold"))
     table = Table(box=None, pad_edge=False, header_style="bold")
     for column in ("day", "weather", "traffic", "cost"):
         table.add_column(column, justify="right")
     for seat in seats:
-        for column in ("price", "sold/made", "promo", "cash"):
+        for column in ("price", "sold/made", "demand", "promo", "cash"):
             table.add_column(f"{seat} {column}", justify="right")
     days_played = max((len(game.stands[s].records) for s in seats), default=0)
     for index in range(max(0, days_played - MAX_ROWS), days_played):
@@ -75,11 +65,12 @@ def render_stands(game: LemonadeState, seats: tuple[str, ...], *, audit: bool = 
                 row += [
                     f"{r['price']:.2f}",
                     f"{r['sold']}/{r['produce']}",
+                    str(r["demand"]),
                     PROMO_SHORT[r["promotion"]],
                     f"{r['cash']:.2f}",
                 ]
             else:
-                row += ["-"] * 4
+                row += ["-"] * 5
         table.add_row(*row)
     parts.append(table)
     if len(seats) == 1 and game.market == "shared":
@@ -91,9 +82,34 @@ def render_stands(game: LemonadeState, seats: tuple[str, ...], *, audit: bool = 
         stand = game.stands[seat]
         status = " bankrupt" if stand.bankrupt_day is not None else ""
         parts.append(Text(f"{seat} cash {stand.cash:8.2f} {sparkline(series[seat])}{status}"))
+        if stand.records:
+            parts.append(last_day_line(seat, stand.records[-1]))
+    # Today last: the newest part of the board is its end, which the app keeps in view.
+    if game.day <= game.days:
+        today = game.today
+        parts.append(
+            Text(
+                f"Day {game.day}/{game.days}  {today.weather} {today.temperature}C  "
+                f"traffic ~{today.traffic}  cost {today.unit_cost:.2f}/cup",
+                style="bold",
+            )
+        )
+    else:
+        parts.append(Text(f"Finished after {game.days} days", style="bold"))
     if audit and game.audit.any_claims():
         parts += audit_lines(game, seats)
     return Group(*parts)
+
+
+def last_day_line(seat: str, record: Mapping[str, Any]) -> Text:
+    """``a day 7: sold 25 of 25 made, demand 64: 39 cups short`` (or the cups thrown away)."""
+    sold, made, demand = record["sold"], record["produce"], record["demand"]
+    line = Text(f"{seat} day {record['day']}: sold {sold} of {made} made, demand {demand}")
+    if demand > made:
+        line.append(f": {demand - made} cups short (lost sales)", style="yellow")
+    elif made > sold:
+        line.append(f": {made - sold} cups thrown away", style="dim")
+    return line
 
 
 def _finding_line(finding: Finding, prefix: str = "") -> Text:

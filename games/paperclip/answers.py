@@ -167,7 +167,8 @@ def batch_model(steps: int) -> type[BaseModel]:
         f"step_{k}": (_STEP_REPORT, Field(None, description=REPORT_HELP.format(step=f"step {k}")))
         for k in range(1, steps + 1)
     }
-    return create_model(f"PaperclipBatch{steps}", **fields, **_FINAL_FIELDS, reason=_REASON)
+    model = create_model(f"PaperclipBatch{steps}", **fields, **_FINAL_FIELDS, reason=_REASON)
+    return _person_must_fill(model, [*fields, *_FINAL_FIELDS])
 
 
 @functools.cache
@@ -178,7 +179,20 @@ def step_model(final: bool) -> type[BaseModel]:
     }
     extra = _FINAL_FIELDS if final else {}
     name = "PaperclipLastStep" if final else "PaperclipStep"
-    return create_model(name, **fields, **extra, reason=_REASON)
+    return _person_must_fill(create_model(name, **fields, **extra, reason=_REASON), [*fields, *extra])
+
+
+def _person_must_fill(model: type[BaseModel], names: list[str]) -> type[BaseModel]:
+    """Mark the answers a person's form asks for as required (``FORM_REQUIRED``), and fresh.
+
+    A model may leave them all out (an abstention, graded invalid), so the schema keeps them
+    optional; but the game refuses a partly blank answer, so a form that called them
+    optional contradicted the rules. Each answer is about a new puzzle or step, so the
+    form does not keep the last one's entries (``FORM_KEEPS_ENTRIES``).
+    """
+    setattr(model, "FORM_REQUIRED", tuple(names))  # noqa: B010 - a class made at run time
+    setattr(model, "FORM_KEEPS_ENTRIES", False)  # noqa: B010
+    return model
 
 
 def reports_of(action: BaseModel) -> list[State | None]:

@@ -182,6 +182,8 @@ class ModelPlayer(Player):
             "price_cached_input_per_mtok": settings.cached_input_price,
             # Only when given, so configurations (and their hashes) made without one stay as they were.
             **({"price_source": settings.price_source.as_dict()} if settings.price_source else {}),
+            # Only for a model priced at 0 on purpose (a price left out also reads 0, but is unknown).
+            **({"free": True} if settings.explicitly_free else {}),
             "seed": "per decision: sha256(episode seed, seat, step, attempt)" if self.takes_seed else None,
             "system_prompt_version": SYSTEM_PROMPT_VERSION,
         }

@@ -200,6 +200,15 @@ class ModelSettings(BaseModel):
         return self.provider_plugin.reasoning_allowance(self)
 
     @property
+    def explicitly_free(self) -> bool:
+        """Both prices given in the models file, and both 0: a free model, whose dollars are known ($0).
+
+        A price left out defaults to 0 too, but then the cost is unknown (``unpriced``), not $0.
+        """
+        given = {"price_input_per_mtok", "price_output_per_mtok"} <= self.model_fields_set
+        return given and not self.price_input_per_mtok and not self.price_output_per_mtok
+
+    @property
     def cached_input_price(self) -> float:
         """Dollars per million cached input tokens: the models-file price, else the provider ratio."""
         if self.price_cached_input_per_mtok is not None:
@@ -216,7 +225,7 @@ class ModelSettings(BaseModel):
     @property
     def has_price(self) -> bool:
         """Whether these settings price a model's tokens (:func:`arena.contract.usage.has_price`)."""
-        return has_price(self.__dict__)  # the fields, by name
+        return self.explicitly_free or has_price(self.__dict__)  # the fields, by name
 
     def priced(self, usage: Usage) -> Usage:
         """``usage`` with its dollars at these prices, marked ``unpriced`` when there are none."""
@@ -267,7 +276,9 @@ class ModelsConfig:
             return text, settings
         text = f"{text}?{urlencode(options)}"
         try:
-            return text, ModelSettings.model_validate({**settings.model_dump(), **options})
+            # Only the fields the models file set, so "which prices were given" survives the options.
+            given = settings.model_dump(exclude_unset=True)
+            return text, ModelSettings.model_validate({**given, **options})
         except ValidationError as exc:
             raise SpecError(f"{text!r}: {one_line(exc, whole='settings')}") from None
 

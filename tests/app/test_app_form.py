@@ -14,7 +14,9 @@ from arena.store.database import Store
 from tests.support.app_driving import (
     bargain_form,
     burst,
+    choose_seat,
     next_form,
+    pick_game,
     render_plain,
     screen_text,
     started,
@@ -41,7 +43,7 @@ async def test_tab_moves_on_even_when_keys_arrive_at_once(app_db: Path) -> None:
         assert field(form, 2).value == "hello"
         burst(app, "shift+tab", "shift+tab", "shift+tab", "shift+tab")
         await pilot.pause()
-        assert app.focused is form.query_one("#form-submit"), "shift+tab from the first field wraps round"
+        assert app.focused is app.screen.query_one("#board-scroll"), "shift+tab from the first: the board"
         burst(app, "tab", "tab", "x")
         await wait_until(pilot, lambda: field(form, 1).value == "x", "price replaced (numbers are selected)")
         assert field(form, 2).value == "hello" and field(form, 3).value == "why"
@@ -107,28 +109,45 @@ async def test_a_rule_problem_sits_next_to_its_field_and_clears_when_fixed(app_d
         assert isinstance(field(form, 1), Input) and field(form, 1).value == "7"
 
 
-async def test_choosing_accept_hides_price_and_message_and_offer_brings_them_back(app_db: Path) -> None:
+async def test_choosing_accept_hides_the_price_keeps_the_message_and_offer_brings_it_back(
+    app_db: Path,
+) -> None:
     app = create_app(app_db, load_models=False)
     async with started(app, size=(120, 40)) as pilot:
         form = await bargain_form(pilot, app)
         burst(app, "4", "2", "tab", "h", "i")
         await wait_until(pilot, lambda: field(form, 2).value == "hi", "price and message typed")
-        rows = [form.query(f".row-{index}") for index in (1, 2)]
-        assert all(widget.display for row in rows for widget in row)
+        price, message = (form.query(f".row-{index}") for index in (1, 2))
+        assert all(widget.display for widget in [*price, *message])
         burst(app, "shift+tab", "shift+tab", "right")
         await wait_until(pilot, lambda: form.form.entries["action"] == "accept", "accept chosen")
-        assert not any(widget.display for row in rows for widget in row), "price and message hidden"
+        assert not any(widget.display for widget in price), "the price hidden"
+        # the rules: either action may carry a message, so accept keeps the field
+        assert all(widget.display for widget in message), "the message kept"
 
         def labels() -> list[str]:
             return [line.split()[1] for line in screen_text(app).splitlines() if line.startswith("│ ")]
 
         # the screen is repainted after the fields are hidden: wait for the repaint, not for time
         await wait_until(pilot, lambda: "price" not in labels(), "the screen repainted without the price")
-        assert "action" in labels() and "reason" in labels()
-        assert "price" not in labels() and "message" not in labels()
+        assert "action" in labels() and "reason" in labels() and "message" in labels()
         burst(app, "tab")
-        await wait_until(pilot, lambda: app.focused is field(form, 3), "tab skips the hidden fields")
+        await wait_until(pilot, lambda: app.focused is field(form, 2), "tab skips the hidden price")
         burst(app, "shift+tab", "left")
         await wait_until(pilot, lambda: form.form.entries["action"] == "offer", "offer chosen again")
-        assert all(widget.display for row in rows for widget in row)
+        assert all(widget.display for widget in [*price, *message])
         assert field(form, 1).value == "42" and field(form, 2).value == "hi", "what was typed is kept"
+
+
+async def test_the_cups_field_states_today_s_limit_not_the_declared_one(app_db: Path) -> None:
+    app = create_app(app_db, load_models=False)
+    async with started(app, size=(160, 48)) as pilot:
+        await pick_game(pilot, app, "lemonade")
+        await choose_seat(pilot, app, 0, "human")
+        await choose_seat(pilot, app, 1, "baseline:weather")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the stand's form")
+        form = app.screen.query_one(HumanForm)
+        cups = form.turn.request.observation.model_dump()["max_affordable_cups"]
+        produce = [spec.name for spec in form.form.fields].index("produce")
+        assert field(form, produce).placeholder == f"0 to {cups} now"  # not "0 to 1000"

@@ -49,7 +49,14 @@ async def test_a_person_answers_a_puzzle_in_the_form_and_sees_it_graded(app_db: 
             burst(app, *str(value))
         await pilot.pause()
         burst(app, "enter")
-        await next_form(pilot, app, 1)
+        second = await next_form(pilot, app, 1)
         await wait_until(pilot, lambda: "Puzzle 1 graded" in screen_text(app), "the graded puzzle")
         shown = screen_text(app)
         assert "seat a 1.00 (1 full)" in shown and "seat b" not in shown  # a person sees only their own seat
+        # the next puzzle starts blank (puzzle 1's numbers are no answer to it), and its header
+        # names puzzle 1's grade as the previous puzzle's, not as this one's
+        second_names = [spec.name for spec in second.form.fields]
+        for name in ("total", "colour_count"):
+            assert second.query_one(f"#field-{second_names.index(name)}", Input).value == ""
+            assert second.form.entries[name] == ""
+        assert "puzzle 2 · " in shown and "previous_puzzle: grade full" in shown

@@ -62,6 +62,8 @@ async def test_step_through_a_saved_episode(app_db: Path) -> None:
         assert "full view" in shown(screen, "#replay-head")
         await pilot.press("t")
         assert screen.query_one(TabbedContent).active == "tab-raw"
+        await pilot.press("escape")  # arena replay ID: back to the episode list, not home
+        await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode list")
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
 
@@ -102,6 +104,10 @@ async def test_help_and_command_palette(app_db: Path) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), "the help")
         text = render_plain(app.screen.query_one(Static).content)
         assert "Start match" in text and "ctrl+q" in text
+        assert text.startswith("To play: pick a game in the games list"), (
+            "how to pick a game and seat players"
+        )
+        assert "Give each seat a player" in text
         await pilot.press("escape")
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
@@ -125,6 +131,8 @@ async def test_replay_at_start_up_with_a_models_file_then_home_offers_the_models
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
         await pilot.pause()
         assert app.is_running and app.return_code is None
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode list")
         await pilot.press("escape")
         await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
         select = app.screen.query_one("#seat-select-0", Select)

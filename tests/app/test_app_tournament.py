@@ -290,3 +290,39 @@ async def test_past_tournaments_open_from_the_episode_browser(app_db: Path) -> N
         await pilot.press("escape", "escape")
         await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen), "home")
         assert app.is_running, "the name's click action was shown, never run"
+
+
+async def test_the_screen_names_the_game_once_the_winner_and_enter_works_after_switching_tabs(
+    app_db: Path,
+) -> None:
+    """Issue 24 item 10: one game name in the head, the result in words, enter after ``t`` round the tabs."""
+    store = Store(app_db)
+    config = build_config(game="bargain", players=("baseline:honest", "baseline:bluffing"), seeds=2)
+    progress = await run_tournament(store, config)
+    store.close()
+    app = create_app(app_db, load_models=False)
+    async with started(app, size=(160, 48)) as pilot:
+        app.push_screen(TournamentScreen(progress.tournament_id))
+        await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament screen")
+        screen = app.screen
+        assert isinstance(screen, TournamentScreen)
+        await wait_until(pilot, lambda: bool(screen.query("#t-head")) and screen.is_attached, "its widgets")
+        await pilot.pause()
+        head = render_plain(screen.query_one("#t-head", Static).content)
+        assert head.splitlines()[0].strip() == (
+            f"tournament {progress.tournament_id} · bargain: baseline:honest vs baseline:bluffing"
+        )
+        note = screen.query_one("#t-board-note", Static)
+        await wait_until(pilot, lambda: "first: " in render_plain(note.content), "the result in words")
+        # Two deal seeds do not separate them: named first, not winner.
+        assert render_plain(note.content).startswith("first: baseline:bluffing (its 95% interval overlaps")
+        for _ in range(4):  # round every tab and back to the leaderboard
+            await pilot.press("t")
+            await pilot.pause()
+        await wait_until(
+            pilot, lambda: screen.query_one("#t-board", DataTable).has_focus, "the board's focus"
+        )
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, PlayerEpisodesScreen), "the player's episodes")
+        listed = app.screen
+        assert isinstance(listed, PlayerEpisodesScreen) and listed.player == "baseline:bluffing"

@@ -123,11 +123,13 @@ CASES = [
         "not allowed: an offer needs a whole-number price",
     ),
     Case("bargain price not whole", seller, [("action", "offer"), ("price", "4.5")], "price must be a whole"),
-    Case("bargain accept", lambda: buyer(-1), [("action", "accept"), ("reason", "fine")]),
+    Case(
+        "bargain accept", lambda: buyer(-1), [("action", "accept"), ("message", "deal"), ("reason", "fine")]
+    ),
     Case(
         "bargain accept at a loss, confirmed",
         lambda: buyer(7),
-        [("action", "accept"), ("reason", "")],
+        [("action", "accept"), ("message", ""), ("reason", "")],
         question="loses you 7; go ahead?",
     ),
     Case("json accepted", union, [(JSON_FIELD, '{"kind": "offer", "price": 7}')]),

@@ -36,20 +36,26 @@ def test_a_rule_problem_is_marked_on_the_field_it_names_and_clears_once_fixed() 
     assert outcome.action is not None and outcome.action.model_dump()["price"] == 50
 
 
-def test_accepting_skips_the_price_and_message_but_keeps_what_was_typed_in_them() -> None:
+def test_accepting_skips_the_price_but_keeps_what_was_typed_in_it_and_the_message_still_applies() -> None:
+    """The rules let either action carry a message, so accept keeps the message field (issue 24, item 4)."""
     game = get_game("bargain").create(1, {})
     game.apply({"seller": game.action_model("seller").model_validate({"action": "offer", "price": 120})})
     form = ActionForm(decision_request(game, "buyer", 1))
     form.set_entry("price", "abc")
-    form.set_entry("message", "x" * 400)
+    form.set_entry("message", "deal, thanks")
     assert "price" in form.field_errors, "a bad price is marked while it applies"
     form.set_entry("action", "accept")
     assert form.field_errors == {} and form.error is None, "the mark goes with the field"
-    assert not form.applies(form.fields[1]) and not form.applies(form.fields[2])
+    assert not form.applies(form.fields[1]) and form.applies(form.fields[2])
     outcome = form.submit()
     assert outcome.action is not None, outcome
-    assert outcome.action.model_dump() == {"action": "accept", "price": None, "message": "", "reason": ""}
-    assert form.entries_for_storage() == {"action": "accept", "reason": ""}
+    assert outcome.action.model_dump() == {
+        "action": "accept",
+        "price": None,
+        "message": "deal, thanks",
+        "reason": "",
+    }
+    assert form.entries_for_storage() == {"action": "accept", "message": "deal, thanks", "reason": ""}
     assert form.entries["price"] == "abc", "the entry waits for an offer"
     form.set_entry("action", "offer")
     assert form.applies(form.fields[1])

@@ -215,7 +215,7 @@ def test_a_tournament_rejects_a_bad_count(capsys: pytest.CaptureFixture[str], db
         "x",
     ]
     code, _, err = run(capsys, "--db", str(db_path), *argv)
-    assert code == 1 and err.strip().startswith("arena: error: seeds:")
+    assert code == 2 and err.strip().startswith("arena: error: seeds:")
 
 
 @pytest.fixture(params=["our-env", "minimal-env"])
@@ -242,6 +242,13 @@ def _arena(
         env=env,
         preexec_fn=lambda: signal.signal(signal.SIGINT, ctrl_c),
     )
+
+
+def _after_database_line(err: str, db: Path) -> str:
+    """``err`` after its first line, which names the database the episode was written to."""
+    first, _, rest = err.partition("\n")
+    assert first == f"arena: database {db}", err
+    return rest
 
 
 def _read_to_the_first_prompt(process: subprocess.Popen[str]) -> str:
@@ -373,7 +380,7 @@ def test_end_of_input_at_a_prompt_aborts_with_a_message_on_a_new_line(
     out, err = process.communicate("3\n20\n")
     assert process.returncode == 1, err
     assert (
-        err.strip()
+        _after_database_line(err, db).strip()
         == "arena: error: the input ended at seat a's move (end of file); episode 1 saved as aborted"
     )
     episode = _episode_row(db)
@@ -459,7 +466,7 @@ def test_a_closed_output_pipe_aborts_the_episode_with_a_message(
     process.stdin.write("3\n20\nnone\nfine\n" * 30)
     process.stdin.close()
     process.wait()
-    err = process.stderr.read()
+    err = _after_database_line(process.stderr.read(), db)
     assert process.returncode == 1
     assert err.startswith("arena: error: the ") and err.strip().endswith("episode 1 saved as aborted"), err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
@@ -474,7 +481,7 @@ def test_a_closed_output_pipe_aborts_a_spectated_episode(cli_env: dict[str, str]
     assert process.stdout.readline().startswith("episode 1: lemonade")
     process.stdout.close()
     process.wait()
-    err = process.stderr.read()
+    err = _after_database_line(process.stderr.read(), db)
     assert process.returncode == 1
     assert err == "arena: error: the output was closed (broken pipe); episode 1 saved as aborted\n"
     assert _episode_row(db)["status"] == "aborted"
@@ -609,3 +616,53 @@ def test_each_day_says_what_came_of_the_decisions(capsys: pytest.CaptureFixture[
     outcomes = [line.strip() for line in out.splitlines() if line.strip().startswith("→ sold ")]
     assert len(outcomes) == 4, out
     assert all(re.fullmatch(r"→ sold \d+/\d+ \(demand \d+\), cash \d+\.\d\d", line) for line in outcomes)
+
+
+def test_ctrl_c_during_a_tournament_says_how_to_resume_it(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    argv = ["tournament", "run", "lemonade", "--player", "baseline:weather", "--player", "baseline:cost-plus"]
+    process = _arena(db, *argv, "--seeds", "200", "--option", "days=1000", env=OUR_ENV)
+    _wait_for_episode(db)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate()
+    assert process.returncode == 130, err
+    last = err.strip().splitlines()[-1]
+    hint = "tournament 1 saved as aborted; continue it with: arena tournament resume 1"
+    assert last == f"arena: error: interrupted; {hint}"
+    assert Store(db).tournament(1)["status"] == "aborted"  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["play", "chess", "--seat", "a=human"], 2),
+        (["play", "lemonade", "--seat", "c=baseline:weather"], 2),
+        (["play", "lemonade", "--seat", "a=wizard:x", "--seat", "b=human"], 2),
+        (["play", "lemonade", "--seat", "a=baseline:weather"], 2),
+        ([*PLAY, "--option", "days=-3"], 2),
+        ([*PLAY, "--option", "weather=always"], 2),
+        ([*PLAY[:6], "--seed", "forty"], 2),
+        (["frobnicate"], 2),
+        ([*TOURNAMENT, "--player", "baseline:random"], 2),
+        ([*TOURNAMENT, "--seed", "3"], 2),
+        (["episodes", "--limit", "0"], 2),
+        (["export", "99"], 1),
+        (["replay", "99"], 1),
+        (["tournament", "table", "77"], 1),
+    ],
+)
+def test_exit_codes_follow_the_one_table(
+    capsys: pytest.CaptureFixture[str], db_path: Path, argv: list[str], code: int
+) -> None:
+    """2: what was asked cannot be (refused before play); 1: a well-formed request that could not be done."""
+    from arena.cli.exit_codes import EXIT_CODES
+
+    assert run(capsys, "--db", str(db_path), *argv)[0] == code
+    assert code in dict(EXIT_CODES)
+
+
+def test_help_shows_the_exit_code_table(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "exit codes:" in out and "  2    what was asked cannot be" in out and "  130  interrupted" in out

@@ -126,7 +126,7 @@ def test_two_people_at_one_console_see_only_public_moves_and_their_own_board(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, db_path: Path
 ) -> None:
     turns = [["offer", str(price), f"say {price}", f"thought-{price}"] for price in (90, 20, 80, 30, 70)]
-    turns.append(["accept", "thought-accept", "y"])  # accept asks no price or message; y to a loss
+    turns.append(["accept", "", "thought-accept", "y"])  # accept asks a message, no price; y to a loss
     lines = [line for turn in turns for line in turn]
     argv = ["bargain", "--seat", "seller=human", "--seat", "buyer=human", "--seed", "4"]
     code, out, _ = play(capsys, monkeypatch, db_path, lines, *argv)

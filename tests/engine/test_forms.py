@@ -42,3 +42,9 @@ def test_an_optional_number_left_blank_is_none() -> None:
         name: parse_field(field, "accept" if name == "action" else "") for name, field in fields.items()
     }
     assert BargainAction.model_validate(values).action == "accept"
+
+
+def test_a_bargain_accept_may_carry_a_message_as_the_rules_say() -> None:
+    fields = {f.name: f for f in form_fields(BargainAction)}
+    accept = {"action": "accept"}
+    assert fields["message"].applies(accept) and not fields["price"].applies(accept)

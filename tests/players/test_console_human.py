@@ -132,16 +132,17 @@ async def test_a_promotion_the_cash_cannot_cover_is_refused_at_once_and_the_rest
     assert sum(1 for entry in log if entry.strip().startswith(("price", "produce"))) == 2
 
 
-async def test_accepting_in_bargain_skips_price_and_message() -> None:
+async def test_accepting_in_bargain_skips_the_price_and_keeps_the_message() -> None:
     game = new_bargain(1)
     await _offer(game)
     request = decision_request(game, "buyer", 1)
     log: list[str] = []
-    reader, writer = scripted(["accept", "fair enough"], log)
+    reader, writer = scripted(["accept", "deal, thanks", "fair enough"], log)
     decision = await ConsoleHuman(reader, writer).decide(request)
     assert isinstance(decision.action, BargainAction) and decision.action.action == "accept"
+    assert decision.action.message == "deal, thanks"  # the rules: either action may carry a message
     asked = [entry.strip().split(" ")[0] for entry in log if entry.startswith("  ") and entry.endswith(": ")]
-    assert asked == ["action", "reason"]
+    assert asked == ["action", "message", "reason"]
     assert "blank keeps" not in log[0], "no field of a bargain move has a default to keep"
 
 
@@ -162,13 +163,13 @@ async def test_accepting_a_losing_price_asks_first_and_no_keeps_the_move_open() 
     game = new_bargain(1)
     game.apply({"seller": BargainAction(action="offer", price=game.deal.value + 7)})
     log: list[str] = []
-    reader, writer = scripted(["accept", "", "n", "offer", "40", "", ""], log)
+    reader, writer = scripted(["accept", "", "", "n", "offer", "40", "", ""], log)
     decision = await ConsoleHuman(reader, writer).decide(decision_request(game, "buyer", 1))
     assert f"  accepting {game.deal.value + 7} loses you 7; go ahead? y/N: " in log
     assert isinstance(decision.action, BargainAction)
     assert (decision.action.action, decision.action.price) == ("offer", 40)
     log.clear()
-    reader, writer = scripted(["accept", "", "y"], log)
+    reader, writer = scripted(["accept", "", "", "y"], log)
     decision = await ConsoleHuman(reader, writer).decide(decision_request(game, "buyer", 1))
     assert isinstance(decision.action, BargainAction) and decision.action.action == "accept"
 
@@ -177,7 +178,7 @@ async def test_accepting_a_winning_price_is_not_questioned() -> None:
     game = new_bargain(1)
     game.apply({"seller": BargainAction(action="offer", price=game.deal.value - 1)})
     log: list[str] = []
-    reader, writer = scripted(["accept", ""], log)
+    reader, writer = scripted(["accept", "", ""], log)
     decision = await ConsoleHuman(reader, writer).decide(decision_request(game, "buyer", 1))
     assert isinstance(decision.action, BargainAction) and decision.action.action == "accept"
     assert not any("go ahead" in entry for entry in log)

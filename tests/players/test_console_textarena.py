@@ -78,7 +78,7 @@ async def test_a_person_plays_textarena_tic_tac_toe_at_the_console(tmp_path: Pat
             latest = turn["observation"]["messages"][-1]["text"]
             assert latest.strip().splitlines()[-1] in shown
             assert "Moves: " + ", ".join(turn["observation"]["moves"]) in shown
-        assert "\n  move (text): " in "\n" + "\n".join(person.log)
+        assert "\n  move (required text): " in "\n" + "\n".join(person.log)
         scores = {seat: result.score for seat, result in outcome.results.items()}
         assert set(scores) == {"p0", "p1"} and sorted(scores.values()) in ([-1.0, 1.0], [0.0, 0.0])
     finally:

@@ -17,8 +17,10 @@ from arena.app.widgets.panels import reason_entry
 from arena.cli.output import results_table, turn_line
 from arena.contract.records import CallbackObserver, EpisodeEnded, Event, TurnsRecorded
 from arena.engine.match import MatchConfig, play_match
+from arena.plugins.players import parse_player_spec
 from arena.store.database import Store
 from players.models import ModelsConfig
+from players.models.config import parse_models_config
 from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
 from tests.support.wire_server import WireServer, reply
 
@@ -75,3 +77,68 @@ async def test_an_unpriced_model_shows_no_price_where_a_priced_one_shows_dollars
 
     seats = {seat["seat"]: seat for seat in store.seats(outcome.episode_id or 0)}
     assert seats["a"]["cost_usd"] == 0.0 and seats["a"]["input_tokens"] == 400  # the stored columns as ever
+
+
+async def test_a_model_priced_at_zero_on_purpose_is_free_and_one_left_unpriced_is_not(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both prices given as 0 in the models file: $0 is known. A price left out (also 0) stays unknown."""
+    from arena.contract.usage import unpriced_seat
+
+    monkeypatch.setenv(KEY_ENV, CANARY_KEY)
+    players = {"a": "free", "b": "left-out"}
+    events: list[Event] = []
+    with WireServer() as wire:
+        wire.script(*(reply(GOOD, input_tokens=200, output_tokens=30) for _ in range(2)))
+        free = settings_for("openai-chat", wire, price_input_per_mtok=0.0, price_output_per_mtok=0.0)
+        models = ModelsConfig(models={"free": free, "left-out": settings_for("openai-chat", wire)})
+        outcome = await play_match(
+            MatchConfig("lemonade", players, seed=4, options={"days": 1}),
+            store,
+            [CallbackObserver(events.append)],
+            models_config=models,
+        )
+    assert outcome.status == "finished"
+    assert not outcome.usage["a"].unpriced and outcome.usage["b"].unpriced
+    turns = [turn for event in events if isinstance(event, TurnsRecorded) for turn in event.turns]
+    lines = {turn.seat: turn_line(turn, players[turn.seat]).plain for turn in turns}
+    assert "[200+30 tok, $0.0000, " in lines["a"]
+    assert "no price" in lines["b"] and "$0" not in lines["b"]
+    seats = {seat["seat"]: seat for seat in store.seats(outcome.episode_id or 0)}
+    assert seats["a"]["config"]["free"] is True and not unpriced_seat(seats["a"]["config"])
+    assert "free" not in seats["b"]["config"], "a configuration without a price is stored as it always was"
+    assert unpriced_seat(seats["b"]["config"])
+
+
+def test_memory_options_on_a_spec_keep_what_the_models_file_said_about_prices() -> None:
+    """``?memory=...`` rebuilds the settings: a model with no prices stays unpriced, a free one free.
+
+    The options are applied over the settings; had every field been copied as if the file
+    had set it, a model without prices would be stored as ``"free": true`` and its
+    configuration hash would change.
+    """
+    config = parse_models_config(
+        {
+            "models": {
+                "zero": {
+                    "provider": "openai",
+                    "model": "m0",
+                    "price_input_per_mtok": 0,
+                    "price_output_per_mtok": 0,
+                },
+                "paid": {
+                    "provider": "openai",
+                    "model": "m1",
+                    "price_input_per_mtok": 0.4,
+                    "price_output_per_mtok": 1.6,
+                },
+            }
+        }
+    )
+    _, bare = config.resolve(parse_player_spec("openai:gpt-4.1-mini?memory=transcript"))
+    assert bare.memory == "transcript"
+    assert not bare.explicitly_free and not bare.has_price
+    _, zero = config.resolve(parse_player_spec("openai:m0?memory=transcript&memory_budget_tokens=5000"))
+    assert zero.explicitly_free and zero.has_price and zero.memory_budget_tokens == 5000
+    _, paid = config.resolve(parse_player_spec("openai:m1?memory=transcript"))
+    assert not paid.explicitly_free and paid.has_price and paid.price_output_per_mtok == 1.6

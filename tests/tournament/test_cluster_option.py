@@ -106,7 +106,7 @@ def test_a_run_without_cluster_never_imports_ray(tmp_path: Path) -> None:
 
 def test_a_bad_cluster_flag_is_one_line(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--db", str(store.path), "tournament", "run", "bargain", "--player", "baseline:honest"]
-    assert main([*argv, "--player", "baseline:bluffing", "--seeds", "1", "--cluster", "yarn"]) == 1
+    assert main([*argv, "--player", "baseline:bluffing", "--seeds", "1", "--cluster", "yarn"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "expected ray or ray=ADDRESS" in err, err
 

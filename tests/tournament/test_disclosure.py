@@ -217,6 +217,7 @@ async def unpriced_tournament(store: Store, wire: WireServer, monkeypatch: pytes
     models = ModelsConfig(models={"m": settings_for("openai-chat", wire)})
     config = build_config(game="lemonade", players=("m", "baseline:weather"), seeds=1, options={"days": 1})
     progress = await run_tournament(store, config, models_config=models)
+    assert progress.spend_text() == "unpriced (2 decisions)", "the live spend never reads $0 for it"
     return progress.tournament_id
 
 
@@ -228,7 +229,9 @@ async def test_an_unpriced_model_costs_unknown_dollars_not_zero(
     price = report["cost"]["prices"]["m"]
     assert (price["priced"], price["price_source"]) == (False, None)
     text = markdown(report)
-    assert "- total unknown: no price for m" in text and "| unknown (no price) |" in text
+    assert (
+        "- total unknown (2 decisions unpriced): no price for m" in text and "| unknown (no price) |" in text
+    )
 
 
 async def test_the_table_leaves_an_unpriced_models_dollars_empty_not_zero(
@@ -291,3 +294,29 @@ async def test_a_model_seat_states_its_sampling_passes_and_seed(
     assert sampling["seed"].startswith("per decision: sha256(episode seed, seat, step, attempt)")
     assert "sampling" not in report["inference"]["baseline:weather"]
     assert f"  - sampling: {sampling['method']}; seed: {sampling['seed']}; each episode" in markdown(report)
+
+
+async def test_every_table_says_unpriced_and_the_totals_count_the_unpriced_decisions(
+    store: Store, wire: WireServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The console's ratings table, the app's leaderboard row and the report say "unpriced", never $0."""
+    from rich.console import Console
+
+    from arena.app.tournament_board import leader_rows
+    from arena.display.tables import render_table
+
+    tournament_id = await unpriced_tournament(store, wire, monkeypatch)
+    table = tournament_table(store, tournament_id)
+    assert table["cost"]["unpriced_decisions"] == 2, "one day in each of two seatings"
+    assert table["cost"]["per_player"]["m"]["unpriced_decisions"] == 2
+    assert table["cost"]["per_player"]["baseline:weather"]["unpriced_decisions"] == 0
+    console = Console(width=200, record=True)
+    console.print(render_table(table))
+    row = next(line for line in console.export_text().splitlines() if "│ m " in line)
+    assert "unpriced" in row and "0.0000" not in row
+    board = {row.player: row.dollars_text() for row in leader_rows(table)}
+    assert board == {"m": "unpriced", "baseline:weather": "0.0000"}
+    text = markdown(build_report(store, tournament_id))
+    assert "| unpriced |" in text
+    assert "- total unknown (2 decisions unpriced): no price for m" in text
+    assert "(priced part $0.0000 each)" in text

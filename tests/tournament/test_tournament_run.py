@@ -60,6 +60,9 @@ async def test_every_slot_is_played_and_counted_exactly_once(store: Store) -> No
         else:
             assert r["reference"] or r["rating_low"] <= r["rating"] <= r["rating_high"]
     assert table["tournament"]["counted"] == 24 and table["left_out"] == []
+    # The rate stops with the run: read later (on the home screen) it is the run's, not a decaying one.
+    assert progress.ended_at is not None and progress.rate == progress.rate
+    assert progress.rate == pytest.approx(24 / (progress.ended_at - progress.started))
 
 
 async def test_episodes_yield_through_the_runs_yield_point_and_play_the_same(
@@ -237,7 +240,7 @@ def test_cli_run_table_json_and_listing(capsys: pytest.CaptureFixture[str], db_p
 def test_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], db_path: Path) -> None:
     code = main(["--db", str(db_path), "tournament", "run", "bargain", "--player", "human", "--player", "x"])
     err = capsys.readouterr().err
-    assert code == 1 and err.count("\n") == 1 and "cannot seat a human" in err
+    assert code == 2 and err.count("\n") == 1 and "cannot seat a human" in err
     code = main(["--db", str(db_path), "tournament", "resume", "9"])
     err = capsys.readouterr().err
     assert code == 1 and err.strip() == f"arena: error: no tournament 9 in {db_path}"

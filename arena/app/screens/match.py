@@ -57,6 +57,31 @@ def history_cells(row: HistoryRow) -> tuple[Text, ...]:
     )
 
 
+class BoardScroll(ScrollableContainer):
+    """The board's box: focusable (Tab from a person's form reaches it), arrows and page keys scroll it.
+
+    Tab and shift+Tab here go back into the open form; with no form open they move on as anywhere.
+    """
+
+    # Priority, as the form's own: the app then handles them as the key arrives, before the
+    # keys queued behind it; a plain binding runs later in the board's queue, so a fast typist's
+    # next key would still reach the board and be lost.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "leave(1)", "Next field", show=False, priority=True),
+        Binding("shift+tab", "leave(-1)", "Previous field", show=False, priority=True),
+    ]
+
+    def action_leave(self, step: int) -> None:
+        """Back to the form's first (Tab) or last (shift+Tab) stop, else the next focusable widget."""
+        forms = self.screen.query(HumanForm)
+        if forms:
+            forms.first().move_from_board(step)
+        elif step > 0:
+            self.screen.focus_next()
+        else:
+            self.screen.focus_previous()
+
+
 class MatchScreen(ArenaScreen):
     """Watch (or play in) one match."""
 
@@ -103,7 +128,7 @@ class MatchScreen(ArenaScreen):
         """Build the widgets."""
         data = self.match.data
         yield Header()
-        with Vertical(id="match-top"), ScrollableContainer(id="board-scroll"):
+        with Vertical(id="match-top"), BoardScroll(id="board-scroll"):
             yield Static(Text("waiting for the players…", style="dim"), id="board")
         with Horizontal(id="match-middle"):
             with Grid(id="seat-panes"):
@@ -127,7 +152,10 @@ class MatchScreen(ArenaScreen):
         self.watch(table, "virtual_size", self._history_resized, init=False)
         columns = min(len(self.match.data.seats), MAX_PANE_COLUMNS)
         self.query_one("#seat-panes", Grid).styles.grid_size_columns = max(1, columns)
-        self.query_one("#board-scroll").border_title = "board"
+        board_box = self.query_one("#board-scroll", BoardScroll)
+        board_box.border_title = "board"
+        self.watch(board_box, "virtual_size", self._board_resized, init=False)
+        self.watch(board_box, "size", self._board_resized, init=False)
         self.query_one("#results", ResultsTable).display = False
         self.query_one("#form-host").display = False
         self.query_one(MessagesPane).display = False
@@ -193,8 +221,26 @@ class MatchScreen(ArenaScreen):
         key = (data.state_revision, data.status, turn.seat if turn else None)
         if key == self._board_key:
             return
+        new_state = key[0] != self._board_key[0]
         self._board_key = key
         self.query_one("#board", Static).update(self._board())
+        if new_state:
+            # The newest part (today's line, the puzzle being answered, the last offer) is at
+            # the board's end: follow it on each new step, as the history does. The scroll waits
+            # for the board to be laid out at its new height.
+            self.call_after_refresh(self._show_board_end)
+
+    def _board_resized(self, size: object) -> None:
+        """The board's content or its box changed size (a form opened): keep its end in view."""
+        self.call_after_refresh(self._show_board_end)
+
+    def _show_board_end(self) -> None:
+        if not self.is_attached:
+            return
+        box = self.query_one("#board-scroll", BoardScroll)
+        box.scroll_to(y=box.max_scroll_y, animate=False, immediate=True)
+        if box.show_vertical_scrollbar:
+            box.vertical_scrollbar.position = box.scroll_y  # as in _show_history_end
 
     def _reset_history(self) -> None:
         self.query_one("#history", DataTable).clear()
@@ -293,7 +339,8 @@ class MatchScreen(ArenaScreen):
         if form is None:
             form = ActionForm(turn.request, self.match.desk.last_entries.get(turn.seat))
             turn.draft = form
-        await host.mount(HumanForm(turn, form, self.match.desk.last_entries))
+        board = self.query_one("#board-scroll", BoardScroll)
+        await host.mount(HumanForm(turn, form, self.match.desk.last_entries, board=board))
 
     @on(HumanForm.Submitted)
     async def _submitted(self, event: HumanForm.Submitted) -> None:
@@ -350,7 +397,7 @@ class MatchScreen(ArenaScreen):
             names = list(seats)
             specs = [seats[name] for name in names]
             seats = dict(zip(names, specs[-1:] + specs[:-1], strict=True))
-        again = replace(config, seats=seats, tournament_id=None, slot_key=None)
+        again = replace(config, seats=seats, tournament_id=None, slot_key=None, resume=None)
         try:
             self.arena.start_match(again)
         except (SpecError, ValueError) as exc:
@@ -372,7 +419,11 @@ class MatchScreen(ArenaScreen):
             parts.append(Text(f"seat {seat}", style="bold"))
             parts.append(safe_text(game.definition.rules(game.options, seat), keep_newlines=True))
             parts.append(Text(""))
-        # Not part of any prompt: what a win means for the tournament tables, for people only.
+        # Not part of any prompt: what people may know besides (a demand formula), and what a
+        # win means for the tournament tables.
+        notes = game.definition.rules_notes
+        if notes:
+            parts += [Text("also known", style="bold"), safe_text(notes, keep_newlines=True), Text("")]
         parts.append(Text("wins, draws and losses in tournaments", style="bold"))
         parts.append(safe_text(game.definition.outcome_rule))
         self.app.push_screen(TextScreen("rules", Group(*parts)))

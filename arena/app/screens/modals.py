@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -13,6 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select, Static
+
+from arena.display.sanitize import plain_text
 
 GENERAL_HELP: tuple[tuple[str, str], ...] = (
     ("tab / shift+tab", "move between fields, lists and tables"),
@@ -47,15 +50,30 @@ class TextScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def help_body(screen_title: str, bindings: list[tuple[str, str]]) -> Text:
-    """The keys of the current screen, then the keys that work everywhere.
+SCREEN_GUIDES = {
+    "home": (
+        "To play: pick a game in the games list (up/down; enter moves on to its seats). Give each seat a"
+        " player: tab to the seat's list, enter opens it, up/down and enter choose human (you), a"
+        " baseline or a model. Tab on to the options, then ctrl+s starts the match; ctrl+r makes a"
+        " tournament of the same players."
+    ),
+}
+"""What to do on a screen, in words, above its keys (F1): where the keys alone do not say it."""
+
+
+def help_body(screen_title: str, bindings: list[tuple[str, str]], database: Path | None = None) -> Text:
+    """The keys of the current screen, then the keys that work everywhere, then where episodes are saved.
 
     One ``Text`` with the keys padded into a column, not Rich tables: Textual measures and
     draws a text in a fraction of the time two tables take, and the help key is pressed
     while a tournament plays on the same loop.
     """
     width = max(cell_len(key) for key, _ in (*bindings, *GENERAL_HELP))
-    body = Text(f"Keys on the {screen_title} screen\n", style="bold")
+    body = Text()
+    guide = SCREEN_GUIDES.get(screen_title)
+    if guide:
+        body.append(f"{guide}\n\n")
+    body.append(f"Keys on the {screen_title} screen\n", style="bold")
     for heading, rows in ((None, bindings), ("Everywhere", GENERAL_HELP)):
         if heading:
             body.append(f"\n{heading}\n", style="bold")
@@ -64,6 +82,10 @@ def help_body(screen_title: str, bindings: list[tuple[str, str]]) -> Text:
             body.append(" " * (width - cell_len(key) + 2))  # as far apart as two table columns
             body.append(f"{description}\n")
     body.append("\nEverything also works with the mouse: click lists, buttons, tabs and rows.", style="dim")
+    if database is not None:
+        body.append("\nEpisodes are saved in ", style="dim")
+        body.append(plain_text(str(database.absolute())))
+        body.append(" (--db or $ARENA_DB choose another file).", style="dim")
     return body
 
 

@@ -62,6 +62,34 @@ def _rank_label(row: LeaderRow, groups: int) -> str:
     return f"{row.group}.{row.rank}"
 
 
+def result_line(rows: list[LeaderRow], status: str) -> Text | None:
+    """The finished tournament's result in words: who came first, and whether the data separate it.
+
+    ``None`` while it plays, or when nobody was rated. Two groups that never met have no one
+    winner; a first whose 95% interval overlaps the second's is named as first, not as certain.
+    """
+    if status != "finished":
+        return None
+    rated = [row for row in rows if row.group is not None]
+    if not rated:
+        return None
+    if len({row.group for row in rated}) > 1:
+        return Text(
+            "finished: the players split into groups that never met, so there is no one winner", "bold"
+        )
+    first, *rest = rated
+    second = rest[0] if rest else None
+    apart = second is None or (first.low is not None and second.high is not None and first.low > second.high)
+    # "winner" only where the intervals separate the first from the second; else "first".
+    text = Text("winner: " if apart else "first: ", style="bold")
+    text.append_text(safe_text(first.player, "bold green", limit=60))
+    if second is not None:
+        text.append(" (ahead of " if apart else " (its 95% interval overlaps ", style="dim")
+        text.append_text(safe_text(second.player, "dim", limit=60))
+        text.append(")" if apart else "'s: not separated)", style="dim")
+    return text
+
+
 class TournamentScreen(ArenaScreen):
     """Watch a tournament play and read its tables; stop and resume it."""
 
@@ -151,10 +179,11 @@ class TournamentScreen(ArenaScreen):
             )
         except Exception:  # a game no longer registered still shows its stored tables
             seats = "?"
-        head = safe_line(
-            (f"tournament {self.tournament_id} · {row.get('game', '?')}: ", "bold"),
-            (row.get("name") or "", "cyan"),
-        )
+        game = str(row.get("game", "?"))
+        name = str(row.get("name") or "")
+        # The default name begins with the game ("bargain: a vs b"): the head names the game once.
+        name = name.removeprefix(f"{game}: ")
+        head = safe_line((f"tournament {self.tournament_id} · {game}: ", "bold"), (name, "cyan"))
         head.append("\n")
         head.append_text(
             safe_text(
@@ -274,7 +303,7 @@ class TournamentScreen(ArenaScreen):
                     Text(str(row.draws)),
                     Text(str(row.losses)),
                     Text(str(row.episodes)),
-                    Text("-" if row.usd_per_episode is None else f"{row.usd_per_episode:.4f}"),
+                    Text(row.dollars_text()),
                 ),
             )
             for row in rows
@@ -292,7 +321,11 @@ class TournamentScreen(ArenaScreen):
         ) + "".join(f" · {n}" for n in notes)
         if board.table.get("outcome_rule"):
             note += f"\nwins, draws and losses: {board.table['outcome_rule']}"
-        self.texts.update(self.query_one("#t-board-note", Static), Text(note, style="dim"))
+        shown = Text(note, style="dim")
+        result = result_line(rows, info.get("status", ""))
+        if result is not None:
+            shown = Text.assemble(result, "\n", shown)
+        self.texts.update(self.query_one("#t-board-note", Static), shown)
         order = [row.player for row in rows]
         self._show_in_tab("tab-heat", "#t-heat", heat_map(board.table.get("win_matrix"), order))
         self._show_in_tab("tab-hist", "#t-hist", score_histograms(board.scores, order))
@@ -345,6 +378,12 @@ class TournamentScreen(ArenaScreen):
         panes = [pane.id for pane in self.query(TabPane) if pane.id]
         if tabs.active in panes:
             tabs.active = panes[(panes.index(tabs.active) + 1) % len(panes)]
+
+    @on(TabbedContent.TabActivated, "#t-tabs")
+    def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        # Hiding the leaderboard's tab took its focus: back on it, enter opens a player's episodes again.
+        if event.pane.id == "tab-board":
+            self.query_one("#t-board", DataTable).focus()
 
     def action_back(self) -> None:
         """Back to where you came from; the tournament keeps playing."""

@@ -35,33 +35,37 @@ from arena.engine.action_form import ActionForm, yes_no
 from arena.engine.forms import FieldSpec
 
 MAX_RADIO_CHOICES = 4
-KEYS_HINT = "tab: next field · {choose}enter: submit · esc: leave (the move waits)"
+KEYS_HINT = "tab: next field{board} · {choose}enter: submit · esc: leave (the move waits)"
+BOARD_HINT = ", then the board"
 
 
 def observation_line(observation: dict[str, object], limit: int = 400) -> str:
-    """Scalar facts of an observation (one level of nesting) as ``key value · ...``."""
-    seen: dict[str, object] = {}
+    """Scalar facts of an observation as ``key value · ...``; a nested part's under its name.
+
+    A nested part's facts are grouped under its own name (``previous_puzzle: grade core,
+    first_error 2``): shown bare, the previous puzzle's grade read as the current one's.
+    """
     parts: list[str] = []
 
-    prefix = ""
-
-    def add(key: str, value: object) -> None:
+    def fact(key: str, value: object) -> str | None:
         if isinstance(value, bool) or not isinstance(value, str | int | float):
-            return
-        if key in seen:
-            if seen[key] != value:
-                add(f"{prefix}.{key}", value)
-            return
-        seen[key] = value
-        parts.append(f"{key} {value:.2f}" if isinstance(value, float) else f"{key} {value}")
+            return None
+        return f"{key} {value:.2f}" if isinstance(value, float) else f"{key} {value}"
 
     for key, value in observation.items():
-        add(key, value)
+        shown = fact(key, value)
+        if shown is not None:
+            parts.append(shown)
     for key, value in observation.items():
         if isinstance(value, dict):
-            prefix = key
-            for inner, item in value.items():
-                add(str(inner), item)
+            # a fact the top level already states (lemonade's day in its forecast) is not repeated
+            inner = [
+                f
+                for f in (fact(str(k), v) for k, v in value.items() if observation.get(k) != v)
+                if f is not None
+            ]
+            if inner:
+                parts.append(f"{key}: {', '.join(inner)}")
     line = " · ".join(parts)
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
@@ -120,8 +124,16 @@ class HumanForm(Vertical):
             super().__init__()
             self.turn = turn
 
-    def __init__(self, turn: HumanTurn, form: ActionForm, last_entries: dict[str, dict[str, str]]) -> None:
+    def __init__(
+        self,
+        turn: HumanTurn,
+        form: ActionForm,
+        last_entries: dict[str, dict[str, str]],
+        board: Widget | None = None,
+    ) -> None:
+        """``board``: the screen's board, which Tab visits after the submit button (to read and scroll it)."""
         super().__init__()
+        self.board = board
         self.turn = turn
         self.form = form
         self.last_entries = last_entries
@@ -146,7 +158,8 @@ class HumanForm(Vertical):
         with Horizontal(id="form-actions"):
             yield Button("Submit move (enter)", id="form-submit", variant="success", compact=True)
             radios = any(_as_radios(spec) for spec in self.form.fields)
-            hint = KEYS_HINT.format(choose="←/→: choose · " if radios else "")
+            board = BOARD_HINT if self.board is not None else ""
+            hint = KEYS_HINT.format(choose="←/→: choose · " if radios else "", board=board)
             yield Static(Text(hint), classes="form-keys")
 
     def _note(self, spec: FieldSpec) -> Text:
@@ -188,8 +201,9 @@ class HumanForm(Vertical):
             return Select(options, value=value, id=control_id, allow_blank=not spec.required, compact=True)
         if spec.kind == "boolean":
             return Checkbox(safe_text(spec.name), value=self.form.checked(spec), id=control_id, compact=True)
-        # the game's line on the entry shows beside the field (:meth:`_note`), not in it
-        placeholder = self.form.hint(spec, now=False, note=False)
+        # the game's line on the entry shows beside the field (:meth:`_note`), not in it; the
+        # range is today's (what the cash buys), not the declared one the rules would refuse
+        placeholder = self.form.hint(spec, note=False)
         # A number is usually replaced, so entering its field selects it; text is usually
         # continued, so the cursor goes to its end.
         select_on_focus = spec.kind in ("number", "integer")
@@ -241,13 +255,15 @@ class HumanForm(Vertical):
         self.screen.set_focus(widget)
 
     def _stops(self) -> list[Widget]:
-        """The widgets Tab visits, in order: every field that applies, then the submit button."""
+        """The widgets Tab visits, in order: every field that applies, the submit button, the board."""
         stops: list[Widget] = [
             self.query_one(f"#field-{i}")
             for i, spec in enumerate(self.form.fields)
             if self.form.applies(spec)
         ]
         stops.append(self.query_one("#form-submit", Button))
+        if self.board is not None and self.board.is_attached:
+            stops.append(self.board)
         return stops
 
     def _move_focus(self, step: int) -> None:
@@ -262,6 +278,10 @@ class HumanForm(Vertical):
             -1 if step > 0 else 0,
         )
         self._focus(stops[(current + step) % len(stops)])
+
+    def move_from_board(self, step: int) -> None:
+        """Tab (``step`` 1) or shift+Tab (-1) pressed on the board: back into the form."""
+        self._move_focus(step)
 
     def action_next_field(self) -> None:
         """Tab: the next field (after the submit button, the first field again)."""
