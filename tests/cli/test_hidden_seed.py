@@ -42,7 +42,9 @@ def test_a_running_person_s_seed_is_hidden_everywhere_and_shown_once_it_ends(db_
         rows = arena(db_path, "export", str(episode), "--output", str(db_path.parent / "e.jsonl"))
         assert rows.returncode == 1 and "has a person's seat and has not ended" in rows.stderr
         every = arena(db_path, "export", "--game", "bargain", "--output", str(db_path.parent / "all.jsonl"))
-        assert every.returncode == 1 and "has a person's seat and has not ended" in every.stderr, "left out while it runs"
+        assert every.returncode == 1 and "has a person's seat and has not ended" in every.stderr, (
+            "left out while it runs"
+        )
         compare = arena(db_path, "compare", str(episode), str(episode))
         assert compare.returncode == 1 and seed not in compare.stdout + compare.stderr
         person.finish()
