@@ -32,6 +32,7 @@ USER_ERRORS = (
     ("arena.store.database", "StoreError"),
     ("arena.contract.player", "PlayerSetupError"),
     ("arena.engine.export", "EpisodeNotFound"),
+    ("arena.engine.export", "EpisodeSecret"),
     ("arena.engine.bulk_export", "NothingToExport"),
     ("arena.engine.export_formats", "ParquetUnavailable"),
     ("arena.engine.compare", "NotComparable"),
@@ -338,7 +339,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """``arena replay [ID]``: the app, straight on the replay screen."""
     from arena.app import run_app
     from arena.cli.args import episode_id_arg
-    from arena.engine.export import EpisodeNotFound
+    from arena.engine.export import EpisodeNotFound, refuse_secret
     from arena.store.database import Store
     from arena.store.paths import database_path
 
@@ -346,8 +347,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.episode_id is not None:
         store = Store(path)
         try:
-            if store.episode(episode_id_arg(args.episode_id)) is None:
+            episode = store.episode(episode_id_arg(args.episode_id))
+            if episode is None:
                 raise EpisodeNotFound(f"no episode {args.episode_id} in {path}")
+            refuse_secret(store, episode, "replay")  # said here, in one line, before the app starts
         finally:
             store.close()
     return run_app(path, replay=args.episode_id, open_replay=True)

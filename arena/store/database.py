@@ -48,6 +48,13 @@ JSON_COLUMNS = frozenset(
 )
 
 
+SECRET_DEAL = (
+    "e.status IN ('running', 'aborted', 'failed')"
+    " AND EXISTS (SELECT 1 FROM seats s3 WHERE s3.episode_id = e.id AND s3.kind = 'human')"
+)
+"""SQL on ``episodes e``: a person's episode that has not ended, whose deal stays secret."""
+
+
 class StoreError(Exception):
     """The database cannot be opened or written (path, permissions, corruption, a lock held too long)."""
 
@@ -313,6 +320,15 @@ class Store:
         rows = list(self._query("SELECT * FROM episodes WHERE id = ?", (episode_id,)))
         return rows[0] if rows else None
 
+    def deal_is_secret(self, episode_id: int) -> bool:
+        """Whether episode ``episode_id`` has a person's seat and has not ended (it may go on).
+
+        Its deal stays secret until then (:mod:`arena.engine.deal_seed`): its seed, and every
+        view that shows the hidden numbers (replay, export, compare), wait for the end.
+        """
+        sql = f"SELECT 1 FROM episodes e WHERE e.id = ? AND {SECRET_DEAL}"
+        return self.conn.execute(sql, (episode_id,)).fetchone() is not None
+
     def tournament(self, tournament_id: int) -> dict[str, Any] | None:
         """One tournament row (config decoded), or ``None``."""
         rows = list(self._query("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)))
@@ -402,8 +418,7 @@ class Store:
             "WITH ambiguous AS"
             " (SELECT player FROM seats GROUP BY player HAVING count(DISTINCT config_hash) > 1)"
             " SELECT e.id, e.game,"
-            " CASE WHEN e.status IN ('running', 'aborted', 'failed') AND EXISTS (SELECT 1 FROM seats s3"
-            "  WHERE s3.episode_id = e.id AND s3.kind = 'human') THEN NULL ELSE e.seed END AS seed,"
+            f" CASE WHEN {SECRET_DEAL} THEN NULL ELSE e.seed END AS seed,"
             " e.status, e.started_at, e.tournament_id,"
             " CASE WHEN e.status = 'running' THEN (SELECT count(*) FROM turns t WHERE t.episode_id = e.id)"
             " ELSE e.turns END AS turns,"
