@@ -22,14 +22,22 @@ from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from games.openspiel_catalogue.models import OpenSpielObservation
 from games.openspiel_catalogue.state import OpenSpielState
-from tests.support.app_driving import choose_seat, pick_game, render_plain, screen_text, started, wait_until
+from tests.support.app_driving import (
+    choose_seat,
+    pick_game,
+    pick_option,
+    render_plain,
+    screen_text,
+    started,
+    wait_until,
+)
 from tests.support.episodes import stored_turns
 
 GAME = "openspiel:liars_dice"
 
 
 async def choose_move(pilot: Any, form: HumanForm, move: str) -> None:
-    """Choose ``move`` in the form's move field: a row of choices by letter, a list by searching it."""
+    """Choose ``move`` in the form's move field: a row of choices by arrows, a list by :func:`pick_option`."""
     index = next(i for i, spec in enumerate(form.form.fields) if spec.name == "move")
     control = form.query_one(f"#field-{index}")
     form.screen.set_focus(control)
@@ -39,7 +47,7 @@ async def choose_move(pilot: Any, form: HumanForm, move: str) -> None:
             await pilot.press("right")
     else:
         assert isinstance(control, Select)
-        await pilot.press("enter", *move, "enter")
+        await pick_option(pilot, control, move)
     await wait_until(pilot, lambda: form.form.entries.get("move") == move, f"move chosen as {move}")
 
 

@@ -13,6 +13,7 @@ from rich.console import Console
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Select
+from textual.widgets._select import SelectOverlay
 
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
@@ -94,11 +95,29 @@ async def pick_game(pilot: Pilot[Any], app: Any, name: str) -> None:
     await wait_until(pilot, shown, f"game {name}")
 
 
+async def pick_option(pilot: Pilot[Any], control: Select[Any], value: object) -> None:
+    """Open the focused list ``control`` and walk it with the arrow keys to ``value``, then take it.
+
+    Not by typing its name: Textual's list forgets typed letters 0.7 s after the last one,
+    which a loaded machine can take between two keys, and then "dog" finds what "g" starts.
+    """
+    await pilot.press("enter")
+    overlay = control.query_one(SelectOverlay)
+    await wait_until(pilot, lambda: control.expanded and overlay.highlighted is not None, "the list open")
+    values = [option_value for _, option_value in control._options]  # the list's rows, in order
+    if value not in values:
+        raise AssertionError(f"{value!r} is not in the list")
+    while overlay.highlighted != values.index(value):
+        await pilot.press("down" if (overlay.highlighted or 0) < values.index(value) else "up")
+    await pilot.press("enter")
+
+
 async def choose_seat(pilot: Pilot[Any], app: Any, seat_index: int, spec: str) -> None:
-    """Give seat ``seat_index`` to ``spec`` with the keyboard (type to search in the list)."""
+    """Give seat ``seat_index`` to ``spec`` with the keyboard (:func:`pick_option`)."""
     select = app.screen.query_one(f"#seat-select-{seat_index}", Select)
     select.focus()
-    await pilot.press("enter", *spec, "enter")
+    await pilot.pause()
+    await pick_option(pilot, select, spec)
     await wait_until(pilot, lambda: select.value == spec, f"seat {seat_index} set to {spec}")
 
 
