@@ -30,7 +30,7 @@ from arena.contract.records import (
 from arena.contract.usage import NO_USAGE, Usage
 from arena.display.board import board
 from arena.display.sanitize import plain_text
-from arena.display.values import format_row
+from arena.display.values import format_row, metric_rows
 from arena.engine.audience import Audience, public_move
 from arena.plugins.players import SpecError, parse_player_spec
 
@@ -190,7 +190,8 @@ def results_table(
     for result in results.values():
         metric_names += [name for name in result.metrics if name not in metric_names]
     for name in metric_names:
-        table.add_row(name, *format_row([r.metrics.get(name) for r in results.values()]))
+        for shown, cells in metric_rows(name, [r.metrics.get(name) for r in results.values()]):
+            table.add_row(plain_text(shown), *cells)
     spent = [usage.get(seat, NO_USAGE) for seat in results] if usage else []
     if any(u.spent for u in spent):
         table.add_row("input tokens", *(str(u.input_tokens) for u in spent))
