@@ -2,7 +2,7 @@
 
 While people play at this console, what is printed follows :mod:`arena.engine.audience`: the
 other seats' turns appear only as their public moves, and everything held back is printed
-in full once the episode has ended.
+in full once the episode has ended, with the board's full view (as the app shows it).
 """
 
 from __future__ import annotations
@@ -142,6 +142,11 @@ class LiveOutput(Observer):
             self._print(Text("hidden during play:", style="bold"))
             for turn in self.withheld:
                 self._print(turn_line(turn, self.players.get(turn.seat, "")))
+        if self.audience.human_seats and self.game is not None and not self.quiet:
+            # As the app does once a person's episode ends: the full view, the other side's
+            # numbers (a bargain's value and zone, its honesty flags) included.
+            self._print(Text("the full view, now that the episode is over:", style="bold"))
+            self._print(board(self.game, None))
         self._print(results_table(event.results, self.players, event.usage))
         if event.message:
             self._print(Text(f"{event.status}: {event.message}"))
