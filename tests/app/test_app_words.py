@@ -15,11 +15,13 @@ from rich.text import Text
 from textual.widgets import DataTable, Input, Label, Static
 
 from arena.app import create_app
+from arena.app.home_data import option_title
 from arena.app.match_data import HIDDEN_REASON
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import ResultsTable
 from arena.engine.match import MatchConfig
+from arena.plugins.games import get_game
 from tests.support.app_driving import (
     bargain_form,
     burst,
@@ -124,3 +126,8 @@ async def test_the_bargain_history_shows_both_sides_and_the_end_explains_each_fl
         )
         await wait_until(pilot, lambda: expected in board_text(app), "the flag explained on the board")
         assert f"buyer value {game.deal.value}" in board_text(app)
+
+
+def test_the_set_up_titles_each_option_in_words() -> None:
+    titles = [option_title(option) for option in get_game("cattle").options]
+    assert "turn cap (10 to 2000)" in titles and not any("_" in title for title in titles)
