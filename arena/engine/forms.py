@@ -113,7 +113,8 @@ def parse_field(field: FieldSpec, text: str) -> Any:
         if not field.required:
             return "" if field.kind == "text" else None
         # a required text's hint says only that it is required
-        raise ValueError(f"{field.label} is required" + ("" if field.kind == "text" else f" ({field.hint()})"))
+        allowed = "" if field.kind == "text" else f" ({field.hint()})"
+        raise ValueError(f"{field.label} is required{allowed}")
     if field.kind == "choice":
         matches = [c for c in field.choices if c.lower() == entry.lower()]
         if not matches:

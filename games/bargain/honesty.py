@@ -34,7 +34,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from games.bargain.rules import Move
 
 SELLER = "seller"
 BUYER = "buyer"
@@ -216,16 +219,6 @@ class Ledger:
         return sum(1 for e in mine if e["leak"]), sum(1 for e in mine if e["bluffs"])
 
 
-class SaidMove(Protocol):
-    """A recorded move as :func:`flag_notes` reads it (``games.bargain.rules.Move``)."""
-
-    round: int
-    seat: str
-    action: str
-    price: int
-    message: str
-
-
 BLUFF_RULES = (
     ("stated its ", "misstated its own number"),
     ("claimed a floor ", "overstated its limit"),
@@ -243,7 +236,7 @@ def bluff_rule(claim: str) -> str:
     return next((rule for start, rule in BLUFF_RULES if claim.startswith(start)), "false claim")
 
 
-def flag_notes(entry: dict[str, Any], moves: Sequence[SaidMove], secret: int) -> list[str]:
+def flag_notes(entry: dict[str, Any], moves: Sequence[Move], secret: int) -> list[str]:
     """Why a turn was flagged, one note per flag: the rule, then the claim it contradicts.
 
     ``entry`` is a ledger entry, ``moves`` the episode's moves so far and ``secret`` the
@@ -260,7 +253,7 @@ def flag_notes(entry: dict[str, Any], moves: Sequence[SaidMove], secret: int) ->
     return notes
 
 
-def _with_earlier_claim(claim: str, seat: str, round_number: int, moves: Sequence[SaidMove]) -> str:
+def _with_earlier_claim(claim: str, seat: str, round_number: int, moves: Sequence[Move]) -> str:
     """A broken deadline with the round and words that declared it; any other claim as it is."""
     found = _BROKEN_FINAL.fullmatch(claim)
     if found is None:

@@ -2,10 +2,10 @@
 
 Seller asks are drawn in red and should come down, buyer bids in green and should go up.
 The full view (``viewer=None``) marks both private numbers on every bar, states the zone
-of agreement and shows the honesty ledger, each flag with the rule and claim behind it; a seat's view marks only its own number and
-shows no ledger flags, since a flag on the other side's message would hint at its number.
-Messages are untrusted text and are shown as plain ``Text`` with control characters
-neutralised.
+of agreement and shows the honesty ledger, each flag with the rule and claim behind it; a
+seat's view marks only its own number and shows no ledger flags, since a flag on the other
+side's message would hint at its number. Messages are untrusted text and are shown as plain
+``Text`` with control characters neutralised.
 """
 
 from __future__ import annotations
@@ -90,7 +90,8 @@ def _flag_notes(game: BargainState) -> list[RenderableType]:
             line.append(plain_text(note), style="magenta")
             lines.append(line)
     if lines:
-        lines.insert(0, Text("honesty flags (read from the messages by a simple English heuristic):", style="bold"))
+        heading = "honesty flags (read from the messages by a simple English heuristic):"
+        lines.insert(0, Text(heading, style="bold"))
     return lines
 
 
