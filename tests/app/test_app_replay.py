@@ -188,7 +188,7 @@ async def test_the_prompt_tab_keeps_each_prompt_line_whole(app_db: Path) -> None
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
         prompt = screen.query_one("#replay-prompt", Static)
-        await pilot.press("t", "t", "t", "t")  # back round to the prompt tab
+        await pilot.press("t", "t", "t", "t", "t")  # back round to the prompt tab (five tabs)
         await pilot.pause()
         longest = max(len(line) for line in PromptReader.seen[0].splitlines())
         pane = screen.query_one("#replay-prompt-scroll")
