@@ -227,8 +227,8 @@ def results_table(
     for result in results.values():
         metric_names += [name for name in result.metrics if name not in metric_names]
     for name in metric_names:
-        for shown, cells in metric_rows(name, [r.metrics.get(name) for r in results.values()]):
-            table.add_row(plain_text(shown), *cells)
+        for row_label, cells in metric_rows(name, [r.metrics.get(name) for r in results.values()]):
+            table.add_row(plain_text(row_label), *cells)
     spent = [usage.get(seat, NO_USAGE) for seat in results] if usage else []
     if any(u.spent for u in spent):
         table.add_row("input tokens", *(str(u.input_tokens) for u in spent))
