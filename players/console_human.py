@@ -195,4 +195,4 @@ class ConsoleHuman(Player):
 
 def _prompt(field: FieldSpec, hint: str, kept: str) -> str:
     """``produce (0 to 27 now) [12]``: the allowed values, and what a blank answer keeps."""
-    return f"{field.name} ({hint}) [{kept.strip()}]" if kept.strip() else f"{field.name} ({hint})"
+    return f"{field.label} ({hint}) [{kept.strip()}]" if kept.strip() else f"{field.label} ({hint})"

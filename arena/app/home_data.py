@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.app.model_catalog import ModelCatalog
 from arena.contract.game import GameDefinition
+from arena.contract.labels import label
 from arena.contract.options import GameOption
 from arena.engine.deal_seed import has_human_seat
 from arena.engine.lineup import baseline_choices
@@ -104,10 +105,10 @@ def option_kind(option: GameOption) -> str:
 
 
 def option_title(option: GameOption) -> str:
-    """``days (1 to 365)``: the option's name and its range, short enough for one line."""
+    """``days (1 to 365)``: the option's name in words (``turn cap``) and its range, on one line."""
     if option.minimum is not None and option.maximum is not None:
-        return f"{option.name} ({option.minimum:g} to {option.maximum:g})"
-    return option.name
+        return f"{label(option.name)} ({option.minimum:g} to {option.maximum:g})"
+    return label(option.name)
 
 
 def rules_by_seat(

@@ -11,7 +11,8 @@ one screen, every seat's), and the board is the game's own rendering for the hum
 
 Games whose action has a free-text ``message`` field (cheap talk addressed to the other
 seats) also get a conversation: every move with what its seat said. Such moves are public
-by that field's contract, so they are shown to everyone; a private ``reason`` never is.
+by that field's contract, so they are shown to everyone, in the history too (each side's
+offers); a private ``reason`` never is.
 """
 
 from __future__ import annotations
@@ -34,9 +35,17 @@ from arena.contract.records import (
     TurnsRecorded,
 )
 from arena.contract.usage import NO_USAGE, Usage
-from arena.engine.audience import MESSAGE_FIELD, Audience, has_message_field, move_without_message
+from arena.engine.audience import (
+    MESSAGE_FIELD,
+    Audience,
+    has_message_field,
+    move_without_message,
+    public_move,
+)
 
 HIDDEN_VIEW = "hidden"
+HIDDEN_REASON = "(reason hidden until the end)"
+"""The reason cell of another seat's public move while a person plays."""
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 SPINNER_SECONDS = 0.1
 """How long each spinner frame shows (the match screen redraws its status this often)."""
@@ -269,9 +278,22 @@ class MatchData(Observer):
         return acting if acting in self.human_seats else HIDDEN_VIEW
 
     def visible_history(self, start: int = 0) -> list[HistoryRow]:
-        """History rows from ``start`` (an index into :attr:`history`) that may be shown."""
+        """History rows from ``start`` (an index into :attr:`history`) that may be shown.
+
+        Another seat's turn while a person plays is its public move only (a bargain's offers
+        and messages are public), its reason and flags held back; in a game without public
+        moves it is left out, as at the console.
+        """
         visible = set(self.visible_seats())
-        return [row for row in self.history[start:] if row.seat in visible]
+        rows = []
+        for row in self.history[start:]:
+            if row.seat in visible:
+                rows.append(row)
+                continue
+            move = public_move(self.game, row.action_text) if self.game is not None else None
+            if move is not None:
+                rows.append(HistoryRow(row.index, row.step, row.seat, move, HIDDEN_REASON, ""))
+        return rows
 
     def score_series(self) -> dict[str, list[float]]:
         """The game's score over time for the visible seats."""

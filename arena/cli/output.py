@@ -2,7 +2,7 @@
 
 While people play at this console, what is printed follows :mod:`arena.engine.audience`: the
 other seats' turns appear only as their public moves, and everything held back is printed
-in full once the episode has ended.
+in full once the episode has ended, with the board's full view (as the app shows it).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from arena.contract.records import (
 from arena.contract.usage import NO_USAGE, Usage
 from arena.display.board import board
 from arena.display.sanitize import plain_text
-from arena.display.values import format_row
+from arena.display.values import format_row, metric_rows
 from arena.engine.audience import Audience, public_move
 from arena.plugins.players import SpecError, parse_player_spec, short_names
 
@@ -169,6 +169,11 @@ class LiveOutput(Observer):
             self._print(Text("hidden during play:", style="bold"))
             for turn in self.withheld:
                 self._print(turn_line(turn, self.players.get(turn.seat, "")))
+        if self.audience.human_seats and self.game is not None and not self.quiet:
+            # As the app does once a person's episode ends: the full view, the other side's
+            # numbers (a bargain's value and zone, its honesty flags) included.
+            self._print(Text("the full view, now that the episode is over:", style="bold"))
+            self._print(board(self.game, None))
         self._print(results_table(event.results, self.players, event.usage))
         if self.audience.human_seats and self.seed is not None:
             self._print(Text(f"the deal's seed was {self.seed}", style="dim"))
@@ -222,7 +227,8 @@ def results_table(
     for result in results.values():
         metric_names += [name for name in result.metrics if name not in metric_names]
     for name in metric_names:
-        table.add_row(name, *format_row([r.metrics.get(name) for r in results.values()]))
+        for row_label, cells in metric_rows(name, [r.metrics.get(name) for r in results.values()]):
+            table.add_row(plain_text(row_label), *cells)
     spent = [usage.get(seat, NO_USAGE) for seat in results] if usage else []
     if any(u.spent for u in spent):
         table.add_row("input tokens", *(str(u.input_tokens) for u in spent))

@@ -31,6 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from arena.contract.labels import label
 from arena.contract.player import DecisionRequest
 from arena.contract.validation_errors import problems
 from arena.engine.forms import FieldSpec, form_fields, parse_field
@@ -170,7 +171,7 @@ class ActionForm:
             return str(exc)
         limit = self.limit_now(spec, ahead)
         if limit is not None and value is not None and value > limit:
-            return f"{name} can be at most {limit} now, not {value}"
+            return f"{spec.label} can be at most {limit} now, not {value}"
         if ahead is None:
             return None
         values = {**self._entered(ahead, besides=name), name: value}
@@ -292,9 +293,9 @@ class ActionForm:
             loc = problem.loc
             name = loc[0] if loc and self.field(loc[0]) is not None and not self.raw_json else None
             if name is None:
-                general.append(f"{problem.where or 'action'}: {problem.message}")
+                general.append(f"{label(problem.where) if problem.where else 'action'}: {problem.message}")
             else:
-                errors.setdefault(name, f"{name}: {problem.message}")
+                errors.setdefault(name, f"{label(name)}: {problem.message}")
         error = "; ".join(general) if general else CORRECT_MARKED
         if self.raw_json and general:
             errors[JSON_FIELD] = error

@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from arena.contract import labels
+
 
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
@@ -23,6 +25,11 @@ class FieldSpec:
     max_length: int | None = None
     when: tuple[tuple[str, str], ...] = ()
     """Asked only when each named field holds the given choice (``price`` only for an offer)."""
+
+    @property
+    def label(self) -> str:
+        """The field's name as a person reads it (``colour_count`` is "colour count")."""
+        return labels.label(self.name)
 
     def applies(self, values: dict[str, Any]) -> bool:
         """True when the choices made so far call for this field."""
@@ -43,7 +50,7 @@ class FieldSpec:
     def prompt(self) -> str:
         """A one-line label with hint and default."""
         default = f" [{self.default}]" if self.default not in (None, "") else ""
-        return f"{self.name} ({self.hint()}){default}"
+        return f"{self.label} ({self.hint()}){default}"
 
 
 def _fmt(value: float) -> str:
@@ -106,31 +113,32 @@ def parse_field(field: FieldSpec, text: str) -> Any:
         if not field.required:
             return "" if field.kind == "text" else None
         # a required text's hint says only that it is required
-        raise ValueError(f"{field.name} is required" + ("" if field.kind == "text" else f" ({field.hint()})"))
+        allowed = "" if field.kind == "text" else f" ({field.hint()})"
+        raise ValueError(f"{field.label} is required{allowed}")
     if field.kind == "choice":
         matches = [c for c in field.choices if c.lower() == entry.lower()]
         if not matches:
             matches = [c for c in field.choices if c.lower().startswith(entry.lower())]
         if len(matches) != 1:
-            raise ValueError(f"{field.name} must be one of {field.hint()}, not {entry!r}")
+            raise ValueError(f"{field.label} must be one of {field.hint()}, not {entry!r}")
         return matches[0]
     if field.kind in ("number", "integer"):
         try:
             value: float = int(entry) if field.kind == "integer" else float(entry)
         except ValueError:
             kind = "a whole number" if field.kind == "integer" else "a number"
-            raise ValueError(f"{field.name} must be {kind}, not {entry!r}") from None
+            raise ValueError(f"{field.label} must be {kind}, not {entry!r}") from None
         if field.minimum is not None and value < field.minimum:
-            raise ValueError(f"{field.name} must be at least {_fmt(field.minimum)}, not {entry}")
+            raise ValueError(f"{field.label} must be at least {_fmt(field.minimum)}, not {entry}")
         if field.maximum is not None and value > field.maximum:
-            raise ValueError(f"{field.name} must be at most {_fmt(field.maximum)}, not {entry}")
+            raise ValueError(f"{field.label} must be at most {_fmt(field.maximum)}, not {entry}")
         return value
     if field.kind == "boolean":
         if entry.lower() in ("y", "yes", "true", "1"):
             return True
         if entry.lower() in ("n", "no", "false", "0"):
             return False
-        raise ValueError(f"{field.name} must be yes or no, not {entry!r}")
+        raise ValueError(f"{field.label} must be yes or no, not {entry!r}")
     if field.max_length is not None and len(entry) > field.max_length:
-        raise ValueError(f"{field.name} must be at most {field.max_length} characters")
+        raise ValueError(f"{field.label} must be at most {field.max_length} characters")
     return entry

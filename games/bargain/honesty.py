@@ -23,13 +23,21 @@ indicator rather than ground truth (the prompt is English, so are the baselines)
 A claim about the *other* side ("your limit", "you can't go below") is not a claim about
 the sender's limit and is skipped. Counting: a turn leaks or not, and bluffs or not
 (several false claims in one message are one bluffing turn).
+
+Each flag can be explained (:func:`flag_notes`): the rule it broke and the claim behind it,
+for a broken deadline the earlier round that called the price final and what it said. The
+notes are worded from the stored entries when shown, so recorded episodes explain themselves.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from games.bargain.rules import Move
 
 SELLER = "seller"
 BUYER = "buyer"
@@ -209,3 +217,62 @@ class Ledger:
         """(leaking turns, bluffing turns) of ``seat``."""
         mine = [e for e in self.entries if e["seat"] == seat]
         return sum(1 for e in mine if e["leak"]), sum(1 for e in mine if e["bluffs"])
+
+
+BLUFF_RULES = (
+    ("stated its ", "misstated its own number"),
+    ("claimed a floor ", "overstated its limit"),
+    ("claimed a ceiling ", "overstated its limit"),
+    ("claimed an outside option", "invented an outside option"),
+    ("called ", "broke its final offer"),
+)
+"""The rule each kind of false claim breaks, by how :func:`assess` and :class:`Ledger` word it."""
+_BROKEN_FINAL = re.compile(r"called (\d+) final, then (accepted|offered) (\d+)")
+QUOTE_LIMIT = 60
+
+
+def bluff_rule(claim: str) -> str:
+    """The rule a bluff entry's claim broke (``overstated its limit``)."""
+    return next((rule for start, rule in BLUFF_RULES if claim.startswith(start)), "false claim")
+
+
+def flag_notes(entry: dict[str, Any], moves: Sequence[Move], secret: int) -> list[str]:
+    """Why a turn was flagged, one note per flag: the rule, then the claim it contradicts.
+
+    ``entry`` is a ledger entry, ``moves`` the episode's moves so far and ``secret`` the
+    flagged seat's own number. A broken deadline names the earlier round that called the
+    price final and quotes what it said: ``bluff, broke its final offer: called 50 final in
+    round 1 ("take it or leave it"), then accepted 35``.
+    """
+    seat, label = entry["seat"], "cost" if entry["seat"] == SELLER else "value"
+    notes = []
+    if entry.get("leak"):
+        notes.append(f"leak, gave away its own number: the message states its {label}, {secret}")
+    for claim in entry.get("bluffs") or ():
+        notes.append(f"bluff, {bluff_rule(claim)}: {_with_earlier_claim(claim, seat, entry['round'], moves)}")
+    return notes
+
+
+def _with_earlier_claim(claim: str, seat: str, round_number: int, moves: Sequence[Move]) -> str:
+    """A broken deadline with the round and words that declared it; any other claim as it is."""
+    found = _BROKEN_FINAL.fullmatch(claim)
+    if found is None:
+        return claim
+    declared, verb, price = found.groups()
+    earlier = next(
+        (
+            move
+            for move in reversed(moves)
+            if move.round < round_number
+            and move.seat == seat
+            and move.action == "offer"
+            and move.price == int(declared)
+            and final_offer_claim(move.message)
+        ),
+        None,
+    )
+    if earlier is None:
+        return claim
+    said = " ".join(earlier.message.split())
+    said = said if len(said) <= QUOTE_LIMIT else said[: QUOTE_LIMIT - 1] + "…"
+    return f'called {declared} final in round {earlier.round} ("{said}"), then {verb} {price}'

@@ -2,10 +2,10 @@
 
 Seller asks are drawn in red and should come down, buyer bids in green and should go up.
 The full view (``viewer=None``) marks both private numbers on every bar, states the zone
-of agreement and shows the honesty ledger; a seat's view marks only its own number and
-shows no ledger flags, since a flag on the other side's message would hint at its number.
-Messages are untrusted text and are shown as plain ``Text`` with control characters
-neutralised.
+of agreement and shows the honesty ledger, each flag with the rule and claim behind it; a
+seat's view marks only its own number and shows no ledger flags, since a flag on the other
+side's message would hint at its number. Messages are untrusted text and are shown as plain
+``Text`` with control characters neutralised.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.display.sanitize import plain_text
+from games.bargain.honesty import flag_notes
 from games.bargain.rules import SELLER, gain
 
 if TYPE_CHECKING:
@@ -79,6 +80,21 @@ def _footer(game: BargainState, viewer: str | None) -> Text | None:
     return Text(f"seller {seller:+d}   buyer {buyer:+d}   price {zone} the zone")
 
 
+def _flag_notes(game: BargainState) -> list[RenderableType]:
+    """Each honesty flag with the rule it broke and the claim it contradicts (full view only)."""
+    lines: list[RenderableType] = []
+    for entry in game.ledger.entries:
+        seat = entry["seat"]
+        for note in flag_notes(entry, game.moves, game.secret(seat)):
+            line = Text(f"round {entry['round']} {seat}: ", style=SEAT_STYLE.get(seat, ""))
+            line.append(plain_text(note), style="magenta")
+            lines.append(line)
+    if lines:
+        heading = "honesty flags (read from the messages by a simple English heuristic):"
+        lines.insert(0, Text(heading, style="bold"))
+    return lines
+
+
 def render_bargain(game: BargainState, viewer: str | None) -> RenderableType:
     """The header, the offer ladder with messages, and the outcome."""
     parts = _header(game, viewer)
@@ -113,6 +129,8 @@ def render_bargain(game: BargainState, viewer: str | None) -> RenderableType:
         parts.append(table)
     else:
         parts.append(Text("(no offers yet)", style="dim"))
+    if full:
+        parts += _flag_notes(game)
     footer = _footer(game, viewer)
     if footer is not None:
         parts.append(footer)

@@ -69,7 +69,8 @@ def _header(game: PaperclipState) -> Text:
         where += f", step {game.step}/{puzzle.steps}"
     return Text(
         f"Paperclip  {where}   {puzzle.tier} · {puzzle.dimensions} · "
-        f"{puzzle.distractors} distractor(s)   {game.mode}, {game.reporting} reporting",
+        f"{puzzle.distractors} distractor{'' if puzzle.distractors == 1 else 's'}   {game.mode},"
+        f" {game.reporting} reporting",
         style="bold",
     )
 
@@ -144,10 +145,14 @@ def _scores(game: PaperclipState, viewer: str | None) -> Text:
         if viewer not in (None, seat):
             continue
         grades = game.grades[seat]
-        counts = {name: sum(g.grade == name for g in grades) for name in GRADE_STYLE}
-        score = sum(g.score for g in grades) / len(grades) if grades else 0.0
         if text:
             text.append("    ")
+        if not grades:  # no score yet: 0.00 would read as a seat that got everything wrong
+            text.append(f"seat {seat}", style="bold")
+            text.append(": no puzzle graded yet")
+            continue
+        counts = {name: sum(g.grade == name for g in grades) for name in GRADE_STYLE}
+        score = sum(g.score for g in grades) / len(grades)
         text.append(f"seat {seat} {score:.2f}", style="bold")
         text.append(" (" + ", ".join(f"{n} {name}" for name, n in counts.items() if n) + ")")
     return text

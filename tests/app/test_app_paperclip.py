@@ -70,4 +70,4 @@ async def test_a_person_answers_a_puzzle_in_the_form_and_sees_it_graded(app_db: 
         for name in ("total", "colour_count"):
             assert second.query_one(f"#field-{second_names.index(name)}", Input).value == ""
             assert second.form.entries[name] == ""
-        assert "puzzle 2 · " in shown and "previous_puzzle: grade full" in shown
+        assert "puzzle 2 · " in shown and "previous puzzle: grade full" in shown

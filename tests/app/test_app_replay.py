@@ -156,7 +156,7 @@ async def test_steps_are_labelled_by_what_they_show_and_the_last_shows_the_resul
         assert "results" not in shown(screen, "#replay-turns")
         await pilot.press("end")
         results = shown(screen, "#replay-turns")
-        assert "results" in results and "score" in results and "final_cash" in results
+        assert "results" in results and "score" in results and "final cash" in results
         assert "bankrupt" in results
 
 

@@ -133,7 +133,7 @@ CASES = [
         question="loses you 7; go ahead?",
     ),
     Case("json accepted", union, [(JSON_FIELD, '{"kind": "offer", "price": 7}')]),
-    Case("json missing a key", union, [(JSON_FIELD, '{"kind": "offer"}')], "_Offer.price: Field required"),
+    Case("json missing a key", union, [(JSON_FIELD, '{"kind": "offer"}')], "Offer.price: Field required"),
     Case("json broken", union, [(JSON_FIELD, "{not json")], "not valid JSON: "),
 ]
 

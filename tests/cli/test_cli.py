@@ -48,7 +48,7 @@ def test_play_prints_days_reasons_results_and_episode_id(
     assert code == 0
     assert "day 30 a" in out and "day  1 b" in out
     assert "expect about" in out  # the weather baseline's stated reason
-    assert "final_cash" in out and "gross_margin" in out
+    assert "final cash" in out and "gross margin" in out
     assert "episode 1 finished" in out
 
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import io
 
+import pytest
+from rich.console import Console
+
+from arena.display.board import board
+from games.bargain import BargainState
 from games.bargain.honesty import (
     Ledger,
     assess,
@@ -135,3 +140,48 @@ def test_game_counts_leaks_and_bluffs_per_seat() -> None:
     assert (metrics["buyer"]["leaks"], metrics["buyer"]["bluffs"]) == (1, 1)
     # The ledger never reaches an observation.
     assert "bluff" not in str(game.observation("buyer")) and "leak" not in str(game.observation("seller"))
+
+
+def drawn(game: BargainState, viewer: str | None) -> str:
+    """The board as ``viewer`` sees it, as plain text on one line (wrapping undone)."""
+    console = Console(width=200, record=True, color_system=None, file=io.StringIO())
+    console.print(board(game, viewer))
+    return " ".join(console.export_text().split())
+
+
+def test_each_flag_names_its_rule_and_the_claim_it_contradicts() -> None:
+    game = new_bargain(3)  # seller cost 25, buyer value 64
+    for seat, action in (
+        ("seller", BargainAction(action="offer", price=50, message="Take it or leave it: final offer.")),
+        ("buyer", BargainAction(action="offer", price=26, message="My max is 28, my value is 64")),
+        ("seller", BargainAction(action="offer", price=48, message="I have another buyer")),
+        ("buyer", BargainAction(action="offer", price=35, message="")),
+        ("seller", BargainAction(action="accept")),
+    ):
+        game.apply({seat: action})
+    full = drawn(game, None)
+    assert (
+        "round 2 buyer: leak, gave away its own number: the message states its value, 64" in full
+        and "round 2 buyer: bluff, overstated its limit: claimed a ceiling of 28 below its value 64" in full
+        and "round 3 seller: bluff, invented an outside option: claimed an outside option" in full
+    )
+    assert (
+        'round 5 seller: bluff, broke its final offer: called 50 final in round 1 ("Take it or leave it:'
+        ' final offer."), then accepted 35' not in full
+    ), "offering 48 already broke the round-1 deadline"
+    assert 'called 50 final in round 1 ("Take it or leave it: final offer."), then offered 48' in full
+    seat_view = drawn(game, "seller")
+    assert "honesty" not in seat_view and "bluff" not in seat_view, "a seat's view shows no flags"
+
+
+def test_accepting_below_a_called_final_price_quotes_the_round_that_called_it() -> None:
+    game = new_bargain(3)
+    game.apply({"seller": BargainAction(action="offer", price=50, message="final offer")})
+    game.apply({"buyer": BargainAction(action="offer", price=35)})
+    game.apply({"seller": BargainAction(action="accept")})
+    full = drawn(game, None)
+    expected = (
+        "round 3 seller: bluff, broke its final offer:"
+        ' called 50 final in round 1 ("final offer"), then accepted 35'
+    )
+    assert expected in full

@@ -115,7 +115,7 @@ def test_a_human_fills_the_form_in_compact_text() -> None:
     form.set_entry("step_2", "")
     outcome = form.submit()
     # the game refuses a blank step, so the form says the field is required, beside it
-    assert not outcome.ok and outcome.field_errors["step_2"] == "step_2 is required"
+    assert not outcome.ok and outcome.field_errors["step_2"] == "step 2 is required"
     assert form.field("step_2") is not None and form.hint(form.fields[1], note=False) == "required text"
     form.set_entry("step_2", format_report(puzzle.states[1]))
     outcome = form.submit()
@@ -176,7 +176,7 @@ def test_cli_plays_oracle_against_sloppy_and_exports_every_puzzle(
     ]
     assert main([*argv, "--seed", "4", "--option", "puzzles=6"]) == 0
     out = capsys.readouterr().out
-    assert "episode 1 finished" in out and "breaking_point" in out
+    assert "episode 1 finished" in out and "breaking point" in out
     assert main(["--db", str(db_path), "export", "1"]) == 0
     document = json.loads(capsys.readouterr().out)
     puzzles = document["game_data"]["puzzles"]

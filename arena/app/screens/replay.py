@@ -29,7 +29,7 @@ from arena.app.screens.modals import JumpScreen
 from arena.app.widgets.in_place import TextUpdates
 from arena.app.widgets.series_plot import SeriesPlot
 from arena.app.widgets.steady_footer import SteadyFooter
-from arena.display.values import format_row
+from arena.display.values import metric_rows
 
 if TYPE_CHECKING:
     pass
@@ -300,11 +300,12 @@ class ReplayScreen(ArenaScreen):
 
 
 def results_table(seats: list[str], rows: list[list[object]]) -> Table:
-    """The episode's results, seats side by side (metric names are the game's, shown literally)."""
+    """The episode's results, seats side by side (metric names as words, a dict metric as rows)."""
     table = Table(title="results", title_justify="left", box=None, pad_edge=False)
     table.add_column("")
     for seat in seats:
         table.add_column(Text(seat), justify="right")
     for name, *values in rows:
-        table.add_row(safe_text(str(name)), *(Text(cell) for cell in format_row(values)))
+        for shown, cells in metric_rows(str(name), values):
+            table.add_row(safe_text(shown), *(Text(cell) for cell in cells))
     return table

@@ -31,6 +31,7 @@ from arena.app.human import HumanTurn
 from arena.app.safe import safe_text
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.choice_set import ChoiceSet
+from arena.contract.labels import label
 from arena.engine.action_form import ActionForm, yes_no
 from arena.engine.forms import FieldSpec
 
@@ -40,17 +41,20 @@ BOARD_HINT = ", then the board"
 
 
 def observation_line(observation: dict[str, object], limit: int = 400) -> str:
-    """Scalar facts of an observation as ``key value · ...``; a nested part's under its name.
+    """Scalar facts of an observation as ``name value · ...``; a nested part's under its name.
 
-    A nested part's facts are grouped under its own name (``previous_puzzle: grade core,
-    first_error 2``): shown bare, the previous puzzle's grade read as the current one's.
+    Names are words (``rounds_left`` reads "rounds left") and a text value stays on one line.
+    A nested part's facts are grouped under its own name (``previous puzzle: grade core,
+    first error 2``): shown bare, the previous puzzle's grade read as the current one's.
     """
     parts: list[str] = []
 
     def fact(key: str, value: object) -> str | None:
         if isinstance(value, bool) or not isinstance(value, str | int | float):
             return None
-        return f"{key} {value:.2f}" if isinstance(value, float) else f"{key} {value}"
+        if isinstance(value, float):
+            return f"{label(key)} {value:.2f}"
+        return f"{label(key)} {' '.join(str(value).split())}"
 
     for key, value in observation.items():
         shown = fact(key, value)
@@ -65,7 +69,7 @@ def observation_line(observation: dict[str, object], limit: int = 400) -> str:
                 if f is not None
             ]
             if inner:
-                parts.append(f"{key}: {', '.join(inner)}")
+                parts.append(f"{label(key)}: {', '.join(inner)}")
     line = " · ".join(parts)
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
@@ -149,7 +153,7 @@ class HumanForm(Vertical):
         with Grid(classes="form-fields"):
             for index, spec in enumerate(self.form.fields):
                 row = f"row-{index}"
-                yield Label(safe_text(spec.name), classes=f"form-label {row}")
+                yield Label(safe_text(spec.label), classes=f"form-label {row}")
                 control = self._control(index, spec)
                 control.add_class(row)
                 yield control
@@ -200,7 +204,7 @@ class HumanForm(Vertical):
             value = entry if entry in spec.choices else Select.NULL
             return Select(options, value=value, id=control_id, allow_blank=not spec.required, compact=True)
         if spec.kind == "boolean":
-            return Checkbox(safe_text(spec.name), value=self.form.checked(spec), id=control_id, compact=True)
+            return Checkbox(safe_text(spec.label), value=self.form.checked(spec), id=control_id, compact=True)
         # the game's line on the entry shows beside the field (:meth:`_note`), not in it; the
         # range is today's (what the cash buys), not the declared one the rules would refuse
         placeholder = self.form.hint(spec, note=False)

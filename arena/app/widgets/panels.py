@@ -13,7 +13,7 @@ from textual.widgets import DataTable, RichLog, Static
 from arena.app.match_data import ChatLine, ReasonLine, SeatStats
 from arena.app.safe import one_line, safe_line, safe_text
 from arena.app.widgets.series_plot import SeriesPlot
-from arena.display.values import format_row
+from arena.display.values import metric_rows
 
 MAX_REASON_LINES = 400
 MIN_SHOWN_LATENCY = 0.01
@@ -177,6 +177,6 @@ class ResultsTable(DataTable[Text]):
         self.add_column(Text("metric"), key="metric")
         for seat in seats:
             self.add_column(safe_text(f"{seat} ({players.get(seat, '?')})", limit=40), key=seat)
-        for row in rows:
-            name, *values = row
-            self.add_row(safe_text(name), *(Text(cell, justify="right") for cell in format_row(values)))
+        for name, *values in rows:
+            for shown, cells in metric_rows(name, values):
+                self.add_row(safe_text(shown), *(Text(cell, justify="right") for cell in cells))
