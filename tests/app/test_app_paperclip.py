@@ -61,7 +61,7 @@ async def test_a_person_answers_a_puzzle_in_the_form_and_sees_it_graded(app_db: 
         board = on_the_board()
         assert "seat a 1.00 (1 full)" in board and "seat b" not in board  # a person sees only their own seat
         await wait_until(
-            pilot, lambda: "previous_puzzle: grade full" in screen_text(app), "the form's header"
+            pilot, lambda: "previous puzzle: grade full" in screen_text(app), "the form's header"
         )
         shown = screen_text(app)
         # the next puzzle starts blank (puzzle 1's numbers are no answer to it), and its header
