@@ -113,8 +113,11 @@ class HomeScreen(ArenaScreen):
             self.query_one("#game-about", Static).update(Text("no game is installed", style="dim italic"))
             self.arena.read_models()
             return
-        games.highlighted = 0
-        first = listed[0].id
+        # The game the last match on this database was started with, else the first.
+        names = [option.id for option in listed]
+        last = self.arena.setups.last_game()
+        games.highlighted = names.index(last) if last in names else 0
+        first = names[games.highlighted]
         assert first is not None
         await self.select_game(first)
 
@@ -142,10 +145,15 @@ class HomeScreen(ArenaScreen):
         from arena.app.home_data import MatchDraft, seat_options
         from arena.plugins.games import get_game
 
+        if self.draft is not None:  # keep what was entered for the game being left
+            self.arena.setups.remember(self.draft.definition.name, self.draft.setup())
         definition = get_game(name)
         self.definition = definition
         self.draft = MatchDraft(definition)
         self.choices = seat_options(definition, self.arena.catalog, self.arena.extra_player_names)
+        kept = self.arena.setups.recall(name)
+        if kept is not None:
+            self.draft.restore(kept, self.choices)
         about = Text.assemble((definition.title, "bold"), "\n", definition.description)
         self.query_one("#game-about", Static).update(about)
         self._show_rules()
@@ -205,7 +213,7 @@ class HomeScreen(ArenaScreen):
         assert self.draft is not None and self.definition is not None
         box = self.query_one("#options", Grid)
         await box.remove_children()
-        fields, self._option_names = option_fields(self.draft.seed, self.definition)
+        fields, self._option_names = option_fields(self.draft.seed, self.definition, self.draft.options)
         await box.mount_all(fields)
 
     def _show_players(self) -> None:
@@ -341,6 +349,8 @@ class HomeScreen(ArenaScreen):
             self.arena.start_match(self.draft.config())
         except (SpecError, ValueError, UnknownGameError) as exc:
             self.query_one("#start-error", Static).update(safe_text(str(exc), "red"))
+            return
+        self.arena.setups.used(self.draft.definition.name, self.draft.setup())
 
     @on(Button.Pressed, "#tournament")
     def _tournament_pressed(self) -> None:

@@ -7,7 +7,7 @@ the stylesheet look up.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from rich.console import Group, RenderableType
@@ -53,14 +53,17 @@ def seat_rows(seats: Sequence[str], choices: list[SeatOption], chosen: dict[str,
     return rows
 
 
-def option_fields(seed: str, definition: GameDefinition) -> tuple[list[Widget], list[str]]:
-    """The seed field and one field per game option, and the options' names in field order."""
+def option_fields(
+    seed: str, definition: GameDefinition, values: Mapping[str, str]
+) -> tuple[list[Widget], list[str]]:
+    """The seed field and one field per game option showing ``values`` (default where none is
+    given or a choice is no longer offered), and the options' names in field order."""
     seed_input = Input(seed, id="opt-seed", type="integer", compact=True)
     fields: list[Widget] = [labelled_field("seed", seed_input, "opt-error-seed")]
     names: list[str] = []
     for index, option in enumerate(definition.options):
         names.append(option.name)
-        control = option_control(option, str(option.default), f"opt-{index}")
+        control = option_control(option, values.get(option.name, str(option.default)), f"opt-{index}")
         fields.append(labelled_field(option_title(option), control, f"opt-error-{index}"))
     return fields, names
 
@@ -71,6 +74,8 @@ def option_control(option: GameOption, value: str, widget_id: str) -> Widget:
     kind = option_kind(option)
     if kind == "choice":
         values = option.choices or (True, False)
+        if value not in {str(v) for v in values}:
+            value = str(option.default)
         control = Select(
             [(Text(str(v)), str(v)) for v in values],
             value=value,
