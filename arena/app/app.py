@@ -59,6 +59,10 @@ class ArenaApp(App[int]):
 
     TITLE = "Arena"
     CSS_PATH = "arena.tcss"
+    # Every screen gets one class per axis from its size, which the stylesheet lays out by:
+    # 80x24 is the smallest terminal a screen must work in, 100 columns ordinary, 140 wide.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-medium"), (140, "-wide")]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (30, "-tall")]
     COMMANDS: ClassVar = App.COMMANDS | {ArenaCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "request_quit", "Quit", priority=True),

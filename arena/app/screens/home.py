@@ -69,11 +69,16 @@ class HomeScreen(ArenaScreen):
                     yield Static(Text(""), id="game-rules")
                 yield Vertical(id="seats")
                 yield Grid(id="options")
-                with Horizontal(id="start-row"):
-                    yield Button("Start match (ctrl+s)", id="start", variant="primary", compact=True)
-                    yield Button("Tournament (ctrl+r)", id="tournament", compact=True)
-                    yield Label(Text("seeds"), id="tournament-seeds-label")
-                    yield Input("10", id="tournament-seeds", type="integer", compact=True)
+                # Docked at the bottom of the scrolled set-up: Start is in view at any height.
+                with Vertical(id="start-dock"):
+                    # Two parts, side by side, one above the other where they do not fit (narrow).
+                    with Horizontal(id="start-row"):
+                        with Horizontal(id="start-match-part", classes="start-part"):
+                            yield Button("Start match (ctrl+s)", id="start", variant="primary", compact=True)
+                        with Horizontal(id="start-tournament-part", classes="start-part"):
+                            yield Button("Tournament (ctrl+r)", id="tournament", compact=True)
+                            yield Label(Text("seeds"), id="tournament-seeds-label")
+                            yield Input("10", id="tournament-seeds", type="integer", compact=True)
                     yield Static(Text(""), id="start-error")
                 yield Static(Text(""), id="players-info")
         yield SteadyFooter()
@@ -91,6 +96,7 @@ class HomeScreen(ArenaScreen):
         self.query_one("#players-info").border_title = "players"
         self.query_one("#options").border_title = "seed and options"
         self.query_one("#home-main").can_focus = False
+        self.query_one("#start-error").display = False
         self.query_one("#session-matches").can_focus = False
         self.query_one("#games", OptionList).focus()
         self.refresh_recent()
@@ -315,8 +321,14 @@ class HomeScreen(ArenaScreen):
         for index, seat in enumerate(self._seat_order):
             self._note(f"#seat-error-{index}", errors.get(f"seat:{seat}", ""))
         message = "please correct the marked fields" if errors and final else ""
-        self.query_one("#start-error", Static).update(safe_text(message, "red"))
+        self._start_error(message)
         return errors
+
+    def _start_error(self, message: str) -> None:
+        """Why the match did not start, under the Start button (the line is hidden when empty)."""
+        line = self.query_one("#start-error", Static)
+        line.update(safe_text(message, "red"))
+        line.display = bool(message)
 
     def _show_seed_field(self) -> None:
         """A seed no one typed reads "secret" while a person is seated, and 0 otherwise."""
@@ -348,7 +360,7 @@ class HomeScreen(ArenaScreen):
         try:
             self.arena.start_match(self.draft.config())
         except (SpecError, ValueError, UnknownGameError) as exc:
-            self.query_one("#start-error", Static).update(safe_text(str(exc), "red"))
+            self._start_error(str(exc))
             return
         self.arena.setups.used(self.draft.definition.name, self.draft.setup())
 

@@ -35,7 +35,7 @@ from arena.app.tournament_data import (
     suggestions,
 )
 from arena.app.widgets.home_parts import option_label
-from arena.app.widgets.setup_fields import labelled_field, option_control
+from arena.app.widgets.setup_fields import label_width, labelled_field, option_control
 from arena.app.widgets.steady_footer import SteadyFooter
 from arena.plugins.games import UnknownGameError, game_names, get_game
 from arena.plugins.players import SpecError
@@ -234,17 +234,19 @@ class TournamentSetupScreen(ArenaScreen):
         box = self.query_one("#t-fields", Grid)
         await box.remove_children()
         fields: list[Widget] = []
+        titles = [title for _, title, _, _ in FIXED_FIELDS]
+        width = label_width(titles + [option_title(option) for option in draft.definition.options])
         for key, title, kind, tip in FIXED_FIELDS:
             kind_: Literal["integer", "text"] = "integer" if kind == "integer" else "text"
             control = Input(values[key], id=f"tf-{key}", type=kind_, compact=True)
             control.tooltip = Text(tip)
-            fields.append(labelled_field(title, control, f"tf-error-{key}"))
+            fields.append(labelled_field(title, control, f"tf-error-{key}", width))
         self._option_names = []
         for index, option in enumerate(draft.definition.options):
             self._option_names.append(option.name)
             value = draft.options.get(option.name, str(option.default))
             widget = option_control(option, value, f"tf-opt-{index}")
-            fields.append(labelled_field(option_title(option), widget, f"tf-error-opt-{index}"))
+            fields.append(labelled_field(option_title(option), widget, f"tf-error-opt-{index}", width))
         await box.mount_all(fields)
 
     @on(Input.Changed, "#t-fields Input")
