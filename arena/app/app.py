@@ -59,10 +59,6 @@ class ArenaApp(App[int]):
 
     TITLE = "Arena"
     CSS_PATH = "arena.tcss"
-    # Every screen gets one class per axis from its size, which the stylesheet lays out by:
-    # 80x24 is the smallest terminal a screen must work in, 100 columns ordinary, 140 wide.
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-medium"), (140, "-wide")]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (30, "-tall")]
     COMMANDS: ClassVar = App.COMMANDS | {ArenaCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "request_quit", "Quit", priority=True),
@@ -108,6 +104,10 @@ class ArenaApp(App[int]):
         tables: TableWorker | None = None,
     ) -> None:
         super().__init__()
+        # Every screen gets one class per axis from its size, which the stylesheet lays out by:
+        # 80x24 is the smallest terminal a screen must work in, 100 columns ordinary, 140 wide.
+        self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-medium"), (140, "-wide")]
+        self.VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
         self._freeze_gc = freeze_gc
         self.store = store
         self.close_error = ""

@@ -34,7 +34,12 @@ class Setup:
 
     def as_json(self) -> dict[str, Any]:
         """The set-up as a JSON object."""
-        return {"seats": self.seats, "options": self.options, "seed": self.seed, "seed_given": self.seed_given}
+        return {
+            "seats": self.seats,
+            "options": self.options,
+            "seed": self.seed,
+            "seed_given": self.seed_given,
+        }
 
     @classmethod
     def from_json(cls, value: object) -> Setup | None:
@@ -49,7 +54,9 @@ class Setup:
 
 
 def _str_map(value: object) -> bool:
-    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+    if not isinstance(value, dict):
+        return False
+    return all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
 
 
 def setups_path(db_path: Path) -> Path | None:

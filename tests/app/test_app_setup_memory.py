@@ -11,6 +11,7 @@ from textual.widgets import Input, OptionList, Select
 
 from arena.app import create_app
 from arena.app.app import ArenaApp
+from arena.app.screens.home import HomeScreen
 from arena.app.screens.match import MatchScreen
 from arena.app.setup_memory import Setup, SetupMemory, setups_path
 from tests.support.app_driving import choose_seat, pick_game, started, wait_until
@@ -18,18 +19,33 @@ from tests.support.app_driving import choose_seat, pick_game, started, wait_unti
 SIZES = ((80, 24), (160, 48))
 
 
+def home(app: ArenaApp) -> HomeScreen:
+    """The home screen (the bottom of the stack)."""
+    screen = app.screen_stack[0]
+    assert isinstance(screen, HomeScreen)
+    return screen
+
+
+def game_shown(app: ArenaApp) -> str:
+    """The game the home screen shows."""
+    definition = home(app).definition
+    assert definition is not None
+    return definition.name
+
+
 async def type_option(pilot: Any, app: ArenaApp, name: str, value: str) -> None:
     """Replace the text of the home screen's option ``name`` with ``value`` from the keyboard."""
-    field = app.screen.query_one(f"#opt-{app.screen._option_names.index(name)}", Input)
+    screen = home(app)
+    field = screen.query_one(f"#opt-{screen._option_names.index(name)}", Input)
     field.focus()
     await pilot.pause()
     await pilot.press("end", *["backspace"] * len(field.value), *value)
-    await wait_until(pilot, lambda: app.screen.draft.options[name] == value, f"{name} typed")
+    await wait_until(pilot, lambda: screen.draft is not None and screen.draft.options[name] == value, name)
 
 
 def shown_setup(app: ArenaApp) -> tuple[dict[str, str], dict[str, str]]:
     """The seats and options the home screen's fields show now."""
-    screen = app.screen
+    screen = home(app)
     seats = {
         seat: str(screen.query_one(f"#seat-select-{index}", Select).value)
         for index, seat in enumerate(screen._seat_order)
@@ -54,7 +70,8 @@ async def test_a_games_set_up_survives_a_visit_to_other_games(app_db: Path, size
         await pick_game(pilot, app, "lemonade")
         seats, options = shown_setup(app)
         assert seats["a"] == "human" and options["days"] == "3"
-        assert app.screen.draft.seats["a"] == "human" and app.screen.draft.options["days"] == "3"
+        draft = home(app).draft
+        assert draft is not None and draft.seats["a"] == "human" and draft.options["days"] == "3"
         await pick_game(pilot, app, "bargain")
         assert shown_setup(app)[0]["buyer"] == "baseline:bluffing"
     # nothing was started: nothing is written for the next session
@@ -73,7 +90,7 @@ async def test_the_set_up_started_last_opens_the_next_app_on_that_database(app_d
 
     second = create_app(app_db, load_models=False)
     async with started(second, size=(80, 24)) as pilot:
-        assert second.screen.definition.name == "lemonade"
+        assert game_shown(second) == "lemonade"
         seats, options = shown_setup(second)
         assert seats["a"] == "baseline:random" and options["days"] == "3"
         # the second app starts a bargain: the file keeps the first app's lemonade too
@@ -86,7 +103,7 @@ async def test_the_set_up_started_last_opens_the_next_app_on_that_database(app_d
     third = create_app(app_db, load_models=False)
     async with started(third, size=(80, 24)) as pilot:
         games = third.screen.query_one("#games", OptionList)
-        assert third.screen.definition.name == "bargain", "the game last started is the one shown"
+        assert game_shown(third) == "bargain", "the game last started is the one shown"
         assert games.get_option_at_index(games.highlighted or 0).id == "bargain"
         assert shown_setup(third)[0]["buyer"] == "baseline:pushover"
         await pick_game(pilot, third, "lemonade")
@@ -94,7 +111,7 @@ async def test_the_set_up_started_last_opens_the_next_app_on_that_database(app_d
 
     other = create_app(app_db.with_name("other.db"), load_models=False)
     async with started(other, size=(80, 24)):
-        assert other.screen.definition.name != "bargain", "another database has its own set-ups"
+        assert game_shown(other) != "bargain", "another database has its own set-ups"
         assert shown_setup(other)[1].get("days") != "3"
 
 

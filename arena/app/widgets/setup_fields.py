@@ -27,7 +27,7 @@ from arena.contract.options import GameOption
 class FieldError(Static):
     """A field's error line, shown only while it has something to say: an empty one takes no row."""
 
-    def __init__(self, *, id: str) -> None:  # noqa: A002 (Textual's own name for it)
+    def __init__(self, *, id: str) -> None:
         super().__init__(Text(""), id=id, classes="field-error")
         self.display = False
 
