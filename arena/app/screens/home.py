@@ -63,13 +63,15 @@ class HomeScreen(ArenaScreen):
                 yield OptionList(id="games")
                 yield SessionList()
                 yield Static(Text(""), id="recent")
-            with VerticalScroll(id="home-main"):
-                yield Static(Text("loading the games…", style="dim italic"), id="game-about")
-                with VerticalScroll(id="rules-box"):
-                    yield Static(Text(""), id="game-rules")
-                yield Vertical(id="seats")
-                yield Grid(id="options")
-                # Docked at the bottom of the scrolled set-up: Start is in view at any height.
+            # The set-up scrolls; Start sits below it, in view at any height.
+            with Vertical(id="home-main"):
+                with VerticalScroll(id="home-setup"):
+                    yield Static(Text("loading the games…", style="dim italic"), id="game-about")
+                    with VerticalScroll(id="rules-box"):
+                        yield Static(Text(""), id="game-rules")
+                    yield Vertical(id="seats")
+                    yield Grid(id="options")
+                    yield Static(Text(""), id="players-info")
                 with Vertical(id="start-dock"):
                     # Two parts, side by side, one above the other where they do not fit (narrow).
                     with Horizontal(id="start-row"):
@@ -80,7 +82,6 @@ class HomeScreen(ArenaScreen):
                             yield Label(Text("seeds"), id="tournament-seeds-label")
                             yield Input("10", id="tournament-seeds", type="integer", compact=True)
                     yield Static(Text(""), id="start-error")
-                yield Static(Text(""), id="players-info")
         yield SteadyFooter()
 
     def on_mount(self) -> None:
@@ -95,7 +96,7 @@ class HomeScreen(ArenaScreen):
         self.query_one("#seats").border_title = "seats"
         self.query_one("#players-info").border_title = "players"
         self.query_one("#options").border_title = "seed and options"
-        self.query_one("#home-main").can_focus = False
+        self.query_one("#home-setup").can_focus = False
         self.query_one("#start-error").display = False
         self.query_one("#session-matches").can_focus = False
         self.query_one("#games", OptionList).focus()
