@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.widget import Widget
 from textual.widgets import Static
 
 from arena.app import create_app
@@ -66,9 +68,17 @@ async def field_in_view(pilot: Any, app: ArenaApp, selector: str) -> None:
 
 
 def in_view(app: ArenaApp, selector: str) -> bool:
-    """True if the widget ``selector`` is laid out and wholly on the screen."""
-    region = app.screen.query_one(selector).region
-    return region.area > 0 and app.screen.region.contains_region(region)
+    """True if the widget ``selector`` is wholly shown: on the screen, not clipped by a scrolled parent."""
+    return wholly_visible(app, app.screen.query_one(selector))
+
+
+def wholly_visible(app: ArenaApp, widget: Widget) -> bool:
+    """True if ``widget`` is laid out, on the screen and not clipped by a scrolled parent."""
+    placed = app.screen._compositor.visible_widgets.get(widget)
+    if placed is None:
+        return False
+    region, clip = placed
+    return region.area > 0 and clip.contains_region(region) and app.screen.region.contains_region(region)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)
@@ -120,7 +130,8 @@ async def test_a_persons_promotion_choices_read_whole(app_db: Path, size: tuple[
         await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the form")
         await wait_until(pilot, lambda: "promotion" in screen_text(app), "the promotion field")
         row = " ".join(line_with("promotion", screen_text(app)).split())
-        assert "none" in row and "discount" in row and "bundle" in row, row
+        # each choice whole beside its mark (the note after them names them too, so look at the marks)
+        assert "▌ none " in row and "▌ discount " in row and "▌ bundle " in row, row
         assert "Submit move (enter)" in screen_text(app)
 
 
@@ -208,3 +219,52 @@ async def test_the_episode_list_at_80_columns_says_all_its_keys(app_db: Path, si
         await wait_until(pilot, lambda: "ctrl+t: tournaments" in screen_text(app), "the keys line")
         assert "x: export" in " ".join(screen_text(app).split())
         assert in_view(app, "#filter-player"), "the player filter in view"
+
+
+def shown_whole(app: ArenaApp, widget: Widget) -> Callable[[], bool]:
+    """A condition: ``widget`` is wholly visible."""
+    return lambda: wholly_visible(app, widget)
+
+
+PLAYS: dict[str, tuple[dict[str, str], dict[str, Any]]] = {
+    "lemonade": ({"a": "baseline:weather", "b": "baseline:cost-plus"}, {"days": 3}),
+    "bargain": ({"seller": "baseline:honest", "buyer": "baseline:bluffing"}, {}),
+    "paperclip": ({"a": "baseline:oracle", "b": "baseline:sloppy"}, {"mode": "batch", "puzzles": 2}),
+    "cattle": (
+        {"p1": "baseline:tracker", "p2": "baseline:set-racer", "p3": "baseline:tracker"},
+        {"players": 3},
+    ),
+}
+
+
+@pytest.mark.parametrize("person", [False, True], ids=["watching", "as a person"])
+@pytest.mark.parametrize("game", list(PLAYS))
+async def test_every_game_works_at_80x24(app_db: Path, game: str, person: bool) -> None:
+    seats, options = PLAYS[game]
+    if person:
+        seats = {**seats, next(iter(seats)): "human"}
+    app = create_app(app_db, load_models=False, step_delay=0.0)
+    async with started(app, size=SMALL) as pilot:
+        live = app.start_match(MatchConfig(game=game, seats=seats, seed=3, options=options))
+        screen = app.screen
+        assert isinstance(screen, MatchScreen)
+        await wait_until(pilot, lambda: screen.has_class("-short"), "the screen laid out for 24 rows")
+        board = screen.query_one("#board-scroll")
+        if person:
+            await wait_until(pilot, lambda: bool(screen.query(HumanForm)), "the form")
+            form = screen.query_one(HumanForm)
+            controls = [*form.query(".form-fields Input"), *form.query(".form-fields ChoiceSet")]
+            for control in [*controls, form.query_one("#form-submit")]:
+                control.focus()
+                await wait_until(pilot, shown_whole(app, control), f"{control.id} in view")
+                assert board.size.height >= 5, "the board keeps three rows or more beside the form"
+                assert wholly_visible(app, board)
+        else:
+            live.control.pause()
+            live.control.step()
+            await wait_until(pilot, lambda: live.data.steps_done >= 1, "a step")
+            await wait_until(pilot, lambda: "Pause/resume" in screen_text(app), "the screen painted")
+            panes = list(screen.query(SeatPane))
+            assert panes and all(wholly_visible(app, pane) for pane in panes), "every seat's pane in view"
+            assert board.size.height >= 5 and wholly_visible(app, board)
+            assert wholly_visible(app, screen.query_one("#history"))
