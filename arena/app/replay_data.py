@@ -23,6 +23,7 @@ from arena.contract.game import GameDefinition, GameState
 from arena.contract.usage import Usage, unpriced_seat
 from arena.display.board import board
 from arena.engine import json_patch
+from arena.engine.export import EpisodeSecret, refuse_secret
 from arena.engine.recorder import stored_turn
 from arena.plugins.games import installed_game
 from arena.store.database import Store
@@ -148,6 +149,10 @@ class ReplayData:
         episode = store.episode(episode_id)
         if episode is None:
             raise ReplayError(f"no episode {episode_id} in {store.path}")
+        try:  # the full view shows every seat's private numbers: not before a person's episode ends
+            refuse_secret(store, episode, "replay")
+        except EpisodeSecret as exc:
+            raise ReplayError(str(exc)) from None
         definition = installed_game(episode["game"])  # looked up once: the turns and the replay use it
         return cls(
             episode, store.seats(episode_id), store.turns(episode_id, definition), definition, **kwargs
@@ -241,6 +246,18 @@ class ReplayData:
     def _episode_metrics(self) -> frozenset[str]:
         # A game no longer installed: every metric per seat.
         return self.definition.episode_metrics if self.definition is not None else frozenset()
+
+    def score_series(self) -> tuple[str, dict[str, list[float]]]:
+        """The game's chart title and its series after the current step: every seat's in the
+        full view, the seat's own in a seat's view (as the match screen shows a person's)."""
+        game = self.game()
+        if game is None or self.definition is None:
+            return "score", {}
+        view = self.definition.view
+        series = view.score_series(game)
+        return type(view).score_series_title, {
+            seat: list(values) for seat, values in series.items() if self.view in (None, seat)
+        }
 
     # -- rebuilding ---------------------------------------------------------------------
     def game(self) -> GameState | None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from arena.cli.exit_codes import exit_code_text
 from arena.display.sanitize import plain_text
 from arena.engine.user_input import in_int64, parse_seed
-from arena.store.paths import database_path
+from arena.store.paths import chosen_by_default, database_path, old_database_note
 
 if TYPE_CHECKING:
     from arena.contract.game import GameDefinition
@@ -36,6 +36,7 @@ class ArenaParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+DB_HELP = "database file (default: $ARENA_DB, else arena.db in the user data folder: ~/.local/share/arena)"
 JSON_HELP = "print the listing as JSON (one object per row)"
 # The values of arena.contract.records.EpisodeStatus, written out: --help must not load pydantic.
 EPISODE_STATUSES = ("running", "finished", "aborted", "budget_exceeded", "failed", "player_failed")
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=exit_code_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--db", help="database file (default: $ARENA_DB or saves/arena.db)")
+    parser.add_argument("--db", help=DB_HELP)
     parser.add_argument(
         "--models",
         help="models file (default: $ARENA_MODELS, ./arena-models.toml, ~/.config/arena/models.toml)",
@@ -74,6 +75,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--quiet", action="store_true", help="print only the results")
     play.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
+
+    resume = sub.add_parser(
+        "resume",
+        help="continue an interrupted episode from its last recorded step",
+        description="An episode stopped by Ctrl-C, a crash or a closed terminal (status aborted or failed)"
+        " goes on from its last recorded step, under the same id, with the same players: a person is asked"
+        " their move again. Tournament episodes are resumed by arena tournament resume.",
+    )
+    resume.add_argument("episode_id", type=int, help="episode id (see: arena episodes --status aborted)")
+    resume.add_argument("--budget-usd", type=float, default=None, help="stop the episode past this cost")
+    resume.add_argument(
+        "--budget-tokens", type=int, default=None, help="stop the episode past this many tokens"
+    )
+    resume.add_argument("--quiet", action="store_true", help="print only the results")
+    resume.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
     players = sub.add_parser("players", help="list the player specs a game accepts")
     players.add_argument("game", help="game name (see: arena games)")
@@ -241,9 +257,7 @@ def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]
         "tournament_ids", type=int, nargs="+", metavar="ID", help="tournament ids (see: arena tournaments)"
     )
     board.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
-    board.add_argument(
-        "--db", dest="sub_db", metavar="FILE", help="database file (default: $ARENA_DB or saves/arena.db)"
-    )
+    board.add_argument("--db", dest="sub_db", metavar="FILE", help=DB_HELP)
 
 
 def _accept_global_options_everywhere(sub: Any) -> None:
@@ -293,15 +307,31 @@ def option_lines(definition: GameDefinition) -> list[str]:
 
 
 def open_store(args: argparse.Namespace, *, write: bool = True) -> Store:
-    """The store ``--db`` names. Reading never creates anything; writing says what it creates."""
+    """The store ``--db`` names. Reading never creates anything; writing says what folder it creates.
+
+    A command that writes prints :func:`database_line` once it begins to play.
+    """
     from arena.store.database import Store, StoreError
 
-    path = database_path(getattr(args, "sub_db", None) or args.db)
+    given = getattr(args, "sub_db", None) or args.db
+    path = database_path(given)
+    note = old_database_note(given)
+    if note:
+        sys.stderr.write(f"arena: note: {plain_text(note)}\n")
     if not path.parent.exists():
         if not write:
+            if chosen_by_default(given):
+                raise StoreError(f"no database yet at {path}: nothing has been played (arena play makes it)")
             raise StoreError(f"no database at {path} (the folder {path.parent} does not exist)")
         sys.stderr.write(f"arena: creating folder {plain_text(str(path.parent))} for the database\n")
     return Store(path)
+
+
+def database_line(store: Store) -> str:
+    """``arena: database PATH``: what a command that writes says once, on stderr, when it begins to
+    play (not for a command refused before: a bad seat, a missing key), so an episode is never
+    saved somewhere its player does not know of."""
+    return f"arena: database {plain_text(str(store.path.absolute()))}"
 
 
 def parse_pairs(items: list[str], what: str) -> dict[str, str]:

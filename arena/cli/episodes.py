@@ -32,7 +32,7 @@ def cmd_episodes(args: argparse.Namespace) -> int:
     print("id\tgame\tseed\tstatus\tturns\tstarted\tplayers\tscores")
     for row in rows:
         print(
-            f"{row['id']}\t{row['game']}\t{row['seed']}\t{row['status']}\t{row['turns']}\t"
+            f"{row['id']}\t{row['game']}\t{shown_seed(row['seed'])}\t{row['status']}\t{row['turns']}\t"
             f"{row['started_at']}\t{row['players'] or ''}\t{row['scores'] or ''}"
         )
     return 0
@@ -56,6 +56,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return print_json(document)
+
+
+def shown_seed(seed: int | None) -> str:
+    """The seed as listed: ``secret`` until a person's episode ends (``null`` in ``--json``)."""
+    return "secret" if seed is None else str(seed)
 
 
 def _nothing_found(args: argparse.Namespace) -> str:

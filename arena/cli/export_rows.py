@@ -51,7 +51,12 @@ def export_rows_command(args: argparse.Namespace, store: Any) -> int:
         player=args.player,
         limit=args.limit,
     )
-    ids = bulk_export.episode_ids(store, selection)
+    ids, secret = bulk_export.select_episodes(store, selection)
+    if secret:
+        sys.stderr.write(
+            f"arena: left out {secret} episode{'s' if secret > 1 else ''} a person may still play"
+            " (a deal stays secret until its episode ends)\n"
+        )
     target = Path(args.output) if args.output else None
     if target is not None and not target.parent.is_dir():
         raise UsageError(f"no folder {plain_text(str(target.parent))} for --output")

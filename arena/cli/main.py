@@ -32,9 +32,11 @@ USER_ERRORS = (
     ("arena.store.database", "StoreError"),
     ("arena.contract.player", "PlayerSetupError"),
     ("arena.engine.export", "EpisodeNotFound"),
+    ("arena.engine.export", "EpisodeSecret"),
     ("arena.engine.bulk_export", "NothingToExport"),
     ("arena.engine.export_formats", "ParquetUnavailable"),
     ("arena.engine.compare", "NotComparable"),
+    ("arena.engine.resume", "NotResumable"),
     ("arena.tournament.cluster", "ClusterError"),
     ("arena.cli.serve", "ServeError"),
 )
@@ -146,7 +148,7 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     from arena.cli.output import LiveOutput
     from arena.cli.signals import run_woken
     from arena.contract.player import UserLeft
-    from arena.contract.records import EpisodeStatus
+    from arena.contract.records import CallbackObserver, EpisodeStatus
     from arena.engine.match import prepare_runner, run_to_end
     from players.console_human import ConsoleDesk, ConsoleHuman
 
@@ -155,12 +157,18 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     live = LiveOutput(console, quiet=quiet, before_output=desk.end_line)
     desk.show_board = live.show_board
     try:
-        runner = prepare_runner(config, store, [live], human_factory=lambda seat: ConsoleHuman(desk=desk))
+        said = CallbackObserver(lambda event: _say_database(event, store), wants_steps=False)
+        runner = prepare_runner(
+            config, store, [said, live], human_factory=lambda seat: ConsoleHuman(desk=desk)
+        )
         live.game = runner.game  # the board a person is shown before their move
         outcome = run_woken(run_to_end(runner))
     except KeyboardInterrupt:
         desk.end_line()
-        saved = f"; episode {live.episode_id} saved as aborted" if live.episode_id is not None else ""
+        episode = live.episode_id
+        saved = (
+            f"; episode {episode} saved as aborted (arena resume {episode} continues it)" if episode else ""
+        )
         return fail(f"interrupted{saved}", EXIT_INTERRUPTED)
     finally:
         store.close()
@@ -169,6 +177,35 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
     if outcome.status == EpisodeStatus.ABORTED:
         return fail(f"{outcome.message}; episode {outcome.episode_id} saved as aborted")
     return 0 if outcome.status == EpisodeStatus.FINISHED else 1
+
+
+def _say_database(event: object, store: Store) -> None:
+    """Once the episode is stored (its first event), name the database on stderr."""
+    from arena.cli.args import database_line
+    from arena.contract.records import EpisodeStarted
+
+    if isinstance(event, EpisodeStarted):
+        sys.stderr.write(database_line(store) + "\n")
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    """``arena resume ID``: continue an interrupted episode from its last recorded step."""
+    from arena.cli.args import episode_id_arg, open_store
+    from arena.engine.match import resume_config
+    from arena.engine.run_control import Budget
+    from arena.engine.user_input import budget_problem
+
+    problem = budget_problem(args.budget_usd, args.budget_tokens)
+    if problem:
+        raise UsageError(problem)
+    episode_id = episode_id_arg(args.episode_id)
+    store = open_store(args, write=False)  # an episode to resume is in a database that exists
+    try:
+        config = resume_config(store, episode_id, Budget(args.budget_usd, args.budget_tokens))
+    except BaseException:
+        store.close()
+        raise
+    return _run_play(config, store, quiet=args.quiet)
 
 
 def cmd_players(args: argparse.Namespace) -> int:
@@ -294,6 +331,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from arena.store.paths import database_path
 
     path = database_path(getattr(args, "sub_db", None) or args.db)
+    sys.stderr.write(f"arena: database {plain_text(str(path.absolute()))}\n")  # every tab's app writes there
     return serve(path, host=args.host, port=args.port, public_url=args.public_url)
 
 
@@ -301,7 +339,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """``arena replay [ID]``: the app, straight on the replay screen."""
     from arena.app import run_app
     from arena.cli.args import episode_id_arg
-    from arena.engine.export import EpisodeNotFound
+    from arena.engine.export import EpisodeNotFound, refuse_secret
     from arena.store.database import Store
     from arena.store.paths import database_path
 
@@ -309,8 +347,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.episode_id is not None:
         store = Store(path)
         try:
-            if store.episode(episode_id_arg(args.episode_id)) is None:
+            episode = store.episode(episode_id_arg(args.episode_id))
+            if episode is None:
                 raise EpisodeNotFound(f"no episode {args.episode_id} in {path}")
+            refuse_secret(store, episode, "replay")  # said here, in one line, before the app starts
         finally:
             store.close()
     return run_app(path, replay=args.episode_id, open_replay=True)
@@ -404,6 +444,7 @@ COMMANDS = {
     "tournaments": cmd_tournaments,
     "leaderboard": cmd_leaderboard,
     "play": cmd_play,
+    "resume": cmd_resume,
     "players": cmd_players,
     "games": cmd_games,
     "models": cmd_models,

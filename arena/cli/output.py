@@ -22,6 +22,7 @@ from arena.contract.player import UserLeft
 from arena.contract.records import (
     EpisodeEnded,
     EpisodeStarted,
+    EpisodeStatus,
     Event,
     Observer,
     TurnRecord,
@@ -32,7 +33,7 @@ from arena.display.board import board
 from arena.display.sanitize import plain_text
 from arena.display.values import format_row
 from arena.engine.audience import Audience, public_move
-from arena.plugins.players import SpecError, parse_player_spec
+from arena.plugins.players import SpecError, parse_player_spec, short_names
 
 
 class StdoutConsole(Console):
@@ -75,6 +76,8 @@ class LiveOutput(Observer):
         self.game: GameState | None = None
         self.withheld: list[TurnRecord] = []
         self._left: UserLeft | None = None
+        self.resumed_at_step: int | None = None
+        self.seed: int | None = None
 
     def _print(self, renderable: Any) -> None:
         if self.before_output is not None:
@@ -107,10 +110,17 @@ class LiveOutput(Observer):
         self.episode_id = event.episode_id
         self.players = {s.seat: s.spec for s in event.seats}
         self.audience = Audience(tuple(s.seat for s in event.seats if s.kind == "human"))
+        self.resumed_at_step = event.resumed_at_step
+        self.seed = event.seed
         seats = ", ".join(f"{s.seat}={s.spec}" for s in event.seats)
-        self._print(
-            Text(f"episode {event.episode_id}: {event.game} seed {event.seed}  {seats}", style="bold")
-        )
+        # A person must not learn the deal from its seed (arena.engine.deal_seed): told at the end.
+        seed = "seed secret until the end" if self.audience.human_seats else f"seed {event.seed}"
+        resumed = ""
+        if event.resumed_at_step is not None:
+            resumed = f" resumed at step {event.resumed_at_step + 1}"
+            if event.resumed_at_step:
+                resumed += f" (steps 1-{event.resumed_at_step} as recorded)"
+        self._print(Text(f"episode {event.episode_id}{resumed}: {event.game} {seed}  {seats}", style="bold"))
         if self.audience.hot_seat():
             self._print(
                 Text(
@@ -128,7 +138,11 @@ class LiveOutput(Observer):
                 if not self.quiet:
                     self._print(turn_line(turn, self.players.get(turn.seat, "")))
                     game = self.game
-                    outcome = game.definition.view.step_outcome(game, turn.seat) if game is not None else ""
+                    # A resumed episode's recorded turns arrive with the game already past them.
+                    recorded = self.resumed_at_step is not None and turn.step < self.resumed_at_step
+                    outcome = (
+                        "" if game is None or recorded else game.definition.view.step_outcome(game, turn.seat)
+                    )
                     if outcome:
                         self._print(Text(f"         → {outcome}", style="dim"))
                 continue
@@ -138,11 +152,26 @@ class LiveOutput(Observer):
                 self._print(public_line(turn, public))
 
     def _ended(self, event: EpisodeEnded) -> None:
+        if self.audience.human_seats and event.status == EpisodeStatus.ABORTED:
+            # It can be resumed (arena resume): what the person may not know stays hidden, the
+            # results included (a seat's metrics may be worked out from the others' numbers).
+            self._print(
+                Text(
+                    f"the other seats' reasons, the results and the seed stay hidden: arena resume"
+                    f" {self.episode_id} continues the episode",
+                    style="dim",
+                )
+            )
+            if event.message:
+                self._print(Text(f"{event.status}: {event.message}"))
+            return
         if self.withheld and not self.quiet:
             self._print(Text("hidden during play:", style="bold"))
             for turn in self.withheld:
                 self._print(turn_line(turn, self.players.get(turn.seat, "")))
         self._print(results_table(event.results, self.players, event.usage))
+        if self.audience.human_seats and self.seed is not None:
+            self._print(Text(f"the deal's seed was {self.seed}", style="dim"))
         if event.message:
             self._print(Text(f"{event.status}: {event.message}"))
 
@@ -183,8 +212,11 @@ def results_table(
     """Seats side by side: score, every metric, then tokens and cost when a seat used any."""
     table = Table(title="results", header_style="bold")
     table.add_column("metric")
+    # Short names (a model's alias or file name): the episode's first line gives each full spec.
+    shown = short_names(players.values())
     for seat in results:
-        table.add_column(plain_text(f"{seat} ({players.get(seat, '?')})"), justify="right")
+        name = players.get(seat)
+        table.add_column(plain_text(f"{seat} ({shown[name] if name is not None else '?'})"), justify="right")
     table.add_row("score", *format_row([r.score for r in results.values()]))
     metric_names: list[str] = []
     for result in results.values():

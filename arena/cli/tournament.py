@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
-from arena.cli.args import UsageError
+from arena.cli.args import UsageError, database_line
 from arena.cli.json_output import print_json
 from arena.cli.signals import run_woken
 from arena.display.sanitize import plain_text
@@ -87,8 +87,13 @@ def _play(store: Store, tournament_id: int, console: Console, cluster: str | Non
         transient=True,
     ) as bar:
         task = bar.add_task("episodes", total=None, rate="", spend="")
+        said = False
 
         def update(progress: TournamentProgress) -> None:
+            nonlocal said
+            if not said and progress.prepared_at is not None:  # the players are ready: it plays
+                said = True
+                err.print(database_line(store), markup=False, highlight=False, soft_wrap=True)
             _update_bar(bar, task, progress)
 
         config = load_config(store, tournament_id)

@@ -120,6 +120,9 @@ class EpisodeStarted(Record):
     episode_id: int | None = None
     tournament_id: int | None = None
     slot_key: str | None = None
+    resumed_at_step: int | None = None
+    """``None``: a new episode. Else a stored episode goes on at this step (0-based): the turns of
+    the steps before it follow at once as :class:`TurnsRecorded` events, as they were recorded."""
 
 
 class StepStarted(Record):
@@ -177,8 +180,9 @@ TURN_FIELDS: tuple[str, ...] = tuple(TurnRecord.model_fields)
 
 
 class EpisodeSink(Protocol):
-    """Where an episode is stored: opened (giving its id) before the first event, then fed every
-    event but :class:`StepStarted` (nothing to store until the step's turns are recorded)."""
+    """Where an episode is stored: opened (giving its id) or reopened (a resumed episode) before the
+    first event, then fed every event but :class:`StepStarted` (nothing to store until the step's
+    turns are recorded) and but the turns a resumed episode had recorded already."""
 
     def open(
         self,
@@ -190,6 +194,10 @@ class EpisodeSink(Protocol):
         slot_key: str | None,
     ) -> int:
         """Create the stored episode; returns its id."""
+        ...
+
+    def reopen(self, episode_id: int, seats: tuple[SeatInfo, ...]) -> int:
+        """Take up stored episode ``episode_id`` again (it is resumed); returns its id."""
         ...
 
     def __call__(self, event: Event) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -11,6 +12,7 @@ from rich.text import Text
 
 from arena.display.fitted import FittedTable
 from arena.display.sanitize import plain_text
+from arena.plugins.players import short_names
 from arena.tournament.intervals import ROUGH_BELOW
 from arena.tournament.wording import (
     gap_text,
@@ -49,16 +51,17 @@ def render_table(table: dict[str, Any]) -> RenderableType:
     for note in (rough_note(ratings_info), groups_note(ratings_info)):
         if note:
             parts.append(Text(plain_text(note), style="yellow"))
+    names = short_names([*(row["player"] for row in table["players"]), *table["failures"]["per_player"]])
     groups = sorted({row.get("group") for row in table["players"]}, key=lambda g: (g is None, g or 0))
     for group in groups:
         rows = [row for row in table["players"] if row.get("group") == group]
-        parts.append(FittedTable(_ratings_table(rows, group, len(groups)), lead=2))
+        parts.append(FittedTable(_ratings_table(rows, group, len(groups), names), lead=2))
     if ratings_info and ratings_info.get("openskill"):
-        parts.append(FittedTable(_openskill_table(ratings_info["openskill"])))
-    parts.append(_metrics_table(table))
+        parts.append(FittedTable(_openskill_table(ratings_info["openskill"], names)))
+    parts.append(_metrics_table(table, names))
     if table["order_confidence"]:
-        parts.append(FittedTable(_order_table(table["order_confidence"]), lead=2))
-    parts.append(FittedTable(_failure_table(table)))
+        parts.append(FittedTable(_order_table(table["order_confidence"], names), lead=2))
+    parts.append(FittedTable(_failure_table(table, names)))
     if table["left_out"] or info["not_played"] or info["given_up"]:
         by_status = Counter(item["status"] for item in table["left_out"])
         counts = ", ".join(f"{n} {status}" for status, n in by_status.items()) or "none"
@@ -71,15 +74,20 @@ def render_table(table: dict[str, Any]) -> RenderableType:
     return Group(*parts)
 
 
-def _order_table(rows: list[dict[str, Any]]) -> Table:
+def _shown(names: Mapping[str, str], player: str) -> str:
+    """A player's name as a table cell: short (:func:`arena.plugins.players.short_names`) and plain."""
+    return plain_text(names.get(player, player))
+
+
+def _order_table(rows: list[dict[str, Any]], names: Mapping[str, str]) -> Table:
     """The order-confidence rows: each neighbouring pair, its gap, P(order right), what would separate it."""
     sure = Table(title="how sure is the order?", header_style="bold")
     for name in ("higher", "lower", "gap", "P(order right)", "to separate at 95%"):
         sure.add_column(name, justify="right" if name not in ("higher", "lower") else "left")
     for row in rows:
         sure.add_row(
-            plain_text(row["higher"]),
-            plain_text(row["lower"]),
+            _shown(names, row["higher"]),
+            _shown(names, row["lower"]),
             gap_text(row),
             probability_text(row["p_order_right"]),
             separation_text(row),
@@ -110,13 +118,14 @@ def render_leaderboard(board: dict[str, Any]) -> RenderableType:
     for note in notes:
         if note:
             parts.append(Text(plain_text(note), style="yellow"))
+    names = short_names(row["player"] for row in board["players"])
     groups = sorted({row.get("group") for row in board["players"]}, key=lambda g: (g is None, g or 0))
     for group in groups:
         rows = [row for row in board["players"] if row.get("group") == group]
-        parts.append(FittedTable(_leaderboard_table(rows, games, group, len(groups)), lead=2))
+        parts.append(FittedTable(_leaderboard_table(rows, games, group, len(groups), names), lead=2))
     parts.append(Text(plain_text(info["per_game"]), style="dim"))
     if board["order_confidence"]:
-        parts.append(FittedTable(_order_table(board["order_confidence"]), lead=2))
+        parts.append(FittedTable(_order_table(board["order_confidence"], names), lead=2))
     return Group(*parts)
 
 
@@ -136,7 +145,9 @@ def _games_table(games: list[dict[str, Any]]) -> Table:
     return table
 
 
-def _leaderboard_table(rows: list[dict[str, Any]], games: list[str], group: int | None, groups: int) -> Table:
+def _leaderboard_table(
+    rows: list[dict[str, Any]], games: list[str], group: int | None, groups: int, names: Mapping[str, str]
+) -> Table:
     whole = "leaderboard (95% interval), and each game's own rating"
     table = Table(title=_rated_title("leaderboard", group, groups, whole), header_style="bold")
     for name in ("#", "player", "rating", "interval", "episodes", *games):
@@ -148,7 +159,7 @@ def _leaderboard_table(rows: list[dict[str, Any]], games: list[str], group: int 
         cells = [_own_cell(row["per_game"].get(game)) for game in games]
         table.add_row(
             "-" if rank is None else str(rank),
-            plain_text(row["player"]),
+            _shown(names, row["player"]),
             plain_text(rating_text(row)),
             interval_text(row),
             str(row["episodes"]),
@@ -179,7 +190,9 @@ def _method_text(ratings: dict[str, Any]) -> str:
     return f"{name}, 95% seed-bootstrap intervals (expanded for small samples)"
 
 
-def _ratings_table(rows: list[dict[str, Any]], group: int | None, groups: int) -> Table:
+def _ratings_table(
+    rows: list[dict[str, Any]], group: int | None, groups: int, names: Mapping[str, str]
+) -> Table:
     title = _rated_title("ratings", group, groups, "ratings (95% interval)")
     ratings = Table(title=title, header_style="bold")
     for name in ("#", "player", "rating", "interval", "episodes", "W", "D", "L", "$/episode"):
@@ -188,7 +201,7 @@ def _ratings_table(rows: list[dict[str, Any]], group: int | None, groups: int) -
         rank = row.get("rank")
         ratings.add_row(
             "-" if rank is None else str(rank),
-            plain_text(row["player"]),
+            _shown(names, row["player"]),
             plain_text(rating_text(row)),
             interval_text(row),
             str(row["episodes"]),
@@ -205,13 +218,13 @@ def usd_cell(row: dict[str, Any]) -> str:
     return "unpriced" if row.get("unpriced") else fmt(row.get("usd_per_episode"), 4)
 
 
-def _openskill_table(openskill: dict[str, Any]) -> Table:
+def _openskill_table(openskill: dict[str, Any], names: Mapping[str, str]) -> Table:
     pl = Table(title=f"{openskill['label']}: mu, mu ± 1.96 sigma", header_style="bold")
     for name in ("player", "mu", "mu ± 1.96 sigma", "sigma", "games"):
         pl.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
     for row in openskill["rows"]:
         pl.add_row(
-            plain_text(row["player"]),
+            _shown(names, row["player"]),
             fmt(row["mu"]),
             f"{fmt(row['low'])}..{fmt(row['high'])}",
             fmt(row["sigma"]),
@@ -220,12 +233,12 @@ def _openskill_table(openskill: dict[str, Any]) -> Table:
     return pl
 
 
-def _metrics_table(table: dict[str, Any]) -> RenderableType:
+def _metrics_table(table: dict[str, Any], names: Mapping[str, str]) -> RenderableType:
     """What a win means, each player's own metrics (per seat where seats differ), the deals' facts."""
     parts: list[RenderableType] = []
     if table.get("outcome_rule"):
         parts.append(Text(plain_text("wins, draws and losses: " + table["outcome_rule"]), style="dim"))
-    parts.append(_own_metrics_table(table))
+    parts.append(_own_metrics_table(table, names))
     parts += _deal_facts(table)
     return Group(*parts)
 
@@ -240,7 +253,7 @@ def _cell(summary: dict[str, Any] | None) -> str:
     return "-" if summary is None else _interval(summary["mean"], summary["low"], summary["high"])
 
 
-def _own_metrics_table(table: dict[str, Any]) -> FittedTable:
+def _own_metrics_table(table: dict[str, Any], shown: Mapping[str, str]) -> FittedTable:
     present = {name for by_metric in table["metrics"].values() for name in by_metric} - {"score"}
     names = ["score", *_chosen(table, present)]
     by_seat: dict[str, dict[str, dict[str, Any]]] = table.get("metrics_by_seat") or {}
@@ -256,7 +269,7 @@ def _own_metrics_table(table: dict[str, Any]) -> FittedTable:
         player = row["player"]
         own = table["metrics"].get(player, {})
         seats = by_seat.get(player, {}) if split else {}
-        lead = [plain_text(player), "all"] if split else [plain_text(player)]
+        lead = [_shown(shown, player), "all"] if split else [_shown(shown, player)]
         metrics.add_row(*lead, *(_cell(own.get(name)) for name in names))
         for seat, found in seats.items() if len(seats) > 1 else ():
             metrics.add_row("", plain_text(seat), *(_cell(found.get(name)) for name in names))
@@ -305,12 +318,12 @@ def _interval(mean: float, low: float | None, high: float | None) -> str:
     return f"{mean:.{digits}f}\n({low:.{digits}f}..{high:.{digits}f})"
 
 
-def _failure_table(table: dict[str, Any]) -> Table:
+def _failure_table(table: dict[str, Any], names: Mapping[str, str]) -> Table:
     failures = Table(title="failures (kept apart from skill)", header_style="bold")
     columns = ("decisions", "invalid", "reasked", "fallback", "timeouts", "provider_errors")
     failures.add_column("player", no_wrap=True)
     for name in columns:
         failures.add_column(name, justify="right")
     for player, counts in table["failures"]["per_player"].items():
-        failures.add_row(plain_text(player), *(str(counts.get(name, 0)) for name in columns))
+        failures.add_row(_shown(names, player), *(str(counts.get(name, 0)) for name in columns))
     return failures

@@ -22,8 +22,9 @@ from typing import Any, Literal
 
 from arena.contract.game import GameDefinition
 from arena.engine import json_patch
+from arena.engine.export import refuse_secret
 from arena.plugins.games import installed_game
-from arena.store.database import Store
+from arena.store.database import SECRET_DEAL, Store
 
 SCHEMA_VERSION = 1
 """Version of the export's column lists; goes up when a column changes name or meaning."""
@@ -155,6 +156,15 @@ class Selection:
 
 def episode_ids(store: Store, selection: Selection) -> list[int]:
     """The selected episodes' ids, oldest first (only ids: the rows are read one episode at a time)."""
+    return select_episodes(store, selection)[0]
+
+
+def select_episodes(store: Store, selection: Selection) -> tuple[list[int], int]:
+    """:func:`episode_ids`, and how many selected episodes it left out as still secret.
+
+    A person's episode that has not ended is left out of a filter (its export would show the
+    hidden deal) and refused by id (:class:`~arena.engine.export.EpisodeSecret`).
+    """
     if selection.tournament is not None and store.tournament(selection.tournament) is None:
         raise NothingToExport(f"no tournament {selection.tournament} in {store.path}")
     where: list[str] = []
@@ -177,16 +187,30 @@ def episode_ids(store: Store, selection: Selection) -> list[int]:
     clause = f"WHERE {' AND '.join(where)}" if where else ""
     limit = f" LIMIT {int(selection.limit)}" if selection.limit is not None else ""
     # The newest `limit` episodes (as arena episodes lists them), written oldest first.
-    sql = f"SELECT id FROM (SELECT e.id FROM episodes e {clause} ORDER BY e.id DESC{limit}) ORDER BY id"
-    ids = [int(row[0]) for row in store.conn.execute(sql, params)]
-    missing = set(selection.ids) - set(ids)
+    sql = (
+        f"SELECT id, secret FROM (SELECT e.id, {SECRET_DEAL} AS secret FROM episodes e {clause}"
+        f" ORDER BY e.id DESC{limit}) ORDER BY id"
+    )
+    found = [(int(row[0]), bool(row[1])) for row in store.conn.execute(sql, params)]
+    missing = set(selection.ids) - {episode_id for episode_id, _ in found}
     if missing:
         raise NothingToExport(f"no episode {min(missing)} in {store.path}")
-    if not ids:
+    if not found:
         if not where:
             raise NothingToExport(f"no episodes in {store.path} yet")
         raise NothingToExport(f"no episodes match {selection.describe()} in {store.path}")
-    return ids
+    secret = [episode_id for episode_id, hidden in found if hidden]
+    if secret and selection.ids:  # asked for by id: say why, as arena export ID does
+        episode = store.episode(secret[0])
+        assert episode is not None
+        refuse_secret(store, episode, "export")
+    ids = [episode_id for episode_id, hidden in found if not hidden]
+    if not ids:
+        raise NothingToExport(
+            f"every episode matching {selection.describe()} ({len(secret)}) has a person's seat and has"
+            " not ended: their deals stay secret until they end"
+        )
+    return ids, len(secret)
 
 
 class _Games:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.engine.export import EpisodeNotFound
+from arena.engine.export import EpisodeNotFound, refuse_secret
 from arena.store.database import Store
 from arena.store.episode_log import restore_action
 
@@ -151,6 +151,7 @@ def _episode(store: Store, episode_id: int) -> dict[str, Any]:
     episode = store.episode(episode_id)
     if episode is None:
         raise EpisodeNotFound(f"no episode {episode_id} in {store.path}")
+    refuse_secret(store, episode, "comparison")
     return episode
 
 

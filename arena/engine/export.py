@@ -17,11 +17,32 @@ class EpisodeNotFound(LookupError):
     """No episode with that id in the database."""
 
 
+class EpisodeSecret(LookupError):
+    """A person's episode that has not ended: what would show its hidden deal waits for the end."""
+
+
+def refuse_secret(store: Store, episode: dict[str, Any], what: str) -> None:
+    """Raise :class:`EpisodeSecret` if ``episode``'s deal is still secret; ``what`` names the view.
+
+    A person who stopped a match could otherwise read the other side's value in its replay
+    or export, then resume it knowing the answer.
+    """
+    if not store.deal_is_secret(episode["id"]):
+        return
+    episode_id, status = episode["id"], episode["status"]
+    then = "it ends" if status == "running" else f"it ends (arena resume {episode_id} continues it)"
+    raise EpisodeSecret(
+        f"episode {episode_id} has a person's seat and has not ended ({status}): its {what} would show"
+        f" the hidden deal, so it waits until {then}"
+    )
+
+
 def export_episode(store: Store, episode_id: int) -> dict[str, Any]:
-    """The episode, its seats and every turn, as plain JSON-able data."""
+    """The episode, its seats and every turn, as plain JSON-able data (refused while its deal is secret)."""
     episode = store.episode(episode_id)
     if episode is None:
         raise EpisodeNotFound(f"no episode {episode_id} in {store.path}")
+    refuse_secret(store, episode, "export")
     game = installed_game(episode["game"])  # looked up once: the turns and the game's data replay it
     seats = store.seats(episode_id)
     turns = store.turns(episode_id, game)

@@ -11,6 +11,7 @@ from arena.contract.records import Observer
 from arena.engine.deal_seed import episode_seed
 from arena.engine.lineup import HumanFactory, build_player
 from arena.engine.recorder import Recorder
+from arena.engine.resume import ResumePoint, load_resume_point
 from arena.engine.run_control import Budget, RunControl
 from arena.engine.runner import (
     DEFAULT_FAILURE_LIMIT,
@@ -40,6 +41,26 @@ class MatchConfig:
     slot_key: str | None = None
     failure_limit: int = DEFAULT_FAILURE_LIMIT
     """Permanent provider errors in a row that end the episode ``player_failed``."""
+    resume: ResumePoint | None = None
+    """A stored episode to continue (see :func:`resume_config`); its own seed is played, whatever ``seed``
+    says. A rematch leaves it out."""
+
+
+def resume_config(store: Store, episode_id: int, budget: Budget | None = None) -> MatchConfig:
+    """The match that continues stored episode ``episode_id`` from its last recorded step.
+
+    ``seed`` stays ``None`` when a person plays (the deal is secret: a rematch draws a new one).
+    Raises :class:`~arena.engine.export.EpisodeNotFound` or :class:`~arena.engine.resume.NotResumable`.
+    """
+    point = load_resume_point(store, episode_id)
+    return MatchConfig(
+        game=point.game,
+        seats=dict(point.seats),
+        seed=None if point.secret_seed else point.seed,
+        options=dict(point.options),
+        budget=budget or Budget(),
+        resume=point,
+    )
 
 
 def prepare_runner(
@@ -63,7 +84,8 @@ def prepare_runner(
     configuration (unknown seat, player or option).
     """
     definition = get_game(config.game)
-    seed = episode_seed(config.seed, config.seats)
+    resume = config.resume
+    seed = resume.seed if resume is not None else episode_seed(config.seed, config.seats)
     problem = seed_problem(seed)
     if problem:
         raise SpecError(problem)
@@ -100,6 +122,7 @@ def prepare_runner(
         prepare_players=prepare_players,
         sink=Recorder(store) if store is not None else None,
         yield_point=yield_point,
+        resume=resume,
     )
 
 

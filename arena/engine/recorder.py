@@ -142,6 +142,13 @@ class Recorder:
         self.scripted = all(s.kind == "baseline" for s in seats)
         return self.episode_id
 
+    def reopen(self, episode_id: int, seats: tuple[SeatInfo, ...]) -> int:
+        """Take up a stored, interrupted episode again: ``running`` under this process (committed at once)."""
+        self.store.reopen_episode(episode_id)
+        self.episode_id = episode_id
+        self.scripted = all(s.kind == "baseline" for s in seats)
+        return episode_id
+
     def __call__(self, event: Event) -> None:
         episode_id = self.episode_id
         if episode_id is None:

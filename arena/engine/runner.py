@@ -45,8 +45,9 @@ from arena.contract.records import (
 )
 from arena.contract.usage import Usage
 from arena.contract.validation_errors import one_line
+from arena.engine.resume import NotResumable, ResumePoint
 from arena.engine.run_control import Budget, RunControl
-from arena.engine.turns import PendingTurn
+from arena.engine.turns import PendingTurn, stored_record
 from arena.store.observation_dump import ObservationDumper
 
 YIELD_EVERY = 0.002
@@ -134,6 +135,7 @@ class EpisodeRunner:
         prepare_players: bool = True,
         sink: EpisodeSink | None = None,
         yield_point: YieldPoint = next_loop_turn,
+        resume: ResumePoint | None = None,
     ) -> None:
         missing = [seat for seat in game.seats if seat not in players]
         if missing:
@@ -166,6 +168,9 @@ class EpisodeRunner:
         self._served: dict[str, dict[str, Any]] = {}
         """What each seat's provider last said served it: a turn stores ``served`` only when it changes."""
         self.episode_key = f"{game.name}-{game.seed}-{next(_EPISODE_KEYS)}"
+        self.resume = resume
+        """A stored episode this runner continues (``game`` is still at its start), or ``None``."""
+        self._first_step = 0
 
     def _emit(self, event: Event) -> None:
         if self.sink is not None:
@@ -187,7 +192,15 @@ class EpisodeRunner:
             SeatInfo(seat=seat, spec=p.spec, kind=p.kind, config=self.seat_configs[seat])
             for seat, p in self.players.items()
         )
-        if self.sink is not None:
+        caught_up: list[TurnsRecorded] = []
+        resume = self.resume
+        if resume is not None:
+            resume.check_players(self.seat_configs)
+            caught_up = await self._catch_up(resume)
+            self.episode_id = resume.episode_id
+            if self.sink is not None:
+                self.sink.reopen(resume.episode_id, seats)
+        elif self.sink is not None:
             self.episode_id = self.sink.open(
                 self.game, seats, self.options, tournament_id=self.tournament_id, slot_key=self.slot_key
             )
@@ -200,11 +213,17 @@ class EpisodeRunner:
                 episode_id=self.episode_id,
                 tournament_id=self.tournament_id,
                 slot_key=self.slot_key,
+                resumed_at_step=resume.steps if resume is not None else None,
             )
         )
+        for event in caught_up:  # already stored: the front ends only
+            for observer in self.observers:
+                observer(event)
         status, message = EpisodeStatus.FINISHED, ""
         try:
             status, message = await self._play()
+            if resume is not None and not message:  # the record says the episode was played in parts
+                message = f"resumed at step {resume.steps + 1}"
         except UserLeft as exc:
             status, message = EpisodeStatus.ABORTED, str(exc)
         except (asyncio.CancelledError, KeyboardInterrupt):
@@ -232,7 +251,7 @@ class EpisodeRunner:
         instant = all(player.instant for player in players.values())
         budgeted = self.budget.max_cost_usd is not None or self.budget.max_tokens is not None
         step_observers = [o for o in self.observers if o.wants_steps]
-        step = 0
+        step = self._first_step
         while not game.over():
             if self.control is not None:
                 await self.control.before_step()
@@ -276,6 +295,60 @@ class EpisodeRunner:
                 if reason:
                     return EpisodeStatus.BUDGET_EXCEEDED, reason
         return EpisodeStatus.FINISHED, ""
+
+    async def _catch_up(self, resume: ResumePoint) -> list[TurnsRecorded]:
+        """Bring the game and the players to where the stored episode stopped; the steps' events.
+
+        Every recorded step is applied to the game with its stored actions. A scripted seat is
+        asked again as it was asked then (its generator and memory come back to where they were)
+        and must answer the stored action; another seat's stored usage, re-asks and fallbacks are
+        counted back in. Raises :class:`NotResumable` before anything is written if the record
+        does not replay.
+        """
+        game = self.game
+        events: list[TurnsRecorded] = []
+        for rows in resume.recorded_steps():
+            step = rows[0]["step"]
+            seats = game.pending()
+            if [row["seat"] for row in rows] != list(seats):
+                raise NotResumable(
+                    f"episode {resume.episode_id} does not replay: at step {step + 1} the game asks"
+                    f" {', '.join(seats) or 'no one'}, the record has {', '.join(r['seat'] for r in rows)}"
+                )
+            observations = {seat: game.observation(seat) for seat in seats}
+            actions = {}
+            for row in rows:
+                seat = row["seat"]
+                action = game.action_model(seat).model_validate(row["action"])
+                if self.players[seat].instant:
+                    asked = await self._decide(seat, step, observations[seat])
+                    if asked.action_model != action:
+                        raise NotResumable(
+                            f"episode {resume.episode_id} does not replay: seat {seat}'s"
+                            f" {self.players[seat].spec} chose otherwise at step {step + 1} than recorded"
+                            " (the player changed)"
+                        )
+                else:
+                    self._count_stored(seat, row, resume.stored_usage(row))
+                actions[seat] = action
+            game.apply(actions)
+            turns = tuple(
+                stored_record(row, observations[row["seat"]], game, resume.stored_usage(row)) for row in rows
+            )
+            events.append(_turns_recorded(step=step, turns=turns))
+            for row in rows:
+                if row["served"] is not None:
+                    self._served[row["seat"]] = row["served"]
+            self._turn_index += len(rows)
+        self._first_step = resume.steps
+        return events
+
+    def _count_stored(self, seat: str, row: dict[str, Any], usage: Usage) -> None:
+        """Count a recorded decision of a seat that is not asked again (a model, a person)."""
+        self.decisions[seat] += 1
+        self.invalid[seat] += len(row["attempts"] or ())
+        self.fallbacks[seat] += int(bool(row["fallback"]))
+        self.usage[seat] += usage
 
     def _served_once(self, record: PendingTurn) -> None:
         """Keep ``record.served`` only when it differs from what its seat's provider said before."""

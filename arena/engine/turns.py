@@ -94,6 +94,37 @@ class PendingTurn:
         return unvalidated(TurnRecord, values, _TURN_FIELD_NAMES)
 
 
+def stored_record(row: dict[str, Any], observation: BaseModel, game: GameState, usage: Usage) -> TurnRecord:
+    """A recorded turn's row (as :meth:`arena.store.database.Store.raw_turns` reads it, its action
+    restored) as the record it was made from: ``observation`` is what the seat saw, ``game`` has
+    applied the turn's step and ``usage`` is what the turn cost (a resumed episode's earlier turns)."""
+    seat = row["seat"]
+    attempts = tuple(Attempt(**attempt) for attempt in row["attempts"] or ())
+    values = {
+        "index": row["idx"],
+        "step": row["step"],
+        "seat": seat,
+        "observation": observation.model_dump(mode="json"),
+        "prompt": row["prompt"],
+        "prompt_version": row["prompt_version"],
+        "action": dict(row["action"]),
+        "reason": row["reason"] or "",
+        "raw": row["raw"] or "",
+        "valid": bool(row["valid"]),
+        "fallback": bool(row["fallback"]),
+        "error": row["error"],
+        "error_detail": row["error_detail"] or "",
+        "attempts": attempts,
+        "usage": usage,
+        "latency": row["latency"] or 0.0,
+        "state": game.turn_state(seat),
+        "sampling": row["sampling"],
+        "served": row["served"],
+        "action_text": row["action_text"] or "",
+    }
+    return unvalidated(TurnRecord, values, _TURN_FIELD_NAMES)
+
+
 def _action_dump(action: BaseModel) -> dict[str, Any]:
     """``action.model_dump()``: straight from pydantic's serializer unless the class has its own
     ``model_dump`` (``model_dump`` itself spends most of its time sorting out its arguments)."""

@@ -12,9 +12,11 @@ are first parsed, so it must be light: import SDKs inside ``build``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import PureWindowsPath
 from typing import Any, ClassVar
 
 from arena.contract.game import GameDefinition
@@ -77,6 +79,31 @@ def parse_player_spec(text: str) -> PlayerSpec:
 
 def _kind(name: str) -> PlayerKind | None:
     return player_kinds().get(name)
+
+
+def short_name(text: str) -> str:
+    """How a table shows the player ``text``: a spec with a base URL as its model's file name.
+
+    ``openai-compat:gemma@http://127.0.0.1:8093/v1`` shows as ``gemma`` (the name the server
+    was asked by, an alias), ``openai-compat:/models/gemma-3-270m-it-Q8_0.gguf@http://...``
+    as ``gemma-3-270m-it-Q8_0.gguf``; anything else (``openai:gpt-5-mini``, a models-file
+    name, a labelled ``name [cfg HEX]``) as it is. The full spec stays in the details.
+    """
+    try:
+        spec = parse_player_spec(text)
+    except SpecError:
+        return text
+    if not spec.base_url or spec.text != text.strip() or any(ch.isspace() for ch in spec.base_url):
+        return text
+    return PureWindowsPath(spec.name).name or spec.name  # both separators: a Windows path too
+
+
+def short_names(names: Iterable[str]) -> dict[str, str]:
+    """Each name to its :func:`short_name`, unless two different names would show the same."""
+    distinct = list(dict.fromkeys(names))
+    shown = {name: short_name(name) for name in distinct}
+    taken = Counter(shown.values())
+    return {name: short if taken[short] == 1 else name for name, short in shown.items()}
 
 
 def _is_plain_name(text: str) -> bool:

@@ -48,6 +48,13 @@ JSON_COLUMNS = frozenset(
 )
 
 
+SECRET_DEAL = (
+    "e.status IN ('running', 'aborted', 'failed')"
+    " AND EXISTS (SELECT 1 FROM seats s3 WHERE s3.episode_id = e.id AND s3.kind = 'human')"
+)
+"""SQL on ``episodes e``: a person's episode that has not ended, whose deal stays secret."""
+
+
 class StoreError(Exception):
     """The database cannot be opened or written (path, permissions, corruption, a lock held too long)."""
 
@@ -259,6 +266,25 @@ class Store:
                 for sql, rows in write:
                     self._conn.executemany(sql, rows)
 
+    def reopen_episode(self, episode_id: int) -> None:
+        """Mark a stopped episode ``running`` under this process again, its scores cleared (a resume).
+
+        Raises :class:`StoreError` if it is not stopped (another process took it up first).
+        """
+        try:
+            with self.transaction():
+                cursor = self._conn.execute(
+                    "UPDATE episodes SET status='running', message='', finished_at=NULL, pid=?"
+                    " WHERE id=? AND status IN ('aborted', 'failed')",
+                    (os.getpid(), episode_id),
+                )
+                if cursor.rowcount != 1:
+                    raise StoreError(f"episode {episode_id} is no longer stopped: another process resumed it")
+                self._conn.execute("UPDATE seats SET score=NULL WHERE episode_id=?", (episode_id,))
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot resume episode {episode_id} in {self.path}: {exc}") from None
+        self._committed = time.perf_counter()
+
     def set_status(self, episode_id: int, status: str, message: str = "") -> None:
         """Change an episode's status (used for aborted episodes)."""
         self.conn.execute(episode_writes.SET_STATUS, (status, message, now(), episode_id, episode_id))
@@ -293,6 +319,15 @@ class Store:
         """One episode row (JSON columns decoded), or ``None``."""
         rows = list(self._query("SELECT * FROM episodes WHERE id = ?", (episode_id,)))
         return rows[0] if rows else None
+
+    def deal_is_secret(self, episode_id: int) -> bool:
+        """Whether episode ``episode_id`` has a person's seat and has not ended (it may go on).
+
+        Its deal stays secret until then (:mod:`arena.engine.deal_seed`): its seed, and every
+        view that shows the hidden numbers (replay, export, compare), wait for the end.
+        """
+        sql = f"SELECT 1 FROM episodes e WHERE e.id = ? AND {SECRET_DEAL}"
+        return self.conn.execute(sql, (episode_id,)).fetchone() is not None
 
     def tournament(self, tournament_id: int) -> dict[str, Any] | None:
         """One tournament row (config decoded), or ``None``."""
@@ -361,7 +396,12 @@ class Store:
         player: str | None = None,
         limit: int = 50,
     ) -> list[dict[str, Any]]:
-        """Recent episodes, newest first, with a ``players`` summary column."""
+        """Recent episodes, newest first, with a ``players`` summary column.
+
+        ``seed`` is ``None`` for an episode a person plays that has not ended, or stopped
+        before its end and may be resumed: its deal stays secret (:mod:`arena.engine.deal_seed`)
+        until it is over. :meth:`episode` reads it.
+        """
         where, params = [], []
         if game:
             where.append("e.game = ?")
@@ -377,7 +417,9 @@ class Store:
         sql = (
             "WITH ambiguous AS"
             " (SELECT player FROM seats GROUP BY player HAVING count(DISTINCT config_hash) > 1)"
-            " SELECT e.id, e.game, e.seed, e.status, e.started_at, e.tournament_id,"
+            " SELECT e.id, e.game,"
+            f" CASE WHEN {SECRET_DEAL} THEN NULL ELSE e.seed END AS seed,"
+            " e.status, e.started_at, e.tournament_id,"
             " CASE WHEN e.status = 'running' THEN (SELECT count(*) FROM turns t WHERE t.episode_id = e.id)"
             " ELSE e.turns END AS turns,"
             " (SELECT group_concat(s.seat || '=' || s.player || CASE WHEN s.config_hash IS NOT NULL"

@@ -12,8 +12,9 @@ seats are served: same seed, same reply.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .local_native import DecodeCancelled, NativeModel
 
@@ -24,12 +25,20 @@ class ContextOverflow(ValueError):
 
 @dataclass(slots=True)
 class LocalReply:
-    """Text and token counts of one local generation (``cached_tokens`` were not evaluated)."""
+    """Text and token counts of one local generation (``cached_tokens`` were not evaluated).
+
+    ``tokens`` are the generated token ids. ``prompt_seconds`` runs from the start until the
+    first token is sampled and ``generation_seconds`` from there to the end, the split
+    llama-server's ``timings`` make (so per-token figures compare like with like).
+    """
 
     text: str
     input_tokens: int
     output_tokens: int
     cached_tokens: int = 0
+    tokens: list[int] = field(default_factory=list)
+    prompt_seconds: float = 0.0
+    generation_seconds: float = 0.0
 
 
 def stable_length(native: NativeModel, messages: list[dict[str, str]], stable_user_text: str) -> int:
@@ -115,21 +124,24 @@ class PrefixDecoder:
                 f"the context of {native.n_ctx} tokens (raise n_ctx)"
             )
         sampler = native.sampler(grammar, temperature=temperature, seed=seed)
+        started = time.perf_counter()  # as llama-server's timings: after the sampler is set up
         output = bytearray()
-        produced = 0
+        generated: list[int] = []
+        first = 0.0
         try:
             reused = self._load_prefix(tuple(tokens[:split]), cancelled)
             position = native.decode(tokens[split:], split, cancelled=cancelled)
-            while produced < max_tokens:
+            while len(generated) < max_tokens:
                 if cancelled():
                     raise DecodeCancelled("generation was cancelled")
                 token = sampler.sample()
+                first = first or time.perf_counter()
                 if native.is_end(token):
                     break
                 output += native.piece(token)
-                produced += 1
-                if produced < max_tokens:
-                    position = native.decode([token], position, cancelled=cancelled)
+                generated.append(token)
+                if len(generated) < max_tokens:
+                    position = native.decode([token], position)  # cancelled() is asked before each token
         except DecodeCancelled:
             self._forget()
             raise TimeoutError("generation was cancelled") from None
@@ -138,9 +150,13 @@ class PrefixDecoder:
             raise
         finally:
             sampler.close()
+        ended = time.perf_counter()
         if not native.trim(split):
             self._forget()
-        return LocalReply(output.decode("utf-8", "replace"), len(tokens), produced, reused)
+        first = first or ended
+        reply = LocalReply(output.decode("utf-8", "replace"), len(tokens), len(generated), reused, generated)
+        reply.prompt_seconds, reply.generation_seconds = first - started, ended - first
+        return reply
 
     def _forget(self) -> None:
         """After a failure the cache content is unknown: empty it."""

@@ -112,6 +112,15 @@ class LocalPlayer(ModelPlayer):
             return False, problem
         return True, f"installed{memory_note(self.settings)}"
 
+    def chat(
+        self, system: str, messages: list[ChatMessage], request: DecisionRequest
+    ) -> tuple[list[dict[str, str]], str]:
+        """The chat the model is given, and its stable start (the rules, if the prompt opens with them)."""
+        chat = [{"role": "system", "content": system}]
+        chat += [{"role": m.role, "content": m.content} for m in messages]
+        stable = request.rules if messages and messages[0].content.startswith(request.rules) else ""
+        return chat, stable
+
     async def _complete(
         self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]
     ) -> Completion:
@@ -123,10 +132,8 @@ class LocalPlayer(ModelPlayer):
             grammar = grammar_schema(dict(schema))
         except SchemaError as exc:
             raise ProviderFailure(ErrorClass.PLAYER_CRASH, f"cannot build a grammar: {exc}") from None
-        chat = [{"role": "system", "content": system}]
-        chat += [{"role": m.role, "content": m.content} for m in messages]
+        chat, stable = self.chat(system, messages, request)
         sampling = self.sampling(request)
-        stable = request.rules if messages and messages[0].content.startswith(request.rules) else ""
         cancel = threading.Event()
         try:
             reply = await asyncio.to_thread(

@@ -20,12 +20,13 @@ from typing import Any
 
 import openai
 
-from arena.contract.player import DecisionRequest, ErrorClass, PlayerSetupError
+from arena.contract.player import DecisionRequest, ErrorClass, Player, PlayerSetupError
 from arena.contract.usage import NO_USAGE, Usage
 
 from .base import ChatMessage, Completion, ModelPlayer, sdk_message, shared_ssl_context
 from .calls import served_by
 from .config import ModelSettings
+from .listing import ListedModel, served_model
 from .retry import ProviderFailure
 from .schema import schema_name
 
@@ -42,6 +43,9 @@ class OpenAIPlayer(ModelPlayer):
         # OpenAI itself (Responses API, prompt_cache_key, key probe), not a compatible server.
         self.official = official
         self._client: openai.AsyncOpenAI | None = None
+        self.listed_as: str | None = None
+        """The id the server lists for the model when it is not the id asked for (llama-server's
+        GGUF path, say): found by the probe, recorded in each reply's ``served`` facts."""
 
     @property
     def takes_seed(self) -> bool:
@@ -145,7 +149,7 @@ class OpenAIPlayer(ModelPlayer):
         usage = _responses_usage(response.usage)
         # The Responses API documents no system_fingerprint; a server that sends one is heard.
         fingerprint = getattr(response, "system_fingerprint", None)
-        served = served_by(model=response.model, system_fingerprint=fingerprint)
+        served = served_by(model=response.model, system_fingerprint=fingerprint, listed_as=self.listed_as)
         completion = Completion("".join(texts), usage, served=served)
         incomplete = response.incomplete_details.reason if response.incomplete_details else None
         if refusals:
@@ -186,7 +190,9 @@ class OpenAIPlayer(ModelPlayer):
             raise ProviderFailure(ErrorClass.PROVIDER_ERROR, "the reply had no choices")
         choice = response.choices[0]
         usage = _chat_usage(response.usage)
-        served = served_by(model=response.model, system_fingerprint=response.system_fingerprint)
+        served = served_by(
+            model=response.model, system_fingerprint=response.system_fingerprint, listed_as=self.listed_as
+        )
         completion = Completion(choice.message.content or "", usage, served=served)
         if choice.message.refusal:
             completion.finish, completion.refusal = "refusal", choice.message.refusal
@@ -232,16 +238,19 @@ class OpenAIPlayer(ModelPlayer):
         """``GET /models``: must answer (compatible servers), accept the key and list the model id.
 
         For OpenAI itself only a refused key, a 404 or an unlisted id fail the probe;
-        other failures are left for the first call to classify.
+        other failures are left for the first call to classify. Which listed model serves
+        the id is :func:`players.models.listing.served_model`'s rule.
         """
         compat = not self.official
-        base = self.settings.endpoint or "https://api.openai.com/v1"
-        fine = (True, f"server up at {base}" if compat else "key set")
         # The player's own client (shared connection pool and TLS context), with a short timeout.
-        probe = self.client().with_options(timeout=CHECK_TIMEOUT)
+        client = self.client()
+        # Where calls really go: the SDK reads OPENAI_BASE_URL when no base_url is configured.
+        base = str(client.base_url).rstrip("/")
+        fine = (True, f"server up at {base}" if compat else "key set")
+        probe = client.with_options(timeout=CHECK_TIMEOUT)
         try:
             page = await probe.models.list()
-            ids = [model.id for model in page.data]
+            listed = [ListedModel.from_entry(model) for model in page.data]
         except openai.APITimeoutError:
             return (False, f"server down: no answer within {CHECK_TIMEOUT:g}s at {base}") if compat else fine
         except openai.APIConnectionError:
@@ -250,17 +259,26 @@ class OpenAIPlayer(ModelPlayer):
             if exc.status_code in (401, 403) and not compat:
                 return False, self._rejected_key_message()
             return _probe_status(exc, base, compat) or fine
-        # Ollama lists "llama3.2:latest" and answers to "llama3.2".
-        if self.settings.check_model_listed and not {
-            self.settings.model,
-            f"{self.settings.model}:latest",
-        } & set(ids):
-            listed = ", ".join(repr(i) for i in ids[:20]) or "none"
+        if not self.settings.check_model_listed:
+            return fine
+        model = self.settings.model
+        served = served_model(model, listed)
+        if served is None:
+            ids = [entry.id for entry in listed]
+            listing = ", ".join(repr(i) for i in ids[:20]) or "none"
             more = f" and {len(ids) - 20} more" if len(ids) > 20 else ""
             hint = "" if ids else " (set check_model_listed = false for a server that lists nothing)"
-            model = self.settings.model
-            return False, f"the server at {base} does not list model {model!r}; it lists {listed}{more}{hint}"
-        return fine
+            refusal = f"the server at {base} does not list model {model!r}; it lists {listing}{more}{hint}"
+            return False, refusal
+        self.listed_as = served.id if served.note else None
+        return (True, f"{fine[1]}; {model!r} plays: {served.note}") if served.note else fine
+
+    def share_transport(self, prepared: Player) -> bool:
+        """Also take the listed id ``prepared``'s probe found serving the model (see :attr:`listed_as`)."""
+        shared = super().share_transport(prepared)
+        if shared and isinstance(prepared, OpenAIPlayer):
+            self.listed_as = prepared.listed_as
+        return shared
 
 
 def _probe_status(exc: openai.APIStatusError, base: str, compat: bool) -> tuple[bool, str] | None:

@@ -9,19 +9,27 @@ from textual.widgets import Input
 from arena.app import create_app
 from arena.app.screens.match import BoardScroll
 from arena.app.widgets.human_form import HumanForm
-from tests.support.app_driving import choose_seat, next_form, pick_game, screen_text, started, wait_until
+from tests.support.app_driving import (
+    choose_seat,
+    mounted_form,
+    next_form,
+    pick_game,
+    screen_text,
+    started,
+    wait_until,
+)
 
 
 async def _play_days(pilot: object, app: object, days: int) -> HumanForm:
     """Give seat a to a person and make the same small decision for ``days`` days."""
+    form: HumanForm = await mounted_form(pilot, app)  # type: ignore[arg-type]
     for day in range(days):
-        form: HumanForm = app.screen.query_one(HumanForm)  # type: ignore[attr-defined]
         names = [spec.name for spec in form.form.fields]
         form.query_one(f"#field-{names.index('price')}", Input).value = "2"
         form.query_one(f"#field-{names.index('produce')}", Input).value = "10"
         form.action_submit()
-        await next_form(pilot, app, day + 1)  # type: ignore[arg-type]
-    return app.screen.query_one(HumanForm)  # type: ignore[attr-defined, no-any-return]
+        form = await next_form(pilot, app, day + 1)  # type: ignore[arg-type]
+    return form
 
 
 async def test_at_100x30_day_8_shows_yesterday_and_today_and_tab_reaches_the_board(app_db: Path) -> None:
@@ -43,6 +51,8 @@ async def test_at_100x30_day_8_shows_yesterday_and_today_and_tab_reaches_the_boa
             pilot, lambda: shows("Day 8/30", "a day 7: sold 10 of 10", "a cash"), "day 8 in view"
         )
         assert board.max_scroll_y > 0, "the board is taller than its box here: the end was scrolled to"
+        # The new form puts the cursor on its first field once mounted; count the tabs from there.
+        await wait_until(pilot, lambda: app.focused is form._stops()[0], "the first field has the cursor")
         stops = len(form._stops())
         await pilot.press(*["tab"] * (stops - 1))
         await wait_until(pilot, lambda: app.focused is board, "tab past the submit button reaches the board")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from arena.app import create_app
 from arena.app.widgets.human_form import HumanForm
@@ -15,6 +15,7 @@ from tests.support.app_driving import (
     choose_seat,
     next_form,
     pick_game,
+    render_plain,
     screen_text,
     started,
     wait_until,
@@ -50,9 +51,19 @@ async def test_a_person_answers_a_puzzle_in_the_form_and_sees_it_graded(app_db: 
         await pilot.pause()
         burst(app, "enter")
         second = await next_form(pilot, app, 1)
-        await wait_until(pilot, lambda: "Puzzle 1 graded" in screen_text(app), "the graded puzzle")
+
+        def on_the_board() -> str:
+            # The whole board, not just its box: it follows its end (the new puzzle), so the graded
+            # one may sit above the fold, a scroll away (issue 24, item 1).
+            return render_plain(app.screen.query_one("#board", Static).content)
+
+        await wait_until(pilot, lambda: "Puzzle 1 graded" in on_the_board(), "the graded puzzle")
+        board = on_the_board()
+        assert "seat a 1.00 (1 full)" in board and "seat b" not in board  # a person sees only their own seat
+        await wait_until(
+            pilot, lambda: "previous_puzzle: grade full" in screen_text(app), "the form's header"
+        )
         shown = screen_text(app)
-        assert "seat a 1.00 (1 full)" in shown and "seat b" not in shown  # a person sees only their own seat
         # the next puzzle starts blank (puzzle 1's numbers are no answer to it), and its header
         # names puzzle 1's grade as the previous puzzle's, not as this one's
         second_names = [spec.name for spec in second.form.fields]

@@ -192,7 +192,7 @@ async def test_the_prompt_tab_wraps_every_prompt_line_at_the_panes_width(
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
         prompt = screen.query_one("#replay-prompt", Static)
-        await pilot.press("t", "t", "t", "t")  # back round to the prompt tab
+        await pilot.press("t", "t", "t", "t", "t")  # back round to the prompt tab (five tabs)
         pane = screen.query_one("#replay-prompt-scroll")
         await wait_until(pilot, lambda: pane.size.width > 0 and prompt.size.height > 1, "the prompt laid out")
         source = PromptReader.seen[-1]

@@ -1,4 +1,4 @@
-"""Golden screens: the home, match, human-form, replay and tournament screens as committed SVGs.
+"""Golden screens: the home, match, human-form, replay (and its chart) and tournament screens as SVGs.
 
 Each screen is captured with Textual's own ``export_screenshot`` at 80x24, 100x30 and 160x48 and
 compared with ``tests/golden/screens/NAME.svg``. Regenerate them all with
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, Input, RichLog
+from textual.widgets import DataTable, Input, RichLog, TabbedContent
 
 from arena.app import create_app
 from arena.app.app import ArenaApp
@@ -130,6 +130,19 @@ async def replay(pilot: Any, app: ArenaApp, db: Path) -> None:
     await pilot.press("right", "right", "right")
 
 
+async def replay_chart(pilot: Any, app: ArenaApp, db: Path) -> None:
+    """The same replay at its end, its chart tab open: both stands' cash over the six days."""
+    await replay(pilot, app, db)
+    await pilot.press("end", "t", "t", "t", "t")  # prompt -> raw, attempts, changes, chart
+    chart = app.screen.query_one("#replay-chart")
+    tabs = app.screen.query_one("#replay-detail", TabbedContent)
+    await wait_until(
+        pilot,
+        lambda: tabs.active == "tab-chart" and len(getattr(chart, "series", {}).get("a", [])) == 7,
+        "the whole chart shown",
+    )
+
+
 async def tournament_setup(pilot: Any, app: ArenaApp, db: Path) -> None:
     """The new-tournament screen from the home screen's line-up."""
     await home(pilot, app, db)
@@ -162,6 +175,7 @@ SCENES: dict[str, Scene] = {
     "match": match,
     "human_form": human_form,
     "replay": replay,
+    "replay_chart": replay_chart,
     "tournament_setup": tournament_setup,
     "tournament": tournament,
 }

@@ -244,6 +244,13 @@ def _arena(
     )
 
 
+def _after_database_line(err: str, db: Path) -> str:
+    """``err`` after its first line, which names the database the episode was written to."""
+    first, _, rest = err.partition("\n")
+    assert first == f"arena: database {db}", err
+    return rest
+
+
 def _read_to_the_first_prompt(process: subprocess.Popen[str]) -> str:
     """What the child wrote up to and including its first price prompt (one character at a time)."""
     assert process.stdout is not None
@@ -373,7 +380,7 @@ def test_end_of_input_at_a_prompt_aborts_with_a_message_on_a_new_line(
     out, err = process.communicate("3\n20\n")
     assert process.returncode == 1, err
     assert (
-        err.strip()
+        _after_database_line(err, db).strip()
         == "arena: error: the input ended at seat a's move (end of file); episode 1 saved as aborted"
     )
     episode = _episode_row(db)
@@ -459,7 +466,7 @@ def test_a_closed_output_pipe_aborts_the_episode_with_a_message(
     process.stdin.write("3\n20\nnone\nfine\n" * 30)
     process.stdin.close()
     process.wait()
-    err = process.stderr.read()
+    err = _after_database_line(process.stderr.read(), db)
     assert process.returncode == 1
     assert err.startswith("arena: error: the ") and err.strip().endswith("episode 1 saved as aborted"), err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
@@ -474,7 +481,7 @@ def test_a_closed_output_pipe_aborts_a_spectated_episode(cli_env: dict[str, str]
     assert process.stdout.readline().startswith("episode 1: lemonade")
     process.stdout.close()
     process.wait()
-    err = process.stderr.read()
+    err = _after_database_line(process.stderr.read(), db)
     assert process.returncode == 1
     assert err == "arena: error: the output was closed (broken pipe); episode 1 saved as aborted\n"
     assert _episode_row(db)["status"] == "aborted"

@@ -13,7 +13,8 @@ def test_the_board_shows_demand_and_the_sales_lost_to_too_few_cups() -> None:
     record = game.stands["a"].records[-1]
     assert record["demand"] > 3 and record["sold"] == 3
     shown = render_text(game, "a")
-    assert "demand" in shown.splitlines()[1]  # a column of the day table
+    header = next(line for line in shown.splitlines() if line.split()[:1] == ["day"])
+    assert "a demand" in header.split("  "), "a column of the day table"
     assert f"a day 1: sold 3 of 3 made, demand {record['demand']}" in shown
     assert f"{record['demand'] - 3} cups short (lost sales)" in shown
 

@@ -147,4 +147,16 @@ async def next_form(pilot: Pilot[Any], app: Any, steps: int) -> Any:
         return match.data.steps_done == steps and bool(forms) and not forms.first().turn.done
 
     await wait_until(pilot, ready, f"a new form after step {steps}")
+    return await mounted_form(pilot, app)
+
+
+async def mounted_form(pilot: Pilot[Any], app: Any) -> Any:
+    """The open form once its fields are mounted (the form is in the DOM a moment before them)."""
+    from arena.app.widgets.human_form import HumanForm
+
+    await wait_until(
+        pilot,
+        lambda: bool(forms := app.screen.query(HumanForm)) and bool(forms.first().query("#field-0")),
+        "the form's fields",
+    )
     return app.screen.query_one(HumanForm)

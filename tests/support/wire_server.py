@@ -157,6 +157,9 @@ class WireServer:
         self.accepted_keys: set[str] | None = None  # None: any key is fine
         self.key_reject_status = 401
         self.models: list[str] = list(DEFAULT_MODELS)
+        self.models_reply: dict[str, Any] | None = None
+        """The whole ``GET /v1/models`` body, shaped as a real server sends it
+        (:mod:`tests.support.model_listings`); ``None``: ``models`` in OpenAI's shape."""
         self.prompt_cache = False
         self.cache = PromptCache()
         self.responder: Callable[[Any], Behaviour] | None = None
@@ -266,6 +269,8 @@ def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
                 self._not_found(path)
             elif server.rejects(headers):
                 self._reject(headers)
+            elif path == "/v1/models" and server.models_reply is not None:
+                self._send(200, server.models_reply, {})
             elif path == "/v1/models":
                 data = [{"id": m, "object": "model", "created": 0, "owned_by": "wire"} for m in server.models]
                 self._send(200, {"object": "list", "data": data}, {})

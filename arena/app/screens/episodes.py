@@ -1,9 +1,11 @@
 """The saved-episodes browser: filter by game, status and player; enter opens the replay.
 
-Space marks an episode; ``c`` compares the two marked (or the marked one and the one under
-the cursor) side by side; ``x`` exports the marked episodes, or every one the filters let
-through, as rows (JSON Lines, CSV or Parquet, by the file's suffix). Ctrl+t lists the stored
-tournaments, whose tables open from there.
+``r`` resumes the episode under the cursor if it was interrupted (aborted or failed, not a
+tournament's): it goes on from its last recorded step on the match screen. Space marks an
+episode; ``c`` compares the two marked (or the marked one and the one under the cursor) side by
+side; ``x`` exports the marked episodes, or every one the filters let through, as rows (JSON
+Lines, CSV or Parquet, by the file's suffix). Ctrl+t lists the stored tournaments, whose tables
+open from there.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class EpisodesScreen(ListScreen):
         Binding("slash", "focus_filter", "Filter", key_display="/"),
         Binding("space", "mark", "Mark"),
         Binding("c", "compare", "Compare"),
+        Binding("r", "resume", "Resume"),
         Binding("x", "export", "Export"),
         Binding("f5", "reload", "Reload"),
         Binding("ctrl+t", "tournaments", "Tournaments", priority=True),
@@ -80,7 +83,7 @@ class EpisodesScreen(ListScreen):
             table.add_row(*styled, key=cells[0])
         count = f"{len(rows)} episode{'s' if len(rows) != 1 else ''} · {self.filter.describe()}"
         hint = (
-            " · enter: replay · space: mark · c: compare · x: export"
+            " · enter: replay · r: resume · space: mark · c: compare · x: export"
             if rows
             else (" · none match: play a match from the home screen")
         )
@@ -127,6 +130,12 @@ class EpisodesScreen(ListScreen):
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         return int(key) if key is not None else None
+
+    def action_resume(self) -> None:
+        """Continue the interrupted episode under the cursor from its last recorded step."""
+        episode = self._cursor_episode()
+        if episode is not None:
+            self.arena.resume_episode(episode)
 
     def action_mark(self) -> None:
         """Mark (or unmark) the episode under the cursor."""

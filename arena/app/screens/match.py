@@ -398,7 +398,7 @@ class MatchScreen(ArenaScreen):
             names = list(seats)
             specs = [seats[name] for name in names]
             seats = dict(zip(names, specs[-1:] + specs[:-1], strict=True))
-        again = replace(config, seats=seats, tournament_id=None, slot_key=None)
+        again = replace(config, seats=seats, tournament_id=None, slot_key=None, resume=None)
         try:
             self.arena.start_match(again)
         except (SpecError, ValueError) as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -13,6 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select, Static
+
+from arena.display.sanitize import plain_text
 
 GENERAL_HELP: tuple[tuple[str, str], ...] = (
     ("tab / shift+tab", "move between fields, lists and tables"),
@@ -58,8 +61,8 @@ SCREEN_GUIDES = {
 """What to do on a screen, in words, above its keys (F1): where the keys alone do not say it."""
 
 
-def help_body(screen_title: str, bindings: list[tuple[str, str]]) -> Text:
-    """The keys of the current screen, then the keys that work everywhere.
+def help_body(screen_title: str, bindings: list[tuple[str, str]], database: Path | None = None) -> Text:
+    """The keys of the current screen, then the keys that work everywhere, then where episodes are saved.
 
     One ``Text`` with the keys padded into a column, not Rich tables: Textual measures and
     draws a text in a fraction of the time two tables take, and the help key is pressed
@@ -79,6 +82,10 @@ def help_body(screen_title: str, bindings: list[tuple[str, str]]) -> Text:
             body.append(" " * (width - cell_len(key) + 2))  # as far apart as two table columns
             body.append(f"{description}\n")
     body.append("\nEverything also works with the mouse: click lists, buttons, tabs and rows.", style="dim")
+    if database is not None:
+        body.append("\nEpisodes are saved in ", style="dim")
+        body.append(plain_text(str(database.absolute())))
+        body.append(" (--db or $ARENA_DB choose another file).", style="dim")
     return body
 
 

@@ -2,9 +2,9 @@
 
 The state after each step is rebuilt by :class:`~arena.app.replay_data.ReplayData`;
 this screen shows it with the game's own rendering, next to each seat's action, reason,
-usage, prompt and raw reply, and what the step changed (the full state's or the seat's view's
-values, step to step). For hidden-information games ``v`` switches between the full view and
-each seat's own view.
+usage, prompt and raw reply, what the step changed (the full state's or the seat's view's
+values, step to step) and the game's chart up to that step (cash by day, offers). For
+hidden-information games ``v`` switches between the full view and each seat's own view.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
@@ -26,6 +27,7 @@ from arena.app.safe import prerender, safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import JumpScreen
 from arena.app.widgets.in_place import TextUpdates
+from arena.app.widgets.series_plot import SeriesPlot
 from arena.app.widgets.steady_footer import SteadyFooter
 from arena.display.values import format_row
 
@@ -135,6 +137,8 @@ class ReplayScreen(ArenaScreen):
                     yield Static(Text(""), id="replay-attempts")
                 with TabPane("changes", id="tab-changes"), VerticalScroll(id="replay-changes-scroll"):
                     yield Static(Text(""), id="replay-changes")
+                with TabPane("chart", id="tab-chart"):
+                    yield SeriesPlot(id="replay-chart")
         yield SteadyFooter()
 
     def on_mount(self) -> None:
@@ -187,6 +191,18 @@ class ReplayScreen(ArenaScreen):
         put(self.query_one("#replay-raw", Static), long_texts(turns, "raw"))
         put(self.query_one("#replay-attempts", Static), long_texts(turns, "attempts"))
         put(self.query_one("#replay-changes", Static), changes_text(*data.changes()))
+        self._sync_chart()
+
+    def _sync_chart(self) -> None:
+        """Plot the series up to this step, only while the chart's tab is open (stepping stays as fast)."""
+        if self.query_one(TabbedContent).active != "tab-chart":
+            return
+        title, series = self.data.score_series()
+        self.query_one("#replay-chart", SeriesPlot).show_series(series, title)
+
+    @on(TabbedContent.TabActivated)
+    def _tab_opened(self) -> None:
+        self._sync_chart()
 
     def _board_room(self) -> int:
         box = self.query_one("#replay-board-box")
@@ -273,9 +289,9 @@ class ReplayScreen(ArenaScreen):
         self.show()
 
     def action_next_tab(self) -> None:
-        """Prompt, raw reply, failed attempts, changes."""
+        """Prompt, raw reply, failed attempts, changes, chart."""
         tabs = self.query_one(TabbedContent)
-        order = ["tab-prompt", "tab-raw", "tab-attempts", "tab-changes"]
+        order = ["tab-prompt", "tab-raw", "tab-attempts", "tab-changes", "tab-chart"]
         current = tabs.active if tabs.active in order else order[0]
         tabs.active = order[(order.index(current) + 1) % len(order)]
 

@@ -8,10 +8,11 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import DataTable, Label, RichLog, Sparkline, Static
+from textual.widgets import DataTable, RichLog, Static
 
 from arena.app.match_data import ChatLine, ReasonLine, SeatStats
 from arena.app.safe import one_line, safe_line, safe_text
+from arena.app.widgets.series_plot import SeriesPlot
 from arena.display.values import format_row
 
 MAX_REASON_LINES = 400
@@ -144,46 +145,19 @@ class MessagesPane(RichLog):
         self.shown = len(lines)
 
 
-class ScoreChart(Vertical):
-    """The score over time of each visible seat, one sparkline per seat."""
+class ScoreChart(SeriesPlot):
+    """The score over time of each visible seat, as lines on one plot (:mod:`.series_plot`)."""
 
     DEFAULT_CSS = """
-    ScoreChart { height: 1fr; width: 38; border: round $primary 50%; padding: 0 1; }
-    ScoreChart Label { height: 1; }
-    ScoreChart Sparkline { height: 2; margin-bottom: 1; }
-    ScoreChart .chart-empty { color: $text-muted; }
+    ScoreChart { width: 38; }
     """
 
     def __init__(self) -> None:
         super().__init__(id="chart")
-        self.border_title = "score"
-        self.seats: list[str] = []
 
     async def update_series(self, series: dict[str, list[float]], title: str = "score") -> None:
-        """Redraw with ``series`` under ``title``; rebuilds the rows only when the seats change."""
-        self.border_title = title
-        seats = list(series)
-        if not self.is_attached:
-            return
-        if seats != self.seats:
-            self.seats = seats
-            await self.remove_children()
-            if not seats:
-                await self.mount(Label(Text("no score series for this game"), classes="chart-empty"))
-            for index, seat in enumerate(seats):
-                await self.mount(
-                    Label(Text(seat), id=f"chart-label-{index}"), Sparkline([], id=f"chart-{index}")
-                )
-        for index, seat in enumerate(seats):
-            values = series[seat]
-            chart = next(iter(self.query(f"#chart-{index}").results(Sparkline)), None)
-            if chart is None:  # the screen is closing: nothing was mounted
-                return
-            chart.data = values
-            last = values[-1] if values else 0.0
-            low, high = (min(values), max(values)) if values else (0.0, 0.0)
-            label = f"{seat}  {last:,.2f}  (low {low:,.2f}, high {high:,.2f})"
-            self.query_one(f"#chart-label-{index}", Label).update(safe_text(label, "bold"))
+        """Redraw with ``series`` under ``title`` (nothing is redrawn when neither changed)."""
+        self.show_series(series, title)
 
 
 class ResultsTable(DataTable[Text]):
