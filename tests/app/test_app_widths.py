@@ -128,10 +128,16 @@ async def test_a_persons_promotion_choices_read_whole(app_db: Path, size: tuple[
         seats = {"a": "human", "b": "baseline:weather"}
         app.start_match(MatchConfig(game="lemonade", seats=seats, seed=3, options={"days": 3}))
         await wait_until(pilot, lambda: bool(app.screen.query(HumanForm)), "the form")
+        laid_out = "-narrow" if size[0] < 100 else "-wide"
+        await wait_until(pilot, lambda: app.screen.has_class(laid_out), "the screen laid out for its width")
         await wait_until(pilot, lambda: "promotion" in screen_text(app), "the promotion field")
-        row = " ".join(line_with("promotion", screen_text(app)).split())
-        # each choice whole beside its mark (the note after them names them too, so look at the marks)
-        assert "▌ none " in row and "▌ discount " in row and "▌ bundle " in row, row
+
+        def choices_whole() -> bool:
+            row = " ".join(line_with("promotion", screen_text(app)).split()) + " "
+            # each choice whole beside its mark (the note after them names them too: look at the marks)
+            return "▌ none " in row and "▌ discount " in row and "▌ bundle " in row
+
+        await wait_until(pilot, choices_whole, "the promotion choices whole")
         assert "Submit move (enter)" in screen_text(app)
 
 
@@ -221,9 +227,9 @@ async def test_the_episode_list_at_80_columns_says_all_its_keys(app_db: Path, si
         assert in_view(app, "#filter-player"), "the player filter in view"
 
 
-def shown_whole(app: ArenaApp, widget: Widget) -> Callable[[], bool]:
-    """A condition: ``widget`` is wholly visible."""
-    return lambda: wholly_visible(app, widget)
+def shown_whole(app: ArenaApp, *widgets: Widget) -> Callable[[], bool]:
+    """A condition: every one of ``widgets`` is wholly visible."""
+    return lambda: all(wholly_visible(app, widget) for widget in widgets)
 
 
 PLAYS: dict[str, tuple[dict[str, str], dict[str, Any]]] = {
@@ -256,9 +262,9 @@ async def test_every_game_works_at_80x24(app_db: Path, game: str, person: bool) 
             controls = [*form.query(".form-fields Input"), *form.query(".form-fields ChoiceSet")]
             for control in [*controls, form.query_one("#form-submit")]:
                 control.focus()
-                await wait_until(pilot, shown_whole(app, control), f"{control.id} in view")
+                both = shown_whole(app, control, board)
+                await wait_until(pilot, both, f"{control.id} in view with the board")
                 assert board.size.height >= 4, "three board rows and its bar beside the form"
-                assert wholly_visible(app, board)
         else:
             live.control.pause()
             live.control.step()
