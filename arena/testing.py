@@ -180,6 +180,12 @@ def play(
     and the actions of every step."""
     state = definition.create(seed, options)
     steps: list[dict[str, BaseModel]] = []
+    if checked:
+        # Secrets are checked on every state a seat is shown: this first one, then each state
+        # an apply makes. The state before a step is the one the previous step's check saw
+        # (sampling must not change it, which the determinism check's replay would catch), so
+        # it is not checked twice: the Rich views drawn for every seat cost most of the checker.
+        check_secrets(state)
     while not state.over():
         _require(len(steps) < MAX_STEPS, f"no end after {MAX_STEPS} steps")
         pending = state.pending()
@@ -189,7 +195,6 @@ def play(
             disturb()
         if checked:
             check_step(state, actions)
-            check_secrets(state)
         state.apply(actions)
         steps.append(actions)
         if checked:

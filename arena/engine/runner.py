@@ -281,10 +281,11 @@ class EpisodeRunner:
             for record in records:
                 if record.served is not None:
                     self._served_once(record)
-            first, dumper = self._turn_index, self._dumper
-            turns = tuple([record.record(first + at, game, dumper) for at, record in enumerate(records)])
-            self._turn_index += len(turns)
-            self._emit(_turns_recorded(step=step, turns=turns))
+            if self.sink is not None or self.observers:  # no one to tell: no records to build
+                first, dumper = self._turn_index, self._dumper
+                turns = tuple([record.record(first + at, game, dumper) for at, record in enumerate(records)])
+                self._turn_index += len(turns)
+                self._emit(_turns_recorded(step=step, turns=turns))
             step += 1
             if any(self.failure_streak.values()):
                 broken = self._broken_seat()
