@@ -25,6 +25,7 @@ from arena.app.input_priority import InputPriority
 from arena.app.model_catalog import ModelCatalog, load_model_catalog
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.modals import ConfirmScreen, TextScreen, help_body
+from arena.app.setup_memory import SetupMemory, setups_path
 from arena.store.database import Store, StoreError
 
 if TYPE_CHECKING:
@@ -103,6 +104,10 @@ class ArenaApp(App[int]):
         tables: TableWorker | None = None,
     ) -> None:
         super().__init__()
+        # Every screen gets one class per axis from its size, which the stylesheet lays out by:
+        # 80x24 is the smallest terminal a screen must work in, 100 columns ordinary, 140 wide.
+        self.HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-medium"), (140, "-wide")]
+        self.VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
         self._freeze_gc = freeze_gc
         self.store = store
         self.close_error = ""
@@ -118,6 +123,8 @@ class ArenaApp(App[int]):
         self._load_models = load_models
         self._replay = replay
         self._open_replay = open_replay or replay is not None
+        self.setups = SetupMemory(setups_path(store.path))
+        """Each game's last set-up on the home screen: this session's, else the last one started."""
 
     def post_message(self, message: Message) -> bool:
         """Queue ``message``; a key or a click holds the tournaments' episodes until it is answered.

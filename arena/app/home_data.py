@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from arena.app.model_catalog import ModelCatalog
+from arena.app.setup_memory import Setup
 from arena.contract.game import GameDefinition
 from arena.contract.labels import label
 from arena.contract.options import GameOption
@@ -223,6 +224,32 @@ class MatchDraft:
     def secret_deal(self) -> bool:
         """True if a person is seated and no seed was typed: the match plays a secret seed."""
         return (not self.seed.strip() or not self.seed_given) and has_human_seat(self.seated())
+
+    def setup(self) -> Setup:
+        """What has been entered, to keep when the person goes to another game."""
+        return Setup(dict(self.seats), dict(self.options), self.seed, self.seed_given)
+
+    def restore(self, setup: Setup, choices: list[SeatOption]) -> None:
+        """Take back a kept set-up: the options this game still has, the seats a player can take.
+
+        A kept player the lists do not offer (typed as ``SEAT=SPEC``, or a model the models
+        file has not listed yet) is added to ``choices`` as typed; one that is no longer a
+        valid spec is left out and the seat keeps its default.
+        """
+        self.options.update({name: text for name, text in setup.options.items() if name in self.options})
+        self.seed, self.seed_given = setup.seed, setup.seed_given
+        offered = {choice.spec for choice in choices}
+        for seat, spec in setup.seats.items():
+            if spec not in offered:
+                try:
+                    _, option = typed_seat(f"{seat}={spec}", [seat])
+                except ValueError:
+                    continue
+                spec = option.spec
+                if spec not in offered:
+                    choices.append(option)
+                    offered.add(spec)
+            self.seats[seat] = spec
 
     def seed_value(self) -> int | None:
         """The seed typed, or ``None`` for the engine to choose: secret with a person, else 0

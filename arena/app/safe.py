@@ -63,16 +63,18 @@ class SafeRenderable:
 MAX_BOARD_WIDTH = 600
 
 
-def prerender(renderable: RenderableType, console: Console, width: int) -> Text:
+def prerender(renderable: RenderableType, console: Console, width: int, *, fit: bool = False) -> Text:
     """Render ``renderable`` once into a plain ``Text`` (cleaned like :class:`SafeRenderable`).
 
     A game's rendering is often a wide table: it gets its natural width (at least
     ``width``, at most :data:`MAX_BOARD_WIDTH`) so the view can scroll sideways instead of
-    squeezing every column. A ``Text`` is also far cheaper for Textual to lay out and
-    paint than a nested renderable, which keeps stepping through a replay quick.
+    squeezing every column. With ``fit`` it gets ``width`` itself: for renderables that
+    fit themselves to it (the tournament tables split their columns, their prose wraps).
+    A ``Text`` is also far cheaper for Textual to lay out and paint than a nested
+    renderable, which keeps stepping through a replay quick.
     """
     options = console.options.update(highlight=False, markup=False)
-    if isinstance(renderable, Text):
+    if isinstance(renderable, Text) or fit:
         target = max(1, width)
     elif width_free(renderable):
         # Its lines are the same at any width from its natural one up: measuring it first

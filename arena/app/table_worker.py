@@ -72,13 +72,14 @@ def render_console(width: int) -> Console:
 def rendered_board(db_path: Path, tournament_id: int, resamples: int, width: int) -> RenderedBoard:
     """The tables of ``tournament_id`` and their full text at ``width``."""
     board = load_board(db_path, tournament_id, resamples)
-    return RenderedBoard(board, prerender(render_table(board.table), render_console(width), width))
+    return RenderedBoard(board, prerender(render_table(board.table), render_console(width), width, fit=True))
 
 
 def rendered_leaderboard(db_path: Path, tournament_ids: Sequence[int], width: int) -> RenderedLeaderboard:
     """The leaderboard of ``tournament_ids`` and its full text at ``width``."""
     board = load_leaderboard(db_path, tournament_ids)
-    return RenderedLeaderboard(board, prerender(render_leaderboard(board), render_console(width), width))
+    tables = prerender(render_leaderboard(board), render_console(width), width, fit=True)
+    return RenderedLeaderboard(board, tables)
 
 
 async def in_thread(function: Callable[..., T], *args: Any) -> T:

@@ -10,6 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from arena.display.fitted import FittedTable
 from arena.display.sanitize import plain_text
 from arena.plugins.players import short_names
 from arena.tournament.intervals import ROUGH_BELOW
@@ -54,13 +55,13 @@ def render_table(table: dict[str, Any]) -> RenderableType:
     groups = sorted({row.get("group") for row in table["players"]}, key=lambda g: (g is None, g or 0))
     for group in groups:
         rows = [row for row in table["players"] if row.get("group") == group]
-        parts.append(_ratings_table(rows, group, len(groups), names))
+        parts.append(FittedTable(_ratings_table(rows, group, len(groups), names), lead=2))
     if ratings_info and ratings_info.get("openskill"):
-        parts.append(_openskill_table(ratings_info["openskill"], names))
+        parts.append(FittedTable(_openskill_table(ratings_info["openskill"], names)))
     parts.append(_metrics_table(table, names))
     if table["order_confidence"]:
-        parts.append(_order_table(table["order_confidence"], names))
-    parts.append(_failure_table(table, names))
+        parts.append(FittedTable(_order_table(table["order_confidence"], names), lead=2))
+    parts.append(FittedTable(_failure_table(table, names)))
     if table["left_out"] or info["not_played"] or info["given_up"]:
         by_status = Counter(item["status"] for item in table["left_out"])
         counts = ", ".join(f"{n} {status}" for status, n in by_status.items()) or "none"
@@ -103,7 +104,8 @@ def render_leaderboard(board: dict[str, Any]) -> RenderableType:
         f"leaderboard · {len(games)} game{'s' if len(games) != 1 else ''} · tournaments {ids} ·"
         " Bradley-Terry, each game weighted equally, 95% intervals resampling deal seeds within each game"
     )
-    parts: list[RenderableType] = [Text(plain_text(title), style="bold"), _games_table(info["games"])]
+    parts: list[RenderableType] = [Text(plain_text(title), style="bold")]
+    parts.append(FittedTable(_games_table(info["games"])))
     ratings = board["ratings"]
     notes = [rough_note(ratings), groups_note(ratings)]
     rough = [f"{g['game']} ({g['deal_seeds']})" for g in info["games"] if g["deal_seeds"] < ROUGH_BELOW]
@@ -120,10 +122,10 @@ def render_leaderboard(board: dict[str, Any]) -> RenderableType:
     groups = sorted({row.get("group") for row in board["players"]}, key=lambda g: (g is None, g or 0))
     for group in groups:
         rows = [row for row in board["players"] if row.get("group") == group]
-        parts.append(_leaderboard_table(rows, games, group, len(groups), names))
+        parts.append(FittedTable(_leaderboard_table(rows, games, group, len(groups), names), lead=2))
     parts.append(Text(plain_text(info["per_game"]), style="dim"))
     if board["order_confidence"]:
-        parts.append(_order_table(board["order_confidence"], names))
+        parts.append(FittedTable(_order_table(board["order_confidence"], names), lead=2))
     return Group(*parts)
 
 
@@ -251,7 +253,7 @@ def _cell(summary: dict[str, Any] | None) -> str:
     return "-" if summary is None else _interval(summary["mean"], summary["low"], summary["high"])
 
 
-def _own_metrics_table(table: dict[str, Any], shown: Mapping[str, str]) -> Table:
+def _own_metrics_table(table: dict[str, Any], shown: Mapping[str, str]) -> FittedTable:
     present = {name for by_metric in table["metrics"].values() for name in by_metric} - {"score"}
     names = ["score", *_chosen(table, present)]
     by_seat: dict[str, dict[str, dict[str, Any]]] = table.get("metrics_by_seat") or {}
@@ -271,7 +273,7 @@ def _own_metrics_table(table: dict[str, Any], shown: Mapping[str, str]) -> Table
         metrics.add_row(*lead, *(_cell(own.get(name)) for name in names))
         for seat, found in seats.items() if len(seats) > 1 else ():
             metrics.add_row("", plain_text(seat), *(_cell(found.get(name)) for name in names))
-    return metrics
+    return FittedTable(metrics, lead=2 if split else 1)
 
 
 def _deal_facts(table: dict[str, Any]) -> list[RenderableType]:
@@ -296,7 +298,7 @@ def _deal_facts(table: dict[str, Any]) -> list[RenderableType]:
         for label, group in groups:
             found = group["metrics"]
             result.add_row(plain_text(label), str(group["episodes"]), *(_cell(found.get(n)) for n in names))
-        parts.append(result)
+        parts.append(FittedTable(result, lead=2))
     dealt = _chosen(table, set(facts.get("dealt") or ()))
     for name in dealt:
         by_seat = everything.get("by_seat") or {}

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 import pytest
 from textual.command import CommandPalette
+from textual.geometry import Region
 from textual.widgets import DataTable, Select, Static, TabbedContent
 
 from arena.app import create_app
@@ -173,7 +174,10 @@ class PromptReader(Player):
         return Decision(action=LemonadeDecision(price=3.0, produce=0), reason="reads")
 
 
-async def test_the_prompt_tab_keeps_each_prompt_line_whole(app_db: Path) -> None:
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+async def test_the_prompt_tab_wraps_every_prompt_line_at_the_panes_width(
+    app_db: Path, size: tuple[int, int]
+) -> None:
     store = Store(app_db)
     try:
         seats = {"a": "test:reader", "b": "baseline:weather"}
@@ -182,16 +186,19 @@ async def test_the_prompt_tab_keeps_each_prompt_line_whole(app_db: Path) -> None
     finally:
         store.close()
     app = create_app(app_db, replay=1, load_models=False)
-    async with started(app, size=(100, 30)) as pilot:
+    async with started(app, size=size) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
         await pilot.press("right")
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
         prompt = screen.query_one("#replay-prompt", Static)
         await pilot.press("t", "t", "t", "t", "t")  # back round to the prompt tab (five tabs)
-        await pilot.pause()
-        longest = max(len(line) for line in PromptReader.seen[0].splitlines())
         pane = screen.query_one("#replay-prompt-scroll")
+        await wait_until(pilot, lambda: pane.size.width > 0 and prompt.size.height > 1, "the prompt laid out")
+        source = PromptReader.seen[-1]
+        longest = max(len(line) for line in source.splitlines())
         assert longest > pane.size.width, "the test needs a prompt line wider than the pane"
-        assert prompt.size.width >= longest, "each prompt line is laid out whole, not soft-wrapped"
-        assert pane.max_scroll_x > 0, "and the pane scrolls sideways to it"
+        assert prompt.size.width <= pane.size.width and pane.max_scroll_x == 0, "nothing off to the side"
+        drawn = prompt.render_lines(Region(0, 0, prompt.size.width, prompt.size.height))
+        shown = "".join(strip.text for strip in drawn)
+        assert "".join(source.split()) in "".join(shown.split()), "every character of the prompt is shown"

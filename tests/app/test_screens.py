@@ -1,6 +1,6 @@
 """Golden screens: the home, match, human-form, replay (and its chart) and tournament screens as SVGs.
 
-Each screen is captured with Textual's own ``export_screenshot`` at 100x30 and 160x48 and
+Each screen is captured with Textual's own ``export_screenshot`` at 80x24, 100x30 and 160x48 and
 compared with ``tests/golden/screens/NAME.svg``. Regenerate them all with
 ``UPDATE_SCREENS=1 .venv/bin/pytest tests/app/test_screens.py``; on a mismatch the new
 capture is written beside the golden one as ``NAME.new.svg`` for review. Seeds are
@@ -31,7 +31,7 @@ from arena.tournament.run import run_tournament
 from tests.support.app_driving import WAIT_STEPS, bargain_form, record_episode, started, wait_until
 
 SCREENS = Path(__file__).parents[1] / "golden" / "screens"
-SIZES = ((100, 30), (160, 48))
+SIZES = ((80, 24), (100, 30), (160, 48))
 UPDATE = os.environ.get("UPDATE_SCREENS") == "1"
 MATCH_STEPS = 4
 """The match screen is captured paused after this many steps."""

@@ -45,7 +45,7 @@ async def test_the_worker_computes_what_the_app_would_and_says_why_it_cannot(tmp
     rendered = await tables.board(db, tournament, 50, 100)
     here = load_board(db, tournament, 50)
     assert rendered.board.table == here.table and rendered.board.scores == here.scores
-    assert rendered.tables == prerender(render_table(here.table), render_console(100), 100)
+    assert rendered.tables == prerender(render_table(here.table), render_console(100), 100, fit=True)
     board = await tables.leaderboard(db, [tournament], 100)
     assert [row["player"] for row in board.board["players"]] != []
     with pytest.raises(TournamentNotFound, match="no tournament 999"):

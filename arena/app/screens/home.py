@@ -63,19 +63,25 @@ class HomeScreen(ArenaScreen):
                 yield OptionList(id="games")
                 yield SessionList()
                 yield Static(Text(""), id="recent")
-            with VerticalScroll(id="home-main"):
-                yield Static(Text("loading the games…", style="dim italic"), id="game-about")
-                with VerticalScroll(id="rules-box"):
-                    yield Static(Text(""), id="game-rules")
-                yield Vertical(id="seats")
-                yield Grid(id="options")
-                with Horizontal(id="start-row"):
-                    yield Button("Start match (ctrl+s)", id="start", variant="primary", compact=True)
-                    yield Button("Tournament (ctrl+r)", id="tournament", compact=True)
-                    yield Label(Text("seeds"), id="tournament-seeds-label")
-                    yield Input("10", id="tournament-seeds", type="integer", compact=True)
+            # The set-up scrolls; Start sits below it, in view at any height.
+            with Vertical(id="home-main"):
+                with VerticalScroll(id="home-setup"):
+                    yield Static(Text("loading the games…", style="dim italic"), id="game-about")
+                    with VerticalScroll(id="rules-box"):
+                        yield Static(Text(""), id="game-rules")
+                    yield Vertical(id="seats")
+                    yield Grid(id="options")
+                    yield Static(Text(""), id="players-info")
+                with Vertical(id="start-dock"):
+                    # Two parts, side by side, one above the other where they do not fit (narrow).
+                    with Horizontal(id="start-row"):
+                        with Horizontal(id="start-match-part", classes="start-part"):
+                            yield Button("Start match (ctrl+s)", id="start", variant="primary", compact=True)
+                        with Horizontal(id="start-tournament-part", classes="start-part"):
+                            yield Button("Tournament (ctrl+r)", id="tournament", compact=True)
+                            yield Label(Text("seeds"), id="tournament-seeds-label")
+                            yield Input("10", id="tournament-seeds", type="integer", compact=True)
                     yield Static(Text(""), id="start-error")
-                yield Static(Text(""), id="players-info")
         yield SteadyFooter()
 
     def on_mount(self) -> None:
@@ -90,7 +96,8 @@ class HomeScreen(ArenaScreen):
         self.query_one("#seats").border_title = "seats"
         self.query_one("#players-info").border_title = "players"
         self.query_one("#options").border_title = "seed and options"
-        self.query_one("#home-main").can_focus = False
+        self.query_one("#home-setup").can_focus = False
+        self.query_one("#start-error").display = False
         self.query_one("#session-matches").can_focus = False
         self.query_one("#games", OptionList).focus()
         self.refresh_recent()
@@ -113,8 +120,11 @@ class HomeScreen(ArenaScreen):
             self.query_one("#game-about", Static).update(Text("no game is installed", style="dim italic"))
             self.arena.read_models()
             return
-        games.highlighted = 0
-        first = listed[0].id
+        # The game the last match on this database was started with, else the first.
+        names = [option.id for option in listed]
+        last = self.arena.setups.last_game()
+        games.highlighted = names.index(last) if last in names else 0
+        first = names[games.highlighted]
         assert first is not None
         await self.select_game(first)
 
@@ -142,10 +152,15 @@ class HomeScreen(ArenaScreen):
         from arena.app.home_data import MatchDraft, seat_options
         from arena.plugins.games import get_game
 
+        if self.draft is not None:  # keep what was entered for the game being left
+            self.arena.setups.remember(self.draft.definition.name, self.draft.setup())
         definition = get_game(name)
         self.definition = definition
         self.draft = MatchDraft(definition)
         self.choices = seat_options(definition, self.arena.catalog, self.arena.extra_player_names)
+        kept = self.arena.setups.recall(name)
+        if kept is not None:
+            self.draft.restore(kept, self.choices)
         about = Text.assemble((definition.title, "bold"), "\n", definition.description)
         self.query_one("#game-about", Static).update(about)
         self._show_rules()
@@ -205,7 +220,7 @@ class HomeScreen(ArenaScreen):
         assert self.draft is not None and self.definition is not None
         box = self.query_one("#options", Grid)
         await box.remove_children()
-        fields, self._option_names = option_fields(self.draft.seed, self.definition)
+        fields, self._option_names = option_fields(self.draft.seed, self.definition, self.draft.options)
         await box.mount_all(fields)
 
     def _show_players(self) -> None:
@@ -307,8 +322,14 @@ class HomeScreen(ArenaScreen):
         for index, seat in enumerate(self._seat_order):
             self._note(f"#seat-error-{index}", errors.get(f"seat:{seat}", ""))
         message = "please correct the marked fields" if errors and final else ""
-        self.query_one("#start-error", Static).update(safe_text(message, "red"))
+        self._start_error(message)
         return errors
+
+    def _start_error(self, message: str) -> None:
+        """Why the match did not start, under the Start button (the line is hidden when empty)."""
+        line = self.query_one("#start-error", Static)
+        line.update(safe_text(message, "red"))
+        line.display = bool(message)
 
     def _show_seed_field(self) -> None:
         """A seed no one typed reads "secret" while a person is seated, and 0 otherwise."""
@@ -340,7 +361,9 @@ class HomeScreen(ArenaScreen):
         try:
             self.arena.start_match(self.draft.config())
         except (SpecError, ValueError, UnknownGameError) as exc:
-            self.query_one("#start-error", Static).update(safe_text(str(exc), "red"))
+            self._start_error(str(exc))
+            return
+        self.arena.setups.used(self.draft.definition.name, self.draft.setup())
 
     @on(Button.Pressed, "#tournament")
     def _tournament_pressed(self) -> None:

@@ -333,6 +333,7 @@ class MatchScreen(ArenaScreen):
         host = self.query_one("#form-host", Vertical)
         await host.remove_children()
         host.display = turn is not None
+        self.set_class(turn is not None, "-form")
         if turn is None:
             return
         form = turn.draft if isinstance(turn.draft, ActionForm) else None

@@ -127,8 +127,9 @@ class ReplayScreen(ArenaScreen):
             with VerticalScroll(id="replay-turns-box"):
                 yield Static(Text(""), id="replay-turns")
             with TabbedContent(id="replay-detail"):
-                # The prompt keeps its own lines: scrolled sideways, never soft-wrapped.
-                with TabPane("prompt", id="tab-prompt"), ScrollableContainer(id="replay-prompt-scroll"):
+                # The prompt wraps at the pane's width (a long word is folded), so all of it
+                # reads by scrolling down, none of it cut at the pane's edge.
+                with TabPane("prompt", id="tab-prompt"), VerticalScroll(id="replay-prompt-scroll"):
                     yield Static(Text(""), id="replay-prompt")
                 with TabPane("raw reply", id="tab-raw"), VerticalScroll():
                     yield Static(Text(""), id="replay-raw")
@@ -185,7 +186,7 @@ class ReplayScreen(ArenaScreen):
         shown = Group(summary, Text(""), results_table(result_seats, rows)) if rows else summary
         put(self.query_one("#replay-turns", Static), shown)
         prompt = long_texts(turns, "prompt")
-        prompt.no_wrap = True
+        prompt.overflow = "fold"
         put(self.query_one("#replay-prompt", Static), prompt)
         put(self.query_one("#replay-raw", Static), long_texts(turns, "raw"))
         put(self.query_one("#replay-attempts", Static), long_texts(turns, "attempts"))

@@ -35,7 +35,7 @@ from arena.app.tournament_data import (
     suggestions,
 )
 from arena.app.widgets.home_parts import option_label
-from arena.app.widgets.setup_fields import labelled_field, option_control
+from arena.app.widgets.setup_fields import label_width, labelled_field, option_control
 from arena.app.widgets.steady_footer import SteadyFooter
 from arena.plugins.games import UnknownGameError, game_names, get_game
 from arena.plugins.players import SpecError
@@ -87,19 +87,21 @@ class TournamentSetupScreen(ArenaScreen):
             with Vertical(id="tsetup-left"):
                 yield Select(names, value=first, allow_blank=False, id="t-game", compact=True)
                 yield OptionList(id="t-choices")
-            with VerticalScroll(id="tsetup-main"):
-                yield Static(Text(""), id="t-about")
-                yield OptionList(id="t-players")
-                yield Static(Text(""), id="t-players-error", classes="field-error")
-                with Horizontal(id="t-new-row"):
-                    yield Input(placeholder=SPEC_HINT, id="t-new", compact=True)
-                    yield Button("Add", id="t-add", compact=True)
-                yield Static(Text(""), id="t-new-error", classes="field-error")
-                yield Grid(id="t-fields")
+            # The set-up scrolls; Start sits below it, in view at any height.
+            with Vertical(id="tsetup-main"):
+                with VerticalScroll(id="tsetup-scroll"):
+                    yield Static(Text(""), id="t-about")
+                    yield OptionList(id="t-players")
+                    yield Static(Text(""), id="t-players-error", classes="field-error")
+                    with Horizontal(id="t-new-row"):
+                        yield Input(placeholder=SPEC_HINT, id="t-new", compact=True)
+                        yield Button("Add", id="t-add", compact=True)
+                    yield Static(Text(""), id="t-new-error", classes="field-error")
+                    yield Grid(id="t-fields")
+                    yield Static(Text(""), id="t-summary")
                 with Horizontal(id="t-start-row"):
                     yield Button("Start tournament (ctrl+s)", id="t-start", variant="primary", compact=True)
                     yield Static(Text(""), id="t-start-error")
-                yield Static(Text(""), id="t-summary")
         yield SteadyFooter()
 
     async def on_mount(self) -> None:
@@ -107,7 +109,7 @@ class TournamentSetupScreen(ArenaScreen):
         self.query_one("#t-choices").border_title = "add a player (enter)"
         self.query_one("#t-players").border_title = "players (delete: remove)"
         self.query_one("#t-fields").border_title = "seeds, options and concurrency"
-        self.query_one("#tsetup-main").can_focus = False
+        self.query_one("#tsetup-scroll").can_focus = False
         game = self.query_one("#t-game", Select).value
         await self.select_game(str(game), keep=self.draft)
         self.query_one("#t-choices", OptionList).focus()
@@ -234,17 +236,19 @@ class TournamentSetupScreen(ArenaScreen):
         box = self.query_one("#t-fields", Grid)
         await box.remove_children()
         fields: list[Widget] = []
+        titles = [title for _, title, _, _ in FIXED_FIELDS]
+        width = label_width(titles + [option_title(option) for option in draft.definition.options])
         for key, title, kind, tip in FIXED_FIELDS:
             kind_: Literal["integer", "text"] = "integer" if kind == "integer" else "text"
             control = Input(values[key], id=f"tf-{key}", type=kind_, compact=True)
             control.tooltip = Text(tip)
-            fields.append(labelled_field(title, control, f"tf-error-{key}"))
+            fields.append(labelled_field(title, control, f"tf-error-{key}", width))
         self._option_names = []
         for index, option in enumerate(draft.definition.options):
             self._option_names.append(option.name)
             value = draft.options.get(option.name, str(option.default))
             widget = option_control(option, value, f"tf-opt-{index}")
-            fields.append(labelled_field(option_title(option), widget, f"tf-error-opt-{index}"))
+            fields.append(labelled_field(option_title(option), widget, f"tf-error-opt-{index}", width))
         await box.mount_all(fields)
 
     @on(Input.Changed, "#t-fields Input")

@@ -7,12 +7,13 @@ the stylesheet look up.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.containers import Horizontal, Vertical
+from textual.visual import VisualType
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
@@ -21,6 +22,19 @@ from arena.app.safe import safe_text
 from arena.app.widgets.home_parts import option_label
 from arena.contract.game import GameDefinition
 from arena.contract.options import GameOption
+
+
+class FieldError(Static):
+    """A field's error line, shown only while it has something to say: an empty one takes no row."""
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(Text(""), id=id, classes="field-error")
+        self.display = False
+
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        """Show ``content``; hide the line while it is empty."""
+        super().update(content, layout=layout)
+        self.display = bool(str(content).strip())
 
 
 def seat_rows(seats: Sequence[str], choices: list[SeatOption], chosen: dict[str, str]) -> list[Widget]:
@@ -53,16 +67,26 @@ def seat_rows(seats: Sequence[str], choices: list[SeatOption], chosen: dict[str,
     return rows
 
 
-def option_fields(seed: str, definition: GameDefinition) -> tuple[list[Widget], list[str]]:
-    """The seed field and one field per game option, and the options' names in field order."""
+def option_fields(
+    seed: str, definition: GameDefinition, values: Mapping[str, str]
+) -> tuple[list[Widget], list[str]]:
+    """The seed field and one field per game option showing ``values`` (default where none is
+    given or a choice is no longer offered), and the options' names in field order."""
     seed_input = Input(seed, id="opt-seed", type="integer", compact=True)
-    fields: list[Widget] = [labelled_field("seed", seed_input, "opt-error-seed")]
+    titles = ["seed", *(option_title(option) for option in definition.options)]
+    width = label_width(titles)
+    fields: list[Widget] = [labelled_field("seed", seed_input, "opt-error-seed", width)]
     names: list[str] = []
     for index, option in enumerate(definition.options):
         names.append(option.name)
-        control = option_control(option, str(option.default), f"opt-{index}")
-        fields.append(labelled_field(option_title(option), control, f"opt-error-{index}"))
+        control = option_control(option, values.get(option.name, str(option.default)), f"opt-{index}")
+        fields.append(labelled_field(titles[index + 1], control, f"opt-error-{index}", width))
     return fields, names
+
+
+def label_width(titles: Sequence[str]) -> int:
+    """The width of the label column: the longest title, so every label is one line."""
+    return max((len(title) for title in titles), default=4) + 1
 
 
 def option_control(option: GameOption, value: str, widget_id: str) -> Widget:
@@ -71,6 +95,8 @@ def option_control(option: GameOption, value: str, widget_id: str) -> Widget:
     kind = option_kind(option)
     if kind == "choice":
         values = option.choices or (True, False)
+        if value not in {str(v) for v in values}:
+            value = str(option.default)
         control = Select(
             [(Text(str(v)), str(v)) for v in values],
             value=value,
@@ -87,12 +113,13 @@ def option_control(option: GameOption, value: str, widget_id: str) -> Widget:
     return control
 
 
-def labelled_field(title: str, control: Widget, error_id: str) -> Vertical:
-    """``control`` under its title, with the line its errors show in below."""
+def labelled_field(title: str, control: Widget, error_id: str, width: int) -> Vertical:
+    """``control`` beside its title (``width`` columns, so the title never wraps and every value
+    sits on its label's row), with the line its errors show in below."""
+    label = Label(Text(title), classes="option-label").set_styles(f"width: {width};")
     return Vertical(
-        Label(Text(title), classes="option-label"),
-        control,
-        Static(Text(""), id=error_id, classes="field-error"),
+        Horizontal(label, control, classes="option-row"),
+        FieldError(id=error_id),
         classes="option-field",
     )
 
