@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input
 
 from arena.app import create_app
@@ -11,7 +12,7 @@ from arena.app.app import ArenaApp
 from arena.app.home_data import MatchDraft
 from arena.app.screens.home import HomeScreen
 from arena.plugins.games import get_game
-from tests.support.app_driving import choose_seat, pick_game, started, wait_until
+from tests.support.app_driving import choose_seat, pick_game, screen_text, started, wait_until
 
 
 def home_draft(app: ArenaApp) -> MatchDraft:
@@ -42,17 +43,19 @@ def test_a_typed_seed_is_played_as_typed_and_machines_alone_keep_their_seed() ->
     assert "seed" in bargain_draft("human", "x", typed=True).errors([])
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (142, 46), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_the_seed_field_reads_secret_while_a_person_is_seated_and_keeps_a_typed_seed(
-    app_db: Path,
+    app_db: Path, size: tuple[int, int]
 ) -> None:
     app = create_app(app_db, load_models=False)
-    async with started(app, size=(120, 40)) as pilot:
+    async with started(app, size=size) as pilot:
         await pick_game(pilot, app, "bargain")
         field = app.screen.query_one("#opt-seed", Input)
         assert field.value == "0"
         await choose_seat(pilot, app, 0, "human")
         await wait_until(pilot, lambda: field.value == "", "the seed field to empty")
         assert field.placeholder == "secret (a person plays)"
+        await wait_until(pilot, lambda: "secret (a person plays)" in screen_text(app), "the words in full")
         assert home_draft(app).config().seed is None
         await choose_seat(pilot, app, 0, "baseline:bluffing")
         await wait_until(pilot, lambda: field.value == "0", "the default seed back")

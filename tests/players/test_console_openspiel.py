@@ -80,11 +80,14 @@ async def test_a_person_plays_liars_dice_at_the_console(tmp_path: Path) -> None:
             view = turn["observation"]["view"]
             assert f"p0 (player 0), the library's information state string:\n{view}\n" in shown
             assert "legal moves: " + ", ".join(turn["observation"]["legal_moves"]) in shown
-        # ... and never the whole state, which holds the other player's roll
+        # ... and never the whole state while the game goes on, which holds the other player's roll;
+        # once it is over the console shows the full view (issue 24, item 5), roll included
         state = runner.game
         assert isinstance(state, OpenSpielState)
         assert state.spiel.information_state_string(0) != str(state.spiel)
-        assert str(state.spiel) not in shown
+        during, over, after = shown.partition("the full view, now that the episode is over:")
+        assert over and str(state.spiel) not in during
+        assert str(state.spiel) in after
         scores = {seat: result.score for seat, result in outcome.results.items()}
         assert sorted(scores.values()) == [-1.0, 1.0]  # the library's returns: the winner 1, the loser -1
     finally:

@@ -340,6 +340,11 @@ class HomeScreen(ArenaScreen):
         shown = "" if secret else "0"
         for field in self.query("#opt-seed").results(Input):
             field.placeholder = "secret (a person plays)" if secret else "0"
+            # The words are wider than a value's column: the seed's field takes the whole row then.
+            for row in field.ancestors:
+                if row.has_class("option-field"):
+                    row.set_class(secret, "-seed-secret")
+                    break
             if field.value != shown:
                 self.draft.seed = shown  # first, so the field's change event is not taken as typing
                 field.value = shown
