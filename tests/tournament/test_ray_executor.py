@@ -175,7 +175,9 @@ async def test_a_killed_worker_costs_only_its_decision_in_flight(
         ray.kill(pool.handles[0], no_restart=False)
         progress = await run
         assert progress.status == "finished"
-        assert pool.replays >= 1
+        # The loss was felt: a decision in flight there asked again, or (when none was in flight at
+        # that moment, which is up to timing) a seat of its workers re-sent to the restarted worker.
+        assert pool.replays + pool.refills >= 1
         assert finished_per_slot(remote, tournament_id) == finished_per_slot(local, here)
         assert turns_by_slot(remote, tournament_id) == turns_by_slot(local, here)
     finally:
@@ -204,7 +206,9 @@ async def test_a_removed_node_costs_only_its_decisions_in_flight(
         cluster.remove_node(node)
         progress = await run
         assert progress.status == "finished" and progress.done == len(plan(config))
-        assert pool.replays >= 1
+        # The loss was felt: a decision in flight there asked again, or (when none was in flight at
+        # that moment, which is up to timing) a seat of its workers re-sent to the restarted worker.
+        assert pool.replays + pool.refills >= 1
         assert finished_per_slot(remote, tournament_id) == finished_per_slot(local, here)
         assert turns_by_slot(remote, tournament_id) == turns_by_slot(local, here)
     finally:
