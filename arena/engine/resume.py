@@ -35,7 +35,7 @@ from arena.contract.usage import Usage, unpriced_seat
 from arena.engine.deal_seed import has_human_seat
 from arena.plugins.games import installed_game
 from arena.store.database import Store
-from arena.store.episode_log import restore_action
+from arena.store.episode_log import restore_action, steps_of
 
 RESUMABLE = (EpisodeStatus.ABORTED, EpisodeStatus.FAILED)
 """Statuses an episode can be resumed from: it stopped before its end, and not by a rule of its own."""
@@ -75,14 +75,7 @@ class ResumePoint:
 
     def recorded_steps(self) -> Iterator[list[dict[str, Any]]]:
         """The stored rows grouped by step, in order."""
-        step: list[dict[str, Any]] = []
-        for row in self.rows:
-            if step and row["step"] != step[0]["step"]:
-                yield step
-                step = []
-            step.append(row)
-        if step:
-            yield step
+        return steps_of(self.rows)
 
     def check_players(self, configs: dict[str, dict[str, Any]]) -> None:
         """Raise :class:`NotResumable` if a rebuilt player's configuration is not the stored one."""

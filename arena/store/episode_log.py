@@ -66,7 +66,8 @@ def hydrate(
     return rows
 
 
-def _steps(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+def steps_of(rows: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    """Stored turn rows (in order) grouped by step."""
     step: list[dict[str, Any]] = []
     for row in rows:
         if step and row["step"] != step[0]["step"]:
@@ -97,7 +98,7 @@ def _rebuild(
         )
     try:
         game = definition.create(int(episode["seed"]), dict(episode["options"] or {}))
-        for step in _steps(rows):
+        for step in steps_of(rows):
             seen = {
                 row["seat"]: dumps_bytes(game.observation(row["seat"]).model_dump(mode="json"))
                 for row in step
