@@ -133,17 +133,26 @@ def rules_by_seat(
 
 
 def reflow(text: str) -> str:
-    """Join hard-wrapped lines into paragraphs; keep blank lines, bullets and indented lines."""
+    """Join hard-wrapped lines into paragraphs; keep blank lines, bullets and indented lines.
+
+    An indented line right under a bullet continues that bullet and joins it (bargain's
+    "- offer: ... The offer is binding:" then "  if the buyer accepts it ..."); a line
+    starting at the margin after a bullet starts a new paragraph.
+    """
     lines = text.splitlines()
     out: list[str] = []
+    in_bullet = False
     for line in lines:
-        starts_block = (
-            not line.strip() or line[:1].isspace() or line.lstrip()[:1] in "-*•" or line[:1].isdigit()
-        )
+        bullet = line.lstrip()[:1] in "-*•" and bool(line.strip())
+        if in_bullet and line[:1].isspace() and line.strip() and not bullet:
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+            continue
+        starts_block = not line.strip() or line[:1].isspace() or bullet or line[:1].isdigit() or in_bullet
         if out and out[-1].strip() and not starts_block and not out[-1].rstrip().endswith(":"):
             out[-1] = f"{out[-1].rstrip()} {line.strip()}"
         else:
             out.append(line)
+        in_bullet = bullet
     return "\n".join(out)
 
 
@@ -165,8 +174,11 @@ class MatchDraft:
     def option_errors(self) -> dict[str, str]:
         """One message per bad option text, keyed by option name."""
         errors = {}
+        optional = {o.name for o in self.definition.options if option_kind(o) == "text" and o.default == ""}
         for name, text in self.options.items():
-            if not text.strip():
+            if not text.strip() and name not in optional:
+                # a text whose default is empty may stay empty (OpenSpiel bargaining's
+                # instances file: empty means the library's own instances)
                 errors[name] = f"{name} needs a value"
                 continue
             try:

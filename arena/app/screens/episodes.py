@@ -27,10 +27,14 @@ from arena.app.browse_data import COLUMNS as BROWSE_COLUMNS
 from arena.app.browse_data import STATUSES, EpisodeFilter, episode_cells
 from arena.app.safe import safe_text
 from arena.app.screens.lists import STATUS_STYLES, ListScreen
+from arena.app.widgets.fitted_input import FittedPlaceholderInput
 from arena.plugins.games import game_names
 
 if TYPE_CHECKING:
     from arena.engine.bulk_export import Selection
+
+PLAYER_FILTER_HINTS = ("player contains… (e.g. weather)", "player contains…")
+"""The player filter's placeholder, fullest first: the one that fits is shown."""
 
 
 class EpisodesScreen(ListScreen):
@@ -65,7 +69,7 @@ class EpisodesScreen(ListScreen):
         yield Horizontal(
             Select([(Text(n), n) for n in game_names()], prompt="any game", id="filter-game"),
             Select([(Text(s), s) for s in STATUSES], prompt="any status", id="filter-status"),
-            Input(placeholder="player contains… (e.g. weather)", id="filter-player"),
+            FittedPlaceholderInput(PLAYER_FILTER_HINTS, id="filter-player"),
             id="episode-filters",
         )
 

@@ -21,6 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, ScrollableContainer, Vertical
 from textual.widgets import DataTable, Header, Static
 
+from arena.app.home_data import reflow
 from arena.app.live import LiveMatch
 from arena.app.match_data import HIDDEN_VIEW, HistoryRow
 from arena.app.safe import one_line, prerender, safe_text
@@ -303,12 +304,20 @@ class MatchScreen(ArenaScreen):
             return
         seats, rows = data.result_rows()
         table = self.query_one("#results", ResultsTable)
-        table.show(seats, data.players, rows)
+        table.show(seats, data.players, rows, with_players=not self.has_class("-narrow"))
         table.display = True
         # The final score is in the table: it takes the chart's place beside the reasons,
         # and the board keeps the full width.
         self.query_one(ScoreChart).display = False
         self._results_shown = True
+
+    def on_resize(self) -> None:
+        """Fit the results table to the width, once the screen has its new size class."""
+        self.call_after_refresh(self._fit_results)
+
+    def _fit_results(self) -> None:
+        if self.is_attached:
+            self.query_one("#results", ResultsTable).fit(with_players=not self.has_class("-narrow"))
 
     def _sync_status(self) -> None:
         data = self.match.data
@@ -418,13 +427,16 @@ class MatchScreen(ArenaScreen):
         parts: list[RenderableType] = []
         for seat in seats:
             parts.append(Text(f"seat {seat}", style="bold"))
-            parts.append(safe_text(game.definition.rules(game.options, seat), keep_newlines=True))
+            # joined into paragraphs, as on the home screen: the rules are hard-wrapped for a
+            # prompt, and wrapped again at the box's width they read in ragged half lines
+            parts.append(safe_text(reflow(game.definition.rules(game.options, seat)), keep_newlines=True))
             parts.append(Text(""))
         # Not part of any prompt: what people may know besides (a demand formula), and what a
         # win means for the tournament tables.
         notes = game.definition.rules_notes
         if notes:
-            parts += [Text("also known", style="bold"), safe_text(notes, keep_newlines=True), Text("")]
+            also = safe_text(reflow(notes), keep_newlines=True)
+            parts += [Text("also known", style="bold"), also, Text("")]
         parts.append(Text("wins, draws and losses in tournaments", style="bold"))
         parts.append(safe_text(game.definition.outcome_rule))
         self.app.push_screen(TextScreen("rules", Group(*parts)))

@@ -34,6 +34,7 @@ from arena.app.tournament_data import (
     player_problem,
     suggestions,
 )
+from arena.app.widgets.fitted_input import FittedPlaceholderInput
 from arena.app.widgets.home_parts import option_label
 from arena.app.widgets.setup_fields import label_width, labelled_field, option_control
 from arena.app.widgets.steady_footer import SteadyFooter
@@ -42,6 +43,8 @@ from arena.plugins.players import SpecError
 from arena.tournament.config import TournamentConfigError
 
 SPEC_HINT = "any spec: baseline:NAME, a models-file name, openai:MODEL, openai-compat:MODEL@URL"
+SPEC_HINTS = (SPEC_HINT, "any spec: baseline:NAME, openai:MODEL, …", "any player spec")
+"""The typed player field's placeholder, fullest first: the one that fits is shown."""
 FIXED_FIELDS = (
     (SEEDS_FIELD, "deal seeds", "integer", "every line-up plays each deal seed, in every seating"),
     (SEED_FIELD, "master seed", "integer", "the deal seeds are drawn from this seed"),
@@ -94,7 +97,7 @@ class TournamentSetupScreen(ArenaScreen):
                     yield OptionList(id="t-players")
                     yield Static(Text(""), id="t-players-error", classes="field-error")
                     with Horizontal(id="t-new-row"):
-                        yield Input(placeholder=SPEC_HINT, id="t-new", compact=True)
+                        yield FittedPlaceholderInput(SPEC_HINTS, id="t-new", compact=True)
                         yield Button("Add", id="t-add", compact=True)
                     yield Static(Text(""), id="t-new-error", classes="field-error")
                     yield Grid(id="t-fields")

@@ -19,7 +19,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
@@ -43,7 +43,9 @@ BOARD_HINT = ", then the board"
 def observation_line(observation: dict[str, object], limit: int = 400) -> str:
     """Scalar facts of an observation as ``name value · ...``; a nested part's under its name.
 
-    Names are words (``rounds_left`` reads "rounds left") and a text value stays on one line.
+    Names are words (``rounds_left`` reads "rounds left") and a text value stays on one line; a
+    text of several lines is left out (a drawing the board shows: squashed onto one line it
+    read as noise and took the rows the fields need).
     A nested part's facts are grouped under its own name (``previous puzzle: grade core,
     first error 2``): shown bare, the previous puzzle's grade read as the current one's.
     """
@@ -52,6 +54,8 @@ def observation_line(observation: dict[str, object], limit: int = 400) -> str:
     def fact(key: str, value: object) -> str | None:
         if isinstance(value, bool) or not isinstance(value, str | int | float):
             return None
+        if isinstance(value, str) and "\n" in value.strip():
+            return None  # a drawing in lines (an OpenSpiel view): the board shows it as drawn
         if isinstance(value, float):
             return f"{label(key)} {value:.2f}"
         return f"{label(key)} {' '.join(str(value).split())}"
@@ -86,7 +90,7 @@ class HumanForm(Vertical):
         padding: 0 1;
         background: $boost;
     }
-    HumanForm .form-facts { color: $text-muted; height: auto; max-height: 2; }
+    HumanForm .form-facts { color: $text-muted; height: auto; }
     HumanForm .form-fields {
         height: auto;
         grid-size: 3;
@@ -98,10 +102,11 @@ class HumanForm(Vertical):
     HumanForm .field-note { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     HumanForm .field-note.-error { color: $error; height: auto; text-wrap: wrap; }
     HumanForm .field-note.-live { color: $text; text-style: bold; height: auto; text-wrap: wrap; }
+    HumanForm .field-note.-current { height: auto; text-wrap: wrap; }
     HumanForm #form-error { color: $error; height: auto; }
     HumanForm #form-actions { height: auto; }
     HumanForm #form-actions Button { margin-right: 2; }
-    HumanForm .form-keys { color: $text-muted; }
+    HumanForm .form-keys { color: $text-muted; width: 1fr; }
     HumanForm ChoiceSet { layout: horizontal; height: auto; width: auto; }
     HumanForm ChoiceButton { margin-right: 2; }
     HumanForm ChoiceButton.-on > .toggle--label { text-style: bold reverse; }
@@ -306,6 +311,20 @@ class HumanForm(Vertical):
             return
         self.form.set_entry(self.form.fields[index].name, text)
         self._show_messages()
+
+    @on(events.DescendantFocus)
+    def _note_in_full(self, event: events.DescendantFocus) -> None:
+        """The note beside the field with the cursor reads whole; the others keep to one row ("…")."""
+        index = next(
+            (
+                found
+                for node in event.widget.ancestors_with_self
+                if isinstance(node, Widget) and (found := self._field_index(node)) is not None
+            ),
+            None,
+        )
+        for number in range(len(self.form.fields)):
+            self.query_one(f"#err-{number}", Static).set_class(number == index, "-current")
 
     @on(Input.Changed)
     def _input_changed(self, event: Input.Changed) -> None:

@@ -170,13 +170,30 @@ class ResultsTable(DataTable[Text]):
     def __init__(self) -> None:
         super().__init__(id="results", zebra_stripes=True, cursor_type="row", show_cursor=False)
         self.border_title = "results"
+        self._shown: tuple[list[str], dict[str, str], list[list[Any]]] | None = None
+        self._with_players = True
 
-    def show(self, seats: list[str], players: dict[str, str], rows: list[list[Any]]) -> None:
-        """Fill the table from :meth:`arena.app.match_data.MatchData.result_rows`."""
+    def show(
+        self, seats: list[str], players: dict[str, str], rows: list[list[Any]], *, with_players: bool = True
+    ) -> None:
+        """Fill the table from :meth:`arena.app.match_data.MatchData.result_rows`.
+
+        ``with_players`` names each column "seat (player)"; without, the seat alone, for a
+        narrow screen where the seat panes beside the table name the players (with them the
+        second seat's column lay beyond the screen's edge at 80 columns).
+        """
+        self._shown = (seats, players, rows)
+        self._with_players = with_players
         self.clear(columns=True)
         self.add_column(Text("metric"), key="metric")
         for seat in seats:
-            self.add_column(safe_text(f"{seat} ({players.get(seat, '?')})", limit=40), key=seat)
+            heading = f"{seat} ({players.get(seat, '?')})" if with_players else seat
+            self.add_column(safe_text(heading, limit=40), key=seat)
         for name, *values in rows:
             for shown, cells in metric_rows(name, values):
                 self.add_row(safe_text(shown), *(Text(cell, justify="right") for cell in cells))
+
+    def fit(self, *, with_players: bool) -> None:
+        """Show the players in the headings or not (the screen's width changed), if that changes them."""
+        if self._shown is not None and with_players != self._with_players:
+            self.show(*self._shown, with_players=with_players)

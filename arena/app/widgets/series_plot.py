@@ -56,7 +56,7 @@ class SeriesPlot(Vertical):
     DEFAULT_CSS = """
     SeriesPlot { height: 1fr; border: round $primary 50%; padding: 0 1 0 0; }
     SeriesPlot PlotWidget { height: 1fr; }
-    SeriesPlot .chart-empty { color: $text-muted; padding: 0 1; }
+    SeriesPlot .chart-empty { color: $text-muted; padding: 0 1; width: 100%; }  /* wraps in a narrow pane */
     """
 
     def __init__(self, *, id: str | None = None) -> None:

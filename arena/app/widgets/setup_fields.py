@@ -19,6 +19,7 @@ from textual.widgets import Input, Label, Select, Static
 
 from arena.app.home_data import SeatOption, option_kind, option_title, reflow, rules_by_seat
 from arena.app.safe import safe_text
+from arena.app.widgets.fitted_input import FittedPlaceholderInput
 from arena.app.widgets.home_parts import option_label
 from arena.contract.game import GameDefinition
 from arena.contract.options import GameOption
@@ -59,11 +60,15 @@ def seat_rows(seats: Sequence[str], choices: list[SeatOption], chosen: dict[str,
             )
         )
         rows.append(Static(Text(""), id=f"seat-error-{index}", classes="field-error seat-error"))
-    example = f"{seats[0]}=openai-compat:MODEL@URL" if seats else "a=openai:MODEL"
-    rows.append(
-        Input(placeholder=f"or type SEAT=SPEC, e.g. {example} (enter)", id="seat-typed", compact=True)
+    seat = seats[0] if seats else "a"
+    wordings = (
+        f"or type SEAT=SPEC, e.g. {seat}=openai-compat:MODEL@URL (enter)",
+        f"or type SEAT=SPEC, e.g. {seat}=openai:MODEL (enter)",
+        "or type SEAT=SPEC, then enter",
+        "SEAT=SPEC",
     )
-    rows.append(Static(Text(""), id="seat-typed-error", classes="field-error"))
+    rows.append(FittedPlaceholderInput(wordings, id="seat-typed", compact=True))
+    rows.append(FieldError(id="seat-typed-error"))
     return rows
 
 

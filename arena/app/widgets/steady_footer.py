@@ -6,13 +6,18 @@ signal fires on every focus change, so opening a help box or a question over a s
 closing it, rebuilt the footer underneath twice although it shows the same keys: about half
 of the time a key took to open the help box over the tournament screen. This footer keeps
 Textual's rendering and compares what it would show first.
+
+It also leaves out the keys that do not fit whole before the palette key: Textual's footer
+ran on under it, so at 80 columns the replay's last key read "t Ne". F1 lists every key.
 """
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 FooterKeys = tuple[tuple[object, ...], ...]
 
@@ -50,7 +55,24 @@ class SteadyFooter(Footer):
         if self._bindings_ready:
             self.composed_keys = self.shown_keys()
             self.recomposed += 1
+        self.call_after_refresh(self.fit_keys)
         yield from super().compose()
+
+    def on_resize(self) -> None:
+        """Show the keys that fit the new width."""
+        self.fit_keys()
+
+    def fit_keys(self) -> None:
+        """Show the keys, in order, while each fits whole beside the palette key; hide the rest."""
+        keys = list(self.query(FooterKey))
+        palette = [key for key in keys if key.has_class("-command-palette")]
+        room = self.size.width - sum(_width(key) for key in palette)
+        used = 0
+        for key in keys:
+            if key in palette:
+                continue
+            used += _width(key)
+            key.display = used <= room
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         """Recompose as Textual does, unless the keys shown are the ones already there."""
@@ -58,3 +80,8 @@ class SteadyFooter(Footer):
         if mine and self.shown_keys() == self.composed_keys:
             return
         super().bindings_changed(screen)
+
+
+def _width(key: FooterKey) -> int:
+    """The columns ``key`` takes in the footer: its label, padding, border and margins."""
+    return cell_len(key.render().plain) + key.styles.gutter.width + key.styles.margin.width
