@@ -422,7 +422,10 @@ class ArenaApp(App[int]):
             if wanted and entry not in keys:
                 keys.append(entry)
         name = str(getattr(screen, "HELP_NAME", "") or type(screen).__name__)
-        self.push_screen(TextScreen("help", help_body(name, keys, database=self.store.path)))
+        # the box's inner width: 96 columns or 95% of the screen, less its border, padding and bar
+        text_width = min(96, self.size.width * 95 // 100) - 6
+        body = help_body(name, keys, database=self.store.path, text_width=text_width)
+        self.push_screen(TextScreen("help", body))
 
     async def action_quit(self) -> None:
         """Textual's quit (command palette, ctrl+q): asks first while matches run."""

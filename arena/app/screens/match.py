@@ -316,8 +316,8 @@ class MatchScreen(ArenaScreen):
         self.call_after_refresh(self._fit_results)
 
     def _fit_results(self) -> None:
-        if self.is_attached:
-            self.query_one("#results", ResultsTable).fit(with_players=not self.has_class("-narrow"))
+        for table in self.query(ResultsTable):  # none yet if resized before it was built
+            table.fit(with_players=not self.has_class("-narrow"))
 
     def _sync_status(self) -> None:
         data = self.match.data

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import ClassVar
 
@@ -61,12 +62,19 @@ SCREEN_GUIDES = {
 """What to do on a screen, in words, above its keys (F1): where the keys alone do not say it."""
 
 
-def help_body(screen_title: str, bindings: list[tuple[str, str]], database: Path | None = None) -> Text:
+def help_body(
+    screen_title: str,
+    bindings: list[tuple[str, str]],
+    database: Path | None = None,
+    *,
+    text_width: int | None = None,
+) -> Text:
     """The keys of the current screen, then the keys that work everywhere, then where episodes are saved.
 
     One ``Text`` with the keys padded into a column, not Rich tables: Textual measures and
     draws a text in a fraction of the time two tables take, and the help key is pressed
-    while a tournament plays on the same loop.
+    while a tournament plays on the same loop. With ``text_width`` (the box's inner width)
+    a description too long for its line goes on under itself, not under the keys.
     """
     width = max(cell_len(key) for key, _ in (*bindings, *GENERAL_HELP))
     body = Text()
@@ -80,7 +88,9 @@ def help_body(screen_title: str, bindings: list[tuple[str, str]], database: Path
         for key, description in rows:
             body.append(key, style="bold cyan")
             body.append(" " * (width - cell_len(key) + 2))  # as far apart as two table columns
-            body.append(f"{description}\n")
+            room = (text_width - width - 2) if text_width else 0
+            lines = textwrap.wrap(description, room) if room >= 20 else [description]
+            body.append("\n".join([lines[0], *(" " * (width + 2) + line for line in lines[1:])]) + "\n")
     body.append("\nEverything also works with the mouse: click lists, buttons, tabs and rows.", style="dim")
     if database is not None:
         body.append("\nEpisodes are saved in ", style="dim")

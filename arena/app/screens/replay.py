@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 NAVIGATION = frozenset({"next", "previous", "first", "last", "page_forward", "page_back"})
 PAGE = 10
+TURNS_TITLES = ("decisions that led here", "decisions")
+"""The turns box's title, fullest first: the longest that fits is shown."""
 CHANGES_SHOWN = 200
 """Changes listed for one step (a step that rebuilds a board changes more)."""
 BOARDS_KEPT = 64
@@ -144,9 +146,23 @@ class ReplayScreen(ArenaScreen):
     def on_mount(self) -> None:
         """Set up once the widgets exist."""
         self.query_one("#replay-board-box").border_title = "state"
-        self.query_one("#replay-turns-box").border_title = "decisions that led here"
+        self.query_one("#replay-turns-box").border_title = TURNS_TITLES[0]
+        self.call_after_refresh(self._fit_titles)
         self.show()
         self.call_after_refresh(self._draw_ahead)
+
+    def on_resize(self) -> None:
+        """Word the box titles for the new width, once the boxes have it."""
+        self.call_after_refresh(self._fit_titles)
+
+    def _fit_titles(self) -> None:
+        # The turns box is 27 columns at 80: its full title ended "decisions that led h…".
+        boxes = self.query("#replay-turns-box")
+        if not boxes:
+            return  # resized before the boxes exist: on_mount words the title
+        box = boxes.first()
+        room = box.size.width - 6  # the corners, the rules beside the title and its spaces
+        box.border_title = next((t for t in TURNS_TITLES if len(t) <= room), TURNS_TITLES[-1])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Arrow keys step the replay unless a text box has the cursor."""

@@ -313,12 +313,19 @@ class HumanForm(Vertical):
         self._show_messages()
 
     @on(events.DescendantFocus)
-    def _note_in_full(self, event: events.DescendantFocus) -> None:
-        """The note beside the field with the cursor reads whole; the others keep to one row ("…")."""
+    @on(events.DescendantBlur)
+    def _note_in_full(self) -> None:
+        """The note beside the field with the cursor reads whole; the others keep to one row ("…").
+
+        The field is read from the focus as it is now, not from the event: two fields' focus
+        events bubble up different paths and may arrive in either order.
+        """
+        focused = self.screen.focused
+        nodes = focused.ancestors_with_self if focused is not None else []
         index = next(
             (
                 found
-                for node in event.widget.ancestors_with_self
+                for node in nodes
                 if isinstance(node, Widget) and (found := self._field_index(node)) is not None
             ),
             None,

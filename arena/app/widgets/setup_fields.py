@@ -64,6 +64,7 @@ def seat_rows(seats: Sequence[str], choices: list[SeatOption], chosen: dict[str,
     wordings = (
         f"or type SEAT=SPEC, e.g. {seat}=openai-compat:MODEL@URL (enter)",
         f"or type SEAT=SPEC, e.g. {seat}=openai:MODEL (enter)",
+        f"SEAT=SPEC, e.g. {seat}=openai:MODEL (enter)",
         "or type SEAT=SPEC, then enter",
         "SEAT=SPEC",
     )
