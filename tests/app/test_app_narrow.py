@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Input, Static, TabbedContent
 from textual.widgets._footer import FooterKey
@@ -154,13 +155,21 @@ async def test_a_person_plays_a_catalogue_game_at_80x24(app_db: Path, game: str)
         form.query_one("#field-0").focus()
         await wait_until(pilot, lambda: reads_whole(app, facts), "the form's facts whole")
         controls = [form.query_one(f"#field-{i}") for i in range(len(form.form.fields))]
+        help_line = form.query_one("#form-help", Static)
         for index, control in enumerate(controls):
             control.focus()
             note = form.query_one(f"#err-{index}", Static)
 
             def in_view(control: Widget = control, note: Static = note) -> bool:
                 whole = wholly_visible(app, control) and wholly_visible(app, board)
-                return whole and note.has_class("-current") and reads_whole(app, note)
+                said = note.content.plain if isinstance(note.content, Text) else str(note.content)
+                # the note whole beside the field, or repeated whole on the line under the fields
+                shown_whole = any(
+                    reads_whole(app, widget) and said in str(widget.content)
+                    for widget in (note, help_line)
+                    if widget.display
+                )
+                return whole and note.has_class("-current") and bool(said) and shown_whole
 
             await wait_until(pilot, in_view, f"{control.id}, its note whole, and the board")
             assert board.size.height >= 4, "three board rows and its bar beside the form"

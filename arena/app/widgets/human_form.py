@@ -102,7 +102,9 @@ class HumanForm(Vertical):
     HumanForm .field-note { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     HumanForm .field-note.-error { color: $error; height: auto; text-wrap: wrap; }
     HumanForm .field-note.-live { color: $text; text-style: bold; height: auto; text-wrap: wrap; }
-    HumanForm .field-note.-current { height: auto; text-wrap: wrap; }
+    /* The focused field's note (-current) and the help line under the fields: laid out by
+       the screen's width in arena.tcss (this stylesheet is scoped to the form). */
+    HumanForm #form-help { display: none; color: $text-muted; height: auto; }
     HumanForm #form-error { color: $error; height: auto; }
     HumanForm #form-actions { height: auto; }
     HumanForm #form-actions Button { margin-right: 2; }
@@ -163,6 +165,7 @@ class HumanForm(Vertical):
                 control.add_class(row)
                 yield control
                 yield Static(self._note(spec), id=f"err-{index}", classes=f"field-note {row}")
+        yield Static(Text(""), id="form-help", classes="-empty")
         yield Static(safe_text(self.form.error or ""), id="form-error")
         with Horizontal(id="form-actions"):
             yield Button("Submit move (enter)", id="form-submit", variant="success", compact=True)
@@ -190,6 +193,7 @@ class HumanForm(Vertical):
         note.set_class(not error and self.form.note(spec.name) is not None, "-live")
 
     def _show_messages(self) -> None:
+        self._note_in_full()
         for index, spec in enumerate(self.form.fields):
             self._show_note(index)
             applies = self.form.applies(spec)
@@ -315,11 +319,16 @@ class HumanForm(Vertical):
     @on(events.DescendantFocus)
     @on(events.DescendantBlur)
     def _note_in_full(self) -> None:
-        """The note beside the field with the cursor reads whole; the others keep to one row ("…").
+        """The note of the field with the cursor reads whole; the others keep to one row ("…").
 
-        The field is read from the focus as it is now, not from the event: two fields' focus
-        events bubble up different paths and may arrive in either order.
+        Where the column is wide its note wraps there; at 80 columns it is repeated whole on
+        the help line under the fields, unless the column already shows it whole (a problem
+        with the entry, or the game's running line). The field is read from the focus as it
+        is now, not from the event: two fields' focus events bubble up different paths and
+        may arrive in either order.
         """
+        if not self.is_attached or not self.query("#form-help"):
+            return
         focused = self.screen.focused
         nodes = focused.ancestors_with_self if focused is not None else []
         index = next(
@@ -332,6 +341,14 @@ class HumanForm(Vertical):
         )
         for number in range(len(self.form.fields)):
             self.query_one(f"#err-{number}", Static).set_class(number == index, "-current")
+        help_line = self.query_one("#form-help", Static)
+        spec = self.form.fields[index] if index is not None else None
+        wraps_anyway = spec is not None and (
+            spec.name in self.form.field_errors or self.form.note(spec.name) is not None
+        )
+        shown = self._note(spec) if spec is not None and not wraps_anyway else Text("")
+        help_line.update(shown)
+        help_line.set_class(not shown.plain, "-empty")
 
     @on(Input.Changed)
     def _input_changed(self, event: Input.Changed) -> None:
