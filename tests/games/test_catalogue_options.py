@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 import pytest
+from pydantic import BaseModel
 
 from arena.contract.options import option_fields
 from arena.plugins.games import game_names, get_game
@@ -28,16 +29,18 @@ def test_both_catalogues_are_listed() -> None:
 @pytest.mark.parametrize("name", CATALOGUE_GAMES)
 def test_the_listed_options_and_seats_are_those_of_the_model_made_from_them(name: str) -> None:
     definition = get_game(name)
-    assert definition.options == option_fields(definition.Options)
-    assert definition.default_seats == definition.seats(definition.Options())
+    model: type[BaseModel] = definition.Options
+    assert definition.options == option_fields(model)
+    assert definition.default_seats == definition.seats(model())
     assert definition.Options is get_game(name).Options  # made once per game
     assert definition.Options is type(definition)().Options  # and per class, not per instance
 
 
 def test_a_game_loaded_by_name_outside_the_curated_list_lists_what_its_model_holds() -> None:
     definition = get_game("openspiel:oh_hell")  # players is a parameter, no curated words
-    assert definition.options == option_fields(definition.Options)
-    assert definition.default_seats == definition.seats(definition.Options())
+    model: type[BaseModel] = definition.Options
+    assert definition.options == option_fields(model)
+    assert definition.default_seats == definition.seats(model())
 
 
 # The listing in a fresh interpreter, then the pydantic models that exist by module.
