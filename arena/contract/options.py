@@ -8,6 +8,7 @@ form are built from them.
 from __future__ import annotations
 
 import functools
+import threading
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -87,11 +88,14 @@ class OptionsOnDemand:
     def __init__(self, make: Callable[[type[Any]], type[BaseModel]]) -> None:
         self._make = make
         self._made: dict[type[Any], type[BaseModel]] = {}
+        self._making = threading.Lock()  # one model per class, even read first from two threads
 
     def __get__(self, definition: object, owner: type[Any]) -> type[BaseModel]:
-        if owner not in self._made:
-            self._made[owner] = self._make(owner)
-        return self._made[owner]
+        made = self._made.get(owner)
+        if made is None:
+            with self._making:
+                made = self._made.get(owner) or self._made.setdefault(owner, self._make(owner))
+        return made
 
 
 def resolve_options(game: str, model: type[BaseModel], given: dict[str, Any]) -> dict[str, Any]:
