@@ -231,7 +231,8 @@ def test_home_draft_refuses_a_seed_sqlite_cannot_store() -> None:
 
 
 def test_reflow_joins_hard_wrapped_lines() -> None:
-    assert reflow("one\ntwo\n- item\n  more\n\nnext:") == "one two\n- item\n  more\n\nnext:"
+    # an indented line right under a bullet continues it (the bargain rules' "binding:" bullet)
+    assert reflow("one\ntwo\n- item\n  more\n\nnext:") == "one two\n- item more\n\nnext:"
 
 
 async def test_episode_filter(tmp_path: Path) -> None:
