@@ -24,4 +24,3 @@ def seat_cells(seats: Mapping[int, Sequence[tuple[str, str, str]]]) -> dict[int,
         episode: " ".join(f"{seat}={names[player]}{mark}" for seat, player, mark in rows)
         for episode, rows in seats.items()
     }
-
