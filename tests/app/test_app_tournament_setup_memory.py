@@ -34,7 +34,7 @@ def setup_screen(app: ArenaApp) -> TournamentSetupScreen:
 
 
 async def open_alone(pilot: Any, app: ArenaApp) -> TournamentSetupScreen:
-    """Open the tournament set-up on its own (as the tournament list's ctrl+n does) and wait for its fields."""
+    """Open the tournament set-up on its own (as the tournament list's ctrl+n does); wait for its fields."""
     app.open_tournament_setup()
     await wait_until(pilot, lambda: isinstance(app.screen, TournamentSetupScreen), "the set-up")
     screen = setup_screen(app)
@@ -90,16 +90,18 @@ async def set_up_players(pilot: Any, app: ArenaApp, players: tuple[str, ...]) ->
     box = screen.query_one("#t-players", OptionList)
     box.focus()
     await pilot.pause()
-    while screen.draft is not None and screen.draft.players:
-        count = len(screen.draft.players)
+
+    def count() -> int:
+        return len(screen.draft.players) if screen.draft is not None else 0
+
+    while count():
+        before = count()
         await pilot.press("delete")
-        await wait_until(
-            pilot, lambda: screen.draft is not None and len(screen.draft.players) < count, "one gone"
-        )
+        await wait_until(pilot, lambda: count() < before, "one player gone")  # noqa: B023 (awaited here)
     for spec in players:
         await type_into(pilot, app, "#t-new", spec)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: screen.draft is not None and spec in screen.draft.players, spec)
+        await wait_until(pilot, lambda: spec in (screen.draft.players if screen.draft else []), spec)  # noqa: B023
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
