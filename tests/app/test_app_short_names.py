@@ -125,7 +125,7 @@ async def test_the_episode_list_shows_short_names(
         assert cells == {f"a={SHORT} b=baseline:weather", f"a=baseline:weather b={SHORT}"}
 
 
-async def test_arena_episodes_shows_short_names_and_its_json_the_full_ids(
+async def test_arena_episodes_and_tournaments_show_short_names_and_their_json_the_full_ids(
     tmp_path: Path, wire: WireServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "arena.db"
@@ -143,6 +143,12 @@ async def test_arena_episodes_shows_short_names_and_its_json_the_full_ids(
         f"a={spec} b=baseline:weather",
         f"a=baseline:weather b={spec}",
     }
+    assert main(["--db", str(db), "tournaments"]) == 0
+    (listed,) = capsys.readouterr().out.splitlines()[1:]
+    assert listed.split("\t")[3] == f"{SHORT} baseline:weather"
+    assert main(["--db", str(db), "tournaments", "--json"]) == 0
+    (tournament,) = json.loads(capsys.readouterr().out)
+    assert tournament["config"]["players"] == [spec, "baseline:weather"]
 
 
 def test_names_that_would_look_alike_keep_their_full_ids() -> None:
