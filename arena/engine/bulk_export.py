@@ -21,13 +21,17 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from arena.contract.game import GameDefinition
+from arena.contract.usage import unpriced_seat
 from arena.engine import json_patch
 from arena.engine.export import refuse_secret
 from arena.plugins.games import installed_game
 from arena.store.database import SECRET_DEAL, Store
 
-SCHEMA_VERSION = 1
-"""Version of the export's column lists; goes up when a column changes name or meaning."""
+SCHEMA_VERSION = 2
+"""Version of the export's column lists; goes up when a column changes name or meaning.
+
+2: ``cost_usd`` is null, not 0, for a seat whose model has no price (its cost is unknown).
+"""
 
 Rows = Literal["turns", "seats"]
 Observations = Literal["none", "changes", "full"]
@@ -80,7 +84,7 @@ TURN_COLUMNS: tuple[Column, ...] = (
     _col("cached_tokens", "int", "input tokens read from a prompt cache"),
     _col("cache_write_tokens", "int", "input tokens written to a prompt cache"),
     _col("reasoning_tokens", "int", "reasoning tokens (counted in output_tokens)"),
-    _col("cost_usd", "float", "dollars (0 for an unpriced model)"),
+    _col("cost_usd", "float", "dollars (null: the model has no price)", null=True),
     _col("latency", "float", "seconds the decision took"),
     _col("state", "json", "the turn's state right after its step (the game's turn_state)", null=True),
     _col("rebuild_error", "str", "why state could not be rebuilt from the log", null=True),
@@ -114,7 +118,7 @@ SEAT_COLUMNS: tuple[Column, ...] = (
     _col("output_tokens", "int", "output tokens"),
     _col("cached_tokens", "int", "input tokens read from a prompt cache"),
     _col("cache_write_tokens", "int", "input tokens written to a prompt cache"),
-    _col("cost_usd", "float", "dollars (0 for an unpriced model)"),
+    _col("cost_usd", "float", "dollars (null: the model has no price)", null=True),
 )
 """``--rows seats``: one row per seat of an episode."""
 
@@ -273,7 +277,7 @@ def turn_rows(
                 "cached_tokens": turn["cached_tokens"],
                 "cache_write_tokens": turn["cache_write_tokens"],
                 "reasoning_tokens": turn["reasoning_tokens"],
-                "cost_usd": turn["cost_usd"],
+                "cost_usd": None if unpriced_seat(seat.get("config")) else turn["cost_usd"],
                 "latency": turn["latency"],
                 "state": turn["state"],
                 "rebuild_error": turn.get("rebuild_error"),
@@ -322,7 +326,7 @@ def seat_rows(store: Store, ids: list[int]) -> Iterator[tuple[int, list[dict[str
                 "output_tokens": seat["output_tokens"],
                 "cached_tokens": int(cached.get(seat["seat"]) or 0),
                 "cache_write_tokens": seat["cache_write_tokens"],
-                "cost_usd": seat["cost_usd"],
+                "cost_usd": None if unpriced_seat(seat["config"]) else seat["cost_usd"],
             }
             for seat in store.seats(episode_id)
         ]

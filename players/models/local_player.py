@@ -73,7 +73,10 @@ class LocalPlayer(ModelPlayer):
         return {
             **super().configuration(),
             "n_ctx": self.settings.context_tokens,
-            "n_threads": self.settings.n_threads,  # None: every core (does not change the replies)
+            # None: every core. The count can change the replies (it changes the order of the
+            # kernels' sums: 2 and 1 threads gave "produce": 0 and 60000 for one prompt), so it is
+            # part of the configuration; with None the same name may reply otherwise on another machine.
+            "n_threads": self.settings.n_threads,
             "model_sha256": local_runtime.model_sha256(self.settings.model),
         }
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import tests.support.app_driving  # noqa: F401 - Pilot's own wait gets the suite's guard, for every app test
+
 
 @pytest.fixture
 def app_db(tmp_path: Path) -> Path:

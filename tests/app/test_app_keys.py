@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from arena.app.screens.episodes import EpisodesScreen
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import ConfirmScreen, TextScreen
+from arena.app.screens.tournament_setup import TournamentSetupScreen
 from arena.app.widgets.choice_set import ChoiceSet
 from arena.app.widgets.human_form import HumanForm
 from arena.app.widgets.panels import ScoreChart, SeatPane
@@ -19,7 +21,7 @@ from arena.contract.player import Decision, DecisionRequest, Player
 from arena.engine.match import MatchConfig
 from games.bargain import BargainState
 from games.bargain.rules import PRICE_MAX, BargainAction
-from tests.support.app_driving import bargain_form, render_plain, started, wait_until
+from tests.support.app_driving import bargain_form, burst, render_plain, screen_text, started, wait_until
 from tests.support.gamekit import new_lemonade
 
 
@@ -35,6 +37,38 @@ async def test_home_keys_work_while_a_text_field_has_focus(app_db: Path) -> None
         assert seed.value == before, "the key was not typed into the field"
         await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episodes")
+
+
+@pytest.mark.parametrize("key", ["ctrl+s", "ctrl+r"])
+async def test_a_start_pressed_while_the_chosen_game_is_being_set_up_is_kept(app_db: Path, key: str) -> None:
+    """Ctrl+S (or Ctrl+R) as soon as the new game's rules show, before its seats are mounted.
+
+    The key used to find the seats unchosen and was dropped without a word (the browser
+    test's second tab hit it); it now waits for the set-up and starts the game chosen.
+    """
+    app = create_app(app_db, load_models=False)
+    async with started(app, size=(142, 44)) as pilot:
+        app.screen.query_one("#games").focus()
+        await pilot.pause()
+        burst(app, "down")  # Lemonade stand -> Bargain
+        while "seat seller" not in screen_text(app):  # a person sees the rules: the seats follow
+            await asyncio.sleep(0.001)
+        burst(app, key)
+        if key == "ctrl+s":
+            await wait_until(pilot, lambda: bool(app.matches.matches), "the match to start")
+            assert [match.config.game for match in app.matches.matches] == ["bargain"]
+            [match] = app.matches.matches
+            shown = lambda: isinstance(app.screen, MatchScreen) and match.data.over  # noqa: E731
+            await wait_until(pilot, shown, "its end")
+        else:
+            await wait_until(pilot, lambda: isinstance(app.screen, TournamentSetupScreen), "the set-up")
+            await wait_until(pilot, lambda: bool(app.screen.query("#tf-error-seeds")), "its fields")
+            setup, home = app.screen, app.screen_stack[0]
+            assert isinstance(setup, TournamentSetupScreen) and isinstance(home, HomeScreen)
+            draft = setup.draft
+            assert draft is not None and home.draft is not None and draft.definition.name == "bargain"
+            seated = list(dict.fromkeys(home.draft.seats.values()))
+            assert seated and draft.players == seated, "the seats' players, not the first baselines"
 
 
 async def test_letters_typed_with_the_submit_button_focused_open_nothing(app_db: Path) -> None:

@@ -82,8 +82,9 @@ def test_a_person_plays_a_bargain_in_the_browser_and_the_episode_is_stored(
 def test_two_tabs_are_two_apps_writing_one_database(db_path: Path) -> None:
     with arena_serve(db_path) as (url, _server), chromium() as browser:
         tabs = [Tab(browser, url), Tab(browser, url)]
-        for tab in tabs:
+        for tab in tabs:  # both homes up before either starts: a later app opens on the last game started
             tab.wait_text("✓ human")
+        for tab in tabs:
             tab.focus()
             tab.press("ArrowDown")  # Bargain, with its default baselines
             tab.wait_text("seat seller")

@@ -3,10 +3,12 @@
 One match, an unpriced model beside a priced one, through the real SDK and the wire server:
 the console's turn lines and results table, the app's reasons and seat totals, and the
 replay all say "no price" for the unpriced seat and dollars for the priced one. The stored
-columns keep 0 for the unpriced dollars, as they always have.
+columns keep 0 for the unpriced dollars, as they always have; the row export writes null.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -16,6 +18,8 @@ from arena.app.replay_data import ReplayData
 from arena.app.widgets.panels import reason_entry
 from arena.cli.output import results_table, turn_line
 from arena.contract.records import CallbackObserver, EpisodeEnded, Event, TurnsRecorded
+from arena.engine import bulk_export
+from arena.engine.export_formats import read_rows, write_export
 from arena.engine.match import MatchConfig, play_match
 from arena.plugins.players import parse_player_spec
 from arena.store.database import Store
@@ -34,7 +38,7 @@ def rendered(table: object) -> str:
 
 
 async def test_an_unpriced_model_shows_no_price_where_a_priced_one_shows_dollars(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv(KEY_ENV, CANARY_KEY)
     players = {"a": "free", "b": "paid"}
@@ -77,6 +81,20 @@ async def test_an_unpriced_model_shows_no_price_where_a_priced_one_shows_dollars
 
     seats = {seat["seat"]: seat for seat in store.seats(outcome.episode_id or 0)}
     assert seats["a"]["cost_usd"] == 0.0 and seats["a"]["input_tokens"] == 400  # the stored columns as ever
+
+    # The row export (CSV, Parquet, JSON Lines) writes an unknown cost as null: a sum is no lie.
+    ids = [outcome.episode_id or 0]
+    [(_, seat_rows)] = list(bulk_export.rows_of(store, ids, "seats"))
+    [(_, turn_rows)] = list(bulk_export.rows_of(store, ids, "turns"))
+    assert {row["seat"]: row["cost_usd"] for row in seat_rows} == {"a": None, "b": spent.cost_usd}
+    assert {row["cost_usd"] for row in turn_rows if row["seat"] == "a"} == {None}
+    assert all(row["cost_usd"] > 0 for row in turn_rows if row["seat"] == "b")
+    assert {row["input_tokens"] for row in turn_rows if row["seat"] == "a"} == {200}, "tokens still counted"
+    for fmt in ("csv", "parquet"):  # an empty cell and a Parquet null, read back as None
+        target = tmp_path / f"seats.{fmt}"
+        write_export(store, ids, "seats", "none", fmt, target)
+        read = {row["seat"]: row["cost_usd"] for row in read_rows(target, fmt, bulk_export.SEAT_COLUMNS)}
+        assert read["a"] is None and read["b"] == pytest.approx(spent.cost_usd), fmt
 
 
 async def test_a_model_priced_at_zero_on_purpose_is_free_and_one_left_unpriced_is_not(

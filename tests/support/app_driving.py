@@ -27,6 +27,28 @@ far beyond any step on a loaded machine (a count of 800 short pauses, used befor
 about 16 s when the app was quick and could run out on a machine busy with other work)."""
 
 
+def _pilot_waits_as_long_as_our_guard() -> None:
+    """Give Textual's own wait for pending messages the suite's guard instead of its 30 s.
+
+    ``Pilot.press`` and ``Pilot.pause`` first wait until every widget has handled what was
+    queued before them, and fail with ``WaitForScreenTimeout`` after 30 s: a wall-clock limit
+    that a machine loaded by other work can pass with nothing wrong (a paperclip form test at
+    80x24 failed so at load 20). The tests wait for states, with one guard against a hang.
+    """
+    original = Pilot._wait_for_screen
+    if getattr(original, "guard", None) == GIVE_UP_SECONDS:
+        return
+
+    async def patient(self: Pilot[Any], timeout: float = GIVE_UP_SECONDS) -> bool:
+        return await original(self, max(timeout, GIVE_UP_SECONDS))
+
+    patient.guard = GIVE_UP_SECONDS  # type: ignore[attr-defined]
+    Pilot._wait_for_screen = patient  # type: ignore[method-assign]
+
+
+_pilot_waits_as_long_as_our_guard()
+
+
 def render_plain(renderable: object, width: int = 200) -> str:
     """What ``renderable`` shows, as plain text."""
     console = Console(width=width, record=True, color_system=None, file=io.StringIO())

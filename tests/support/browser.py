@@ -140,7 +140,14 @@ class Tab:
     def wait_text(self, wanted: str, *, gone: bool = False) -> None:
         """Wait until the terminal shows ``wanted`` (or, with ``gone``, no longer shows it)."""
         what = f"{wanted!r} {'to go' if gone else 'on screen'}"
-        wait_for(lambda: (wanted in self.text()) != gone, what, lambda: self.page.wait_for_timeout(POLL_MS))
+        try:
+            wait_for(lambda: (wanted in self.text()) != gone, what, self._pause)
+        except AssertionError as error:  # say what the terminal showed, at what size
+            size = f"{self.screen.columns}x{self.screen.lines}"
+            raise AssertionError(f"{error}; the {size} terminal shows:\n{self.text()}") from None
+
+    def _pause(self) -> None:
+        self.page.wait_for_timeout(POLL_MS)
 
     def focus(self) -> None:
         """Give the terminal the keyboard, as a person's click on the page would."""

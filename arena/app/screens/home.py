@@ -54,6 +54,8 @@ class HomeScreen(ArenaScreen):
         self._option_names: list[str] = []
         self._building = False
         self._players_stale = False
+        self._asked_while_building: str | None = None
+        """An action (start, tournament) asked for while the set-up was half rebuilt."""
 
     def compose(self) -> ComposeResult:
         """Build the widgets (the games are listed once the frame is painted)."""
@@ -171,7 +173,7 @@ class HomeScreen(ArenaScreen):
         finally:
             self._building = False
         self._show_players()
-        self._refresh_if_stale()
+        self._after_building()
         self.paint_when_idle()  # the set-up is whole: shown now, not at the next frame tick
         self.call_after_refresh(self.arena.read_models)  # once the game is painted: read the models
 
@@ -213,6 +215,7 @@ class HomeScreen(ArenaScreen):
             self._building = False
         self._show_players()
         self._show_errors(final=False)
+        self._after_building()
 
     async def _build_options(self) -> None:
         from arena.app.widgets.setup_fields import option_fields
@@ -260,10 +263,26 @@ class HomeScreen(ArenaScreen):
         given: dict[str, str] = {name: text for name, text in self.draft.options.items() if text.strip()}
         self.query_one("#game-rules", Static).update(rules_view(self.definition, given))
 
-    def _refresh_if_stale(self) -> None:
+    def _settling(self) -> bool:
+        """True while the set-up is being rebuilt, or the highlighted game is not yet the one shown."""
+        if self._building:
+            return True
+        games = self.query_one("#games", OptionList)
+        if games.highlighted is None or self.definition is None:
+            return False
+        # The highlight moved (a key) and its message, which rebuilds the set-up, is still queued.
+        return games.get_option_at_index(games.highlighted).id != self.definition.name
+
+    def _after_building(self) -> None:
+        """The set-up is whole again: catch up on what arrived while it was rebuilt."""
         if self._players_stale:
             self._players_stale = False
             self.refresh_players()
+        asked, self._asked_while_building = self._asked_while_building, None
+        if asked == "start":
+            self.action_start()
+        elif asked == "tournament":
+            self.action_tournament()
 
     # -- edits --------------------------------------------------------------------------
     @on(Input.Changed, "#options Input")
@@ -292,7 +311,7 @@ class HomeScreen(ArenaScreen):
                 await self._build_seats()
             finally:
                 self._building = False
-            self._refresh_if_stale()
+            self._after_building()
         self._show_errors(final=False)
 
     @on(Select.Changed, "#seats Select")
@@ -361,6 +380,12 @@ class HomeScreen(ArenaScreen):
 
         if self.draft is None:
             return
+        if self._settling():
+            # A key pressed just after choosing a game: its seats are not mounted yet and would
+            # read as unchosen (or the game before it is still shown). The match starts once
+            # the chosen game's set-up is whole, not never, and not the game before.
+            self._asked_while_building = "start"
+            return
         if self._show_errors(final=True):
             return
         try:
@@ -381,6 +406,9 @@ class HomeScreen(ArenaScreen):
     def action_tournament(self) -> None:
         """Set up a tournament of this game's seat players, seed and options (checked there)."""
         if self.draft is None:
+            return
+        if self._settling():  # as for a start: once the set-up is whole
+            self._asked_while_building = "tournament"
             return
         from arena.app.home_data import default_seats
         from arena.app.tournament_data import TournamentDraft  # the tournament code loads when used
