@@ -77,8 +77,9 @@ def check_step(state: GameState, actions: dict[str, BaseModel]) -> None:
     """The per-step contract before ``actions`` are applied."""
     definition = state.definition
     _require(set(state.pending()) <= set(state.seats), "pending seats must be seats of the game")
+    observations = {}
     for seat in state.seats:
-        observed(state, seat)
+        observations[seat] = observed(state, seat)
         _require(isinstance(definition.rules(state.options, seat), str), "rules must be text")
     for seat, action in actions.items():
         model = state.action_model(seat)
@@ -87,12 +88,13 @@ def check_step(state: GameState, actions: dict[str, BaseModel]) -> None:
         _require(state.validate(seat, state.fallback(seat)) is None, f"the fallback of {seat!r} is illegal")
         _require(bool(definition.prompt_for(state, seat)), f"empty prompt for {seat!r}")
         model.model_json_schema()
-    twin = state.definition.state_from_json(as_json(state.to_json()))
-    _require(as_json(twin.to_json()) == as_json(state.to_json()), "from_json(to_json()) changes the state")
-    for seat in state.seats:
-        _require(observed(twin, seat) == observed(state, seat), f"round trip changes {seat!r}'s observation")
-    clone = state.clone()
+    # The state's JSON and observations are drawn once and compared with each copy's.
     before = as_json(state.to_json())
+    twin = state.definition.state_from_json(as_json(state.to_json()))
+    _require(as_json(twin.to_json()) == before, "from_json(to_json()) changes the state")
+    for seat in state.seats:
+        _require(observed(twin, seat) == observations[seat], f"round trip changes {seat!r}'s observation")
+    clone = state.clone()
     clone.apply(actions)
     _require(as_json(state.to_json()) == before, "applying actions to a clone changed the original")
 

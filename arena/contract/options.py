@@ -8,7 +8,9 @@ form are built from them.
 from __future__ import annotations
 
 import functools
+import threading
 import typing
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -50,6 +52,50 @@ def option_fields(model: type[BaseModel]) -> tuple[GameOption, ...]:
             choices = typing.get_args(annotation)
         fields.append(GameOption(name, info.default, info.description or "", choices, minimum, maximum))
     return tuple(fields)
+
+
+def options_model(
+    name: str, options: Sequence[GameOption], *, module: str, strict: bool = False
+) -> type[BaseModel]:
+    """A pydantic options model made from plain option facts; :func:`option_fields` reads them back.
+
+    For games whose options are data (a catalogue's, read off another library): their facts
+    are listed as they are and the model is made only when a game is played. A field's type is
+    ``Literal`` of its choices if it has some, else its default's type; ``minimum`` and
+    ``maximum`` become ``ge`` and ``le``. ``strict`` forbids unknown fields and freezes the
+    model; ``module`` is the model's ``__module__`` (the game's own, not this one).
+    """
+    from pydantic import ConfigDict, Field, create_model
+
+    fields: dict[str, Any] = {}
+    for option in options:
+        annotation: Any = Literal[option.choices] if option.choices else type(option.default)
+        field = Field(option.default, description=option.help, ge=option.minimum, le=option.maximum)
+        fields[option.name] = (annotation, field)
+    config = ConfigDict(extra="forbid", frozen=True) if strict else None
+    model: type[BaseModel] = create_model(name, __config__=config, __module__=module, **fields)
+    return model
+
+
+class OptionsOnDemand:
+    """A definition's ``Options`` made on first use, once per definition class, by ``make(cls)``.
+
+    ``Options = OptionsOnDemand(make)`` in a definition whose options are plain data (listed by
+    overriding ``options``): ``arena games`` and the app's game list read the data and build
+    no pydantic model; playing, or anything else that reads ``Options``, builds it then.
+    """
+
+    def __init__(self, make: Callable[[type[Any]], type[BaseModel]]) -> None:
+        self._make = make
+        self._made: dict[type[Any], type[BaseModel]] = {}
+        self._making = threading.Lock()  # one model per class, even read first from two threads
+
+    def __get__(self, definition: object, owner: type[Any]) -> type[BaseModel]:
+        made = self._made.get(owner)
+        if made is None:
+            with self._making:
+                made = self._made.get(owner) or self._made.setdefault(owner, self._make(owner))
+        return made
 
 
 def resolve_options(game: str, model: type[BaseModel], given: dict[str, Any]) -> dict[str, Any]:

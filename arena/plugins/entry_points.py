@@ -2,9 +2,11 @@
 
 Games (``arena.games``), player kinds (``arena.players``) and model providers
 (``arena.providers``) are all found here, built-in or third-party alike: a package declares
-``[project.entry-points."GROUP"] NAME = "module:OBJECT"``. The groups' entry points are read
-once per process (:func:`refresh` forgets them) and a plugin's module is imported only when
-that plugin is loaded, so listing one group never imports another's code.
+``[project.entry-points."GROUP"] NAME = "module:OBJECT"``. Every group's entry points are read
+in one pass, once per process (:func:`refresh` forgets them): reading them means opening every
+installed distribution's metadata, about 12 ms a pass here, and ``arena games`` alone reads two
+groups. A plugin's module is imported only when that plugin is loaded, so listing one group
+never imports another's code.
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ from typing import Any
 @cache
 def plugin_points(group: str) -> dict[str, EntryPoint]:
     """Every entry point of ``group`` by name, without importing anything."""
-    return {point.name: point for point in entry_points(group=group)}
+    return {point.name: point for point in _every_point().select(group=group)}
+
+
+@cache
+def _every_point() -> Any:
+    """Every installed entry point, read in one pass (``select(group=...)`` picks a group's)."""
+    return entry_points()  # Python 3.11 gives its SelectableGroups here, 3.12 EntryPoints: both select
 
 
 def load_plugin(point: EntryPoint) -> object:
@@ -52,3 +60,4 @@ def installed(group: str, expected: type[object]) -> list[Any]:
 def refresh() -> None:
     """Forget what was read (after installing a plugin package in this process)."""
     plugin_points.cache_clear()
+    _every_point.cache_clear()

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, ClassVar
 from arena.contract.game import GameDefinition
 from arena.contract.templates import template_version
 from games.bargain import prompt as prompt_text
-from games.bargain.observation import BargainObservation
 from games.bargain.options import BargainOptions
 from games.bargain.rules import SEATS
 from games.bargain.view import BargainView
@@ -16,12 +15,13 @@ from games.bargain.view import BargainView
 if TYPE_CHECKING:
     from arena.contract.baseline import BaselineInfo
     from games.bargain.game import BargainState
+    from games.bargain.observation import BargainObservation
 
 # The state, the baselines and the Rich board load when a game is played or shown, not when it is
 # listed: ``arena games`` reads only the facts and options declared here.
 
 
-class BargainDefinition(GameDefinition[BargainOptions, BargainObservation, "BargainState"]):
+class BargainDefinition(GameDefinition[BargainOptions, "BargainObservation", "BargainState"]):
     """Hidden-valuation bargaining (seed 003)."""
 
     name: ClassVar[str] = "bargain"

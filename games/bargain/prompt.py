@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import functools
 import json
+from typing import TYPE_CHECKING
 
-from games.bargain.observation import BargainObservation, PublicMove
 from games.bargain.rules import MESSAGE_MAX, PRICE_MAX, PRICE_MIN, SELLER
 from games.bargain.world import COST_MAX, COST_MIN, MARGIN_MAX, MARGIN_MIN
+
+if TYPE_CHECKING:  # listing the games (``arena games``) builds no observation model
+    from games.bargain.observation import BargainObservation, PublicMove
 
 ROLE_TEXT = {
     "seller": {

@@ -9,16 +9,16 @@ from arena.contract.game import GameDefinition
 from arena.contract.templates import template_version
 from games.cattle import prompt as prompt_text
 from games.cattle.actions import SEAT_NAMES
-from games.cattle.observation import CattleObservation
 from games.cattle.options import CattleOptions
 from games.cattle.view import CattleView
 
 if TYPE_CHECKING:
     from arena.contract.baseline import BaselineInfo
     from games.cattle.game import CattleState
+    from games.cattle.observation import CattleObservation
 
 
-class CattleDefinition(GameDefinition[CattleOptions, CattleObservation, "CattleState"]):
+class CattleDefinition(GameDefinition[CattleOptions, "CattleObservation", "CattleState"]):
     """Cattle Trade (Kuhhandel) for 3 to 5 players, after the Cattle Trade benchmark (arXiv 2605.14537)."""
 
     name: ClassVar[str] = "cattle"

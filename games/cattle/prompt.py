@@ -8,9 +8,12 @@ from the seat's observation. No strategy hints.
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 from games.cattle.cards import SET_SIZE, SET_VALUE, count_cards, show
-from games.cattle.observation import CattleObservation, Event
+
+if TYPE_CHECKING:  # listing the games (``arena games``) builds no observation model
+    from games.cattle.observation import CattleObservation, Event
 
 AUCTION_TEXT = {
     "canonical": (

@@ -9,19 +9,19 @@ from typing import TYPE_CHECKING, ClassVar
 from arena.contract.game import GameDefinition
 from arena.contract.templates import template_version
 from games.lemonade import prompt as prompt_text
-from games.lemonade.observation import LemonadeObservation
 from games.lemonade.options import LemonadeOptions, stand_seats
 from games.lemonade.view import LemonadeView
 
 if TYPE_CHECKING:
     from arena.contract.baseline import BaselineInfo
     from games.lemonade.game import LemonadeState
+    from games.lemonade.observation import LemonadeObservation
 
 # The state, the baselines and the Rich board load when a game is played or shown, not when it is
 # listed: ``arena games`` reads only the facts and options declared here.
 
 
-class LemonadeDefinition(GameDefinition[LemonadeOptions, LemonadeObservation, "LemonadeState"]):
+class LemonadeDefinition(GameDefinition[LemonadeOptions, "LemonadeObservation", "LemonadeState"]):
     """The 30-day lemonade stand (seed 000)."""
 
     name: ClassVar[str] = "lemonade"

@@ -7,8 +7,8 @@ rules text are hashed into the game's prompt version.
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
-from games.lemonade.observation import DayRecord, LemonadeObservation, SharedLemonadeObservation
 from games.lemonade.rules import (
     BASE_PRICE,
     MAX_PRICE,
@@ -18,6 +18,9 @@ from games.lemonade.rules import (
     STARTING_CASH,
 )
 from games.lemonade.world import NOISE_RANGE, WEATHER_FACTOR
+
+if TYPE_CHECKING:  # listing the games (``arena games``) builds no observation model
+    from games.lemonade.observation import DayRecord, LemonadeObservation
 
 RULES = """\
 You run a lemonade stand for {days} days, starting with {start_cash:.2f} yuan in cash.
@@ -102,6 +105,8 @@ def render(observation: LemonadeObservation, rules: str) -> str:
     if today is None:
         raise ValueError("the lemonade season is over: there is no morning to decide")
     history = observation.recent_days
+    from games.lemonade.observation import SharedLemonadeObservation
+
     rivals = observation.rivals_yesterday if isinstance(observation, SharedLemonadeObservation) else None
     rivals_text = ""
     if rivals:

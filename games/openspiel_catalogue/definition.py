@@ -16,16 +16,17 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 from pydantic import BaseModel
 
 from arena.contract.game import GameDefinition
+from arena.contract.options import GameOption, OptionsOnDemand
 from arena.contract.templates import template_version
 from games.openspiel_catalogue import library, prompt
 from games.openspiel_catalogue.curated import CURATED, Curated
 from games.openspiel_catalogue.game_type import GameTypeFacts
-from games.openspiel_catalogue.models import OpenSpielObservation
-from games.openspiel_catalogue.options import MOVE_CAP, options_model
+from games.openspiel_catalogue.options import MOVE_CAP, option_list, options_model
 from games.openspiel_catalogue.view import OpenSpielView
 
 if TYPE_CHECKING:
     from arena.contract.baseline import BaselineInfo
+    from games.openspiel_catalogue.models import OpenSpielObservation
     from games.openspiel_catalogue.state import OpenSpielState
 
 ADAPTER_VERSION = 1
@@ -42,15 +43,33 @@ class GameFacts:
     view_kind: Literal["information_state_string", "observation_string"]
 
 
-class OpenSpielDefinition(GameDefinition[BaseModel, OpenSpielObservation, "OpenSpielState"]):
+class OpenSpielDefinition(GameDefinition[BaseModel, "OpenSpielObservation", "OpenSpielState"]):
     """An OpenSpiel game: the subclass made for it fills in the class variables."""
 
     short_name: ClassVar[str]
     """The library's name of the game (``liars_dice``)."""
     curated: ClassVar[Curated | None]
     game_type: ClassVar[GameTypeFacts]
+    option_list: ClassVar[tuple[GameOption, ...]]
+    """The options as data (:func:`games.openspiel_catalogue.options.option_list`): listings read these."""
+    Options = OptionsOnDemand(lambda made: options_model(made.short_name, made.option_list))
     view = OpenSpielView()
     seats_differ: ClassVar[bool] = True
+
+    @property
+    def options(self) -> tuple[GameOption, ...]:
+        """The options as listed: the data the model is made from."""
+        return self.option_list
+
+    @property
+    def default_seats(self) -> tuple[str, ...]:
+        """:meth:`seats` with the default options, read off the facts (no options model is made)."""
+        kind = self.game_type
+        if "players" in kind.parameters:
+            return self._seat_names(int(kind.parameters["players"]))
+        if kind.min_players == kind.max_players:
+            return self._seat_names(kind.min_players)
+        return super().default_seats  # the library's game says how many
 
     def library_parameters(self, options: BaseModel) -> dict[str, Any]:
         """The library's parameters that differ from its defaults (as its game string shows them)."""
@@ -76,6 +95,10 @@ class OpenSpielDefinition(GameDefinition[BaseModel, OpenSpielObservation, "OpenS
             count = kind.min_players
         else:
             count = self.facts(options).game.num_players()
+        return self._seat_names(count)
+
+    @staticmethod
+    def _seat_names(count: int) -> tuple[str, ...]:
         return tuple(f"p{player}" for player in range(count))
 
     def state_class(self) -> type[OpenSpielState]:
@@ -134,7 +157,7 @@ def definition_for(game_type: GameTypeFacts) -> OpenSpielDefinition:
         "title": title,
         "description": curated.description if curated else _description(game_type),
         "prompt_version": template_version(prompt.FRAME, rules, prompt.TEMPLATE),
-        "Options": options_model(game_type, curated),
+        "option_list": option_list(game_type, curated),
         "short_name": short_name,
         "curated": curated,
         "game_type": game_type,

@@ -1,52 +1,47 @@
-"""The options model of an OpenSpiel game, built from the library's parameter specification.
+"""The options of an OpenSpiel game, as plain data read off the library's parameter specification.
 
-Each parameter becomes a field with the library's default and its Python type (so
+Each parameter becomes an option with the library's default and its Python type (so
 ``--option numdice=2`` is read as the whole number the library wants), with the curated
-words, ranges and allowed values when there are some. ``move_cap`` is Arena's own.
+words, ranges and allowed values when there are some. ``move_cap`` is Arena's own. The
+listing reads these facts; the pydantic model is made from them when a game is played
+(:func:`options_model`), so ``arena games`` builds no model per game.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
-
+from arena.contract.options import GameOption
 from games.openspiel_catalogue.curated import Curated
 from games.openspiel_catalogue.game_type import GameTypeFacts
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 MOVE_CAP = "move_cap"
 
 
-def options_model(facts: GameTypeFacts, curated: Curated | None) -> type[BaseModel]:
-    """A frozen pydantic model with one field per library parameter, plus ``move_cap``."""
+def option_list(facts: GameTypeFacts, curated: Curated | None) -> tuple[GameOption, ...]:
+    """One option per library parameter (by name), then ``move_cap``."""
     words = curated.parameters if curated else {}
-    fields: dict[str, Any] = {}
+    options = []
     for name, default in sorted(facts.parameters.items()):
         said = words.get(name)
-        constraints: dict[str, Any] = {}
-        annotation: Any = type(default)
-        if said is not None and said.choices:
-            annotation = Literal[said.choices]
-        if said is not None and said.minimum is not None:
-            constraints["ge"] = said.minimum
-        if said is not None and said.maximum is not None:
-            constraints["le"] = said.maximum
+        minimum = said.minimum if said is not None else None
+        maximum = said.maximum if said is not None else None
         if name == "players":
-            constraints = {"ge": facts.min_players, "le": facts.max_players}
+            minimum, maximum = facts.min_players, facts.max_players
         description = said.description if said else f"the library's parameter {name}"
-        fields[name] = (annotation, Field(default, description=description, **constraints))
-    fields[MOVE_CAP] = (
-        int,
-        Field(
-            curated.move_cap if curated else 0,
-            ge=0,
-            description="Arena stops the game after this many moves (0: never);"
-            " each seat scores its return so far",
-        ),
-    )
-    model: type[BaseModel] = create_model(
-        f"{facts.short_name.title().replace('_', '')}Options",
-        __config__=ConfigDict(extra="forbid", frozen=True),
-        **fields,
-    )
-    return model
+        choices = said.choices if said is not None else ()
+        options.append(GameOption(name, default, description, choices, minimum, maximum))
+    cap_help = "Arena stops the game after this many moves (0: never); each seat scores its return so far"
+    options.append(GameOption(MOVE_CAP, curated.move_cap if curated else 0, cap_help, minimum=0))
+    return tuple(options)
+
+
+def options_model(short_name: str, options: tuple[GameOption, ...]) -> type[BaseModel]:
+    """The frozen pydantic model of ``options`` (unknown fields refused), named for the game."""
+    from arena.contract.options import options_model as made_from
+
+    name = f"{short_name.title().replace('_', '')}Options"
+    return made_from(name, options, module=__name__, strict=True)

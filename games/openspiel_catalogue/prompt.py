@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from games.openspiel_catalogue import library
-from games.openspiel_catalogue.models import OpenSpielObservation
 
 if TYPE_CHECKING:
     from games.openspiel_catalogue.definition import OpenSpielDefinition
+    from games.openspiel_catalogue.models import OpenSpielObservation
 
 FRAME = """\
 You are {seat}, player {player} of {players}, in {title}: OpenSpiel's game {game} (the {package} \

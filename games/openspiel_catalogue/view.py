@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from arena.contract.game import GameView
 from games.openspiel_catalogue import library
-from games.openspiel_catalogue.models import OpenSpielMove
 
 if TYPE_CHECKING:
+    from games.openspiel_catalogue.models import OpenSpielMove
     from games.openspiel_catalogue.state import OpenSpielState
 
 
-class OpenSpielView(GameView["OpenSpielState", OpenSpielMove]):
+class OpenSpielView(GameView["OpenSpielState", "OpenSpielMove"]):
     """Plain text throughout: the library's strings are shown as they are."""
 
     def render(self, state: OpenSpielState, viewer: str | None) -> Any:

@@ -8,19 +8,19 @@ from typing import TYPE_CHECKING, ClassVar
 from arena.contract.game import GameDefinition
 from arena.contract.templates import template_version
 from games.paperclip import prompt as prompt_text
-from games.paperclip.observation import PaperclipObservation
 from games.paperclip.options import SEAT_NAMES, PaperclipOptions
 from games.paperclip.view import PaperclipView
 
 if TYPE_CHECKING:
     from arena.contract.baseline import BaselineInfo
     from games.paperclip.game import PaperclipState
+    from games.paperclip.observation import PaperclipObservation
 
 # The state, the baselines and the Rich board load when a game is played or shown, not when it is
 # listed: ``arena games`` reads only the facts and options declared here.
 
 
-class PaperclipDefinition(GameDefinition[PaperclipOptions, PaperclipObservation, "PaperclipState"]):
+class PaperclipDefinition(GameDefinition[PaperclipOptions, "PaperclipObservation", "PaperclipState"]):
     """The paperclip state-tracking benchmark (seed 002)."""
 
     name: ClassVar[str] = "paperclip"

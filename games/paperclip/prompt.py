@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import functools
 import json
+from typing import TYPE_CHECKING
 
 from games.paperclip.answers import format_report
-from games.paperclip.observation import PaperclipObservation
+
+if TYPE_CHECKING:  # listing the games (``arena games``) builds no observation model
+    from games.paperclip.observation import PaperclipObservation
 
 RULES = """\
 You are tracking paperclips in boxes. Each box holds clips of one or more colours.

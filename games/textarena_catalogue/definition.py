@@ -2,12 +2,12 @@
 
 Making a definition imports no TextArena (``arena games`` prints every definition's facts and
 TextArena takes ~1.4 s to import): the state, the rules text and the episodes import it when
-a game is played. The options model is made with ``pydantic.create_model`` from the listed
-constructor parameters and their registered defaults, typed by the defaults, plus ``players``
-for an environment that takes more than one count. The rules a seat is told are the
-environment's own first message to that player (its PROMPT), which the listed environments
-write from their parameters alone (a test checks it is the same for every seed).
-"""
+a game is played. The options are data made from the listed constructor parameters and their
+registered defaults, typed by the defaults, plus ``players`` for an environment that takes
+more than one count; their pydantic model is made when a game is played, not when it is
+listed. The rules a seat is told are the environment's own first message to that player (its
+PROMPT), which the listed environments write from their parameters alone (a test checks it is
+the same for every seed)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel
 
 from arena.contract.game import GameDefinition
+from arena.contract.options import GameOption, OptionsOnDemand, options_model
 from arena.contract.templates import template_version
 from games.textarena_catalogue.listing import ADAPTER_VERSION, LIBRARY, LIBRARY_VERSION, ListedEnv
 from games.textarena_catalogue.messages import Message, conversation
@@ -46,6 +47,7 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
     """A TextArena environment as an Arena game (one subclass per environment: :func:`make_definition`)."""
 
     listing: ClassVar[ListedEnv]
+    Options = OptionsOnDemand(lambda made: _options_model(made.listing))
     library: ClassVar[str] = LIBRARY
     library_version: ClassVar[str] = LIBRARY_VERSION
     prompt_version: ClassVar[str] = template_version(PROMPT_TEMPLATE)
@@ -58,9 +60,22 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
     def __init__(self) -> None:
         self.view = TextArenaView()
 
+    @property
+    def options(self) -> tuple[GameOption, ...]:
+        """The options as listed: the data the model is made from."""
+        return _option_list(self.listing)
+
+    @property
+    def default_seats(self) -> tuple[str, ...]:
+        """:meth:`seats` with the default options (the fewest players), without making the model."""
+        return self._seat_names(self.listing.players[0])
+
     def seats(self, options: BaseModel) -> tuple[str, ...]:
         """``p0`` ... for the environment's players."""
-        count = int(getattr(options, "players", self.listing.players[0]))
+        return self._seat_names(int(getattr(options, "players", self.listing.players[0])))
+
+    @staticmethod
+    def _seat_names(count: int) -> tuple[str, ...]:
         return tuple(seat_name(i) for i in range(count))
 
     def state_class(self) -> type[TextArenaState]:
@@ -107,16 +122,21 @@ def _rules_text(definition: type[TextArenaDefinition], options_json: str, seat: 
     return "\n".join(prompts)
 
 
-def _options_model(listing: ListedEnv) -> type[BaseModel]:
-    fields: dict[str, Any] = {}
+@functools.cache
+def _option_list(listing: ListedEnv) -> tuple[GameOption, ...]:
     low, high = listing.players
-    if low != high:
-        fields["players"] = (int, Field(low, ge=low, le=high, description="how many players"))
-    for name, default in listing.options:
-        fields[name] = (type(default), Field(default, description=f"TextArena's {name} parameter"))
-    model_name = "Options_" + "".join(ch if ch.isalnum() else "_" for ch in listing.env_id)
-    made: type[BaseModel] = create_model(model_name, __base__=BaseModel, **fields)
-    return made
+    players = (
+        [GameOption("players", low, "how many players", minimum=low, maximum=high)] if low != high else []
+    )
+    return (
+        *players,
+        *(GameOption(name, default, f"TextArena's {name} parameter") for name, default in listing.options),
+    )
+
+
+def _options_model(listing: ListedEnv) -> type[BaseModel]:
+    name = "Options_" + "".join(ch if ch.isalnum() else "_" for ch in listing.env_id)
+    return options_model(name, _option_list(listing), module=__name__)
 
 
 @functools.cache
@@ -133,7 +153,6 @@ def make_definition(listing: ListedEnv) -> TextArenaDefinition:
         "version": f"{installed}/{ADAPTER_VERSION}",
         "title": f"{listing.title} (TextArena)",
         "description": f"{listing.description} TextArena environment {listing.env_id}.",
-        "Options": _options_model(listing),
         "listing": listing,
         "library_version": installed,
         "__module__": __name__,  # else "abc" (ABCMeta): a report discloses the source of this module

@@ -87,3 +87,14 @@ def test_refresh_forgets_what_was_read(tmp_path: Path, demo: type[Any]) -> None:
     assert "instance" in plugins.plugin_points(GROUP)  # read once per process
     plugins.refresh()
     assert list(plugins.plugin_points(GROUP)) == ["only"]
+
+
+def test_every_group_is_read_in_the_same_pass(tmp_path: Path, demo: type[Any]) -> None:
+    # each pass opens every installed distribution's metadata: reading one group reads them all
+    assert "instance" in plugins.plugin_points(GROUP)
+    info = next(path for path in tmp_path.iterdir() if path.suffix == ".dist-info")
+    with (info / "entry_points.txt").open("a") as entries:
+        entries.write("[arena.test_later]\nlater = demo_plugins:INSTANCE\n")
+    assert plugins.plugin_points("arena.test_later") == {}
+    plugins.refresh()
+    assert list(plugins.plugin_points("arena.test_later")) == ["later"]

@@ -94,6 +94,11 @@ GAME_INTERNALS = tuple(
     for part in ("game", "baselines", "render")
 )
 """A game's state, baselines and view: playing needs them, listing the games does not."""
+OBSERVATIONS = (
+    *(f"games.{game}.observation" for game in ("lemonade", "bargain", "paperclip", "cattle")),
+    "games.openspiel_catalogue.models",
+)
+"""What a seat is shown (pydantic models): a prompt needs them, the listing's facts do not."""
 
 
 def loaded_by(tmp_path: Path, *argv: str, db: Path | None = None) -> list[str]:
@@ -134,7 +139,14 @@ def test_games_reads_the_definitions_without_the_games_state_baselines_or_views(
     assert (
         within(
             modules,
-            (*HEAVY, *GAME_INTERNALS, "arena.store.database", "arena.tournament", "arena.contract.player"),
+            (
+                *HEAVY,
+                *GAME_INTERNALS,
+                *OBSERVATIONS,
+                "arena.store.database",
+                "arena.tournament",
+                "arena.contract.player",
+            ),
         )
         == []
     )

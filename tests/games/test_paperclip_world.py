@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -22,6 +23,7 @@ from games.paperclip.world import (
 SEEDS = 3000
 
 
+@functools.cache  # made when a test first asks, not while every xdist worker collects the module
 def all_puzzles() -> list[tuple[int, Puzzle]]:
     out = []
     for seed in range(SEEDS):
@@ -31,12 +33,9 @@ def all_puzzles() -> list[tuple[int, Puzzle]]:
     return out
 
 
-PUZZLES = all_puzzles()
-
-
 def test_thousands_of_seeds_never_produce_an_illegal_operation_and_conserve_clips() -> None:
     operations = 0
-    for seed, puzzle in PUZZLES:
+    for seed, puzzle in all_puzzles():
         state = puzzle.initial
         assert 2 <= len(state) <= 4
         for box in state.values():
@@ -54,7 +53,7 @@ def test_thousands_of_seeds_never_produce_an_illegal_operation_and_conserve_clip
 
 
 def test_tiers_and_dimensions_shape_the_puzzles() -> None:
-    for seed, puzzle in PUZZLES:
+    for seed, puzzle in all_puzzles():
         p = puzzle
         low, high = TIER_STEPS[p.tier]
         changing = [op for op in p.operations if op.op != "compare"]
@@ -69,7 +68,9 @@ def test_tiers_and_dimensions_shape_the_puzzles() -> None:
         if p.dimensions != "partial":
             assert not any(op.partial for op in changing)
             assert not any(op.op == "split" for op in changing)
-    kinds = {(op.op, op.colour is not None, op.count is not None) for _, p in PUZZLES for op in p.operations}
+    kinds = {
+        (op.op, op.colour is not None, op.count is not None) for _, p in all_puzzles() for op in p.operations
+    }
     assert (
         ("split", True, True) in kinds and ("paint", True, True) in kinds and ("paint", True, False) in kinds
     )
@@ -80,7 +81,7 @@ def test_tiers_and_dimensions_shape_the_puzzles() -> None:
 
 def test_paint_never_changes_a_count() -> None:
     paints = 0
-    for _, puzzle in PUZZLES:
+    for _, puzzle in all_puzzles():
         state = puzzle.initial
         for op in puzzle.operations:
             after = apply(state, op)
@@ -95,7 +96,7 @@ def test_paint_never_changes_a_count() -> None:
 
 def test_every_operation_text_maps_back_to_its_parameters() -> None:
     by_text: dict[str, Operation] = {}
-    for _, puzzle in PUZZLES:
+    for _, puzzle in all_puzzles():
         for op in puzzle.operations:
             assert parse_text(op.text) == op
             assert by_text.setdefault(op.text, op) == op  # one text, one set of parameters
@@ -106,7 +107,7 @@ def test_every_operation_text_maps_back_to_its_parameters() -> None:
 
 def test_chinese_texts_map_back_too_and_read_like_the_seed() -> None:
     by_text: dict[str, Operation] = {}
-    for _, puzzle in PUZZLES[:1000]:
+    for _, puzzle in all_puzzles()[:1000]:
         for op in puzzle.operations:
             assert parse_text_zh(op_text_zh(op)) == op
             assert by_text.setdefault(op_text_zh(op), op) == op

@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from arena.plugins.games import UnknownGameError, get_game
 from arena.testing import SENTINEL, check_game
 from games.textarena_catalogue.listing import LISTED, UNAVAILABLE
-from games.textarena_catalogue.state import TextArenaState
+from tests.support.optional import needs
 
-pytest.importorskip("textarena")
+if TYPE_CHECKING:
+    from games.textarena_catalogue.state import TextArenaState
+
+pytestmark = needs("textarena")
 
 SHORT: dict[str, dict[str, Any]] = {
     "ConnectFour-v0": {"num_rows": 4, "num_cols": 4},
@@ -38,6 +41,8 @@ def test_check_game_passes(env_id: str) -> None:
 
 
 def _played(name: str, seed: int, options: dict[str, Any], steps: int | None = None) -> TextArenaState:
+    from games.textarena_catalogue.state import TextArenaState  # imports TextArena
+
     state = get_game(f"textarena:{name}").create(seed, options)
     rng = random.Random(seed)
     while not state.over() and (steps is None or len(state.actions) < steps):
@@ -49,9 +54,7 @@ def _played(name: str, seed: int, options: dict[str, Any], steps: int | None = N
 
 def test_a_rebuilt_state_replays_the_actions_from_the_seed() -> None:
     played = _played("Poker-v0", 4, {"num_rounds": 2}, steps=9)
-    replayed = TextArenaState.rebuild(
-        played.definition, json.loads(json.dumps(played.to_json())), reuse=False
-    )
+    replayed = type(played).rebuild(played.definition, json.loads(json.dumps(played.to_json())), reuse=False)
     assert replayed.to_json() == played.to_json()
     for seat in played.seats:
         assert replayed.observation(seat) == played.observation(seat)

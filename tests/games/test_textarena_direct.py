@@ -19,13 +19,13 @@ from arena.engine.lineup import player_rng
 from arena.engine.match import MatchConfig, play_match
 from arena.plugins.games import get_game
 from arena.store.database import Store
-from games.textarena_catalogue.episode import unwrapped
 from games.textarena_catalogue.listing import LISTED
 from games.textarena_catalogue.messages import Message, conversation
 from games.textarena_catalogue.moves import MOVES
 from games.textarena_catalogue.seats import seat_name
+from tests.support.optional import needs
 
-ta = pytest.importorskip("textarena")
+pytestmark = needs("textarena")
 
 CASES: list[tuple[str, dict[str, Any], int]] = [
     ("TicTacToe-v0", {}, 3),
@@ -43,6 +43,10 @@ CASES: list[tuple[str, dict[str, Any], int]] = [
 
 def drive_directly(env_id: str, options: dict[str, Any], seed: int) -> dict[str, Any]:
     """TextArena's own loop with Arena's random players; the moves, each observation and the rewards."""
+    import textarena as ta
+
+    from games.textarena_catalogue.episode import unwrapped
+
     entry = LISTED[env_id]
     players = int(options.get("players", entry.players[0]))
     kwargs = {k: v for k, v in options.items() if k != "players"}

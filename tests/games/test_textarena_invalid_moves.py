@@ -10,15 +10,14 @@ import asyncio
 import random
 from pathlib import Path
 
-import pytest
-
 from arena.engine.match import MatchConfig, play_match
 from arena.plugins.games import get_game
 from arena.store.database import Store
 from games.textarena_catalogue.observation import TextArenaAction
+from tests.support.optional import needs
 from tests.support.scripted import ScriptedPlayer, decision
 
-pytest.importorskip("textarena")
+pytestmark = needs("textarena")
 
 
 def test_a_refused_move_is_illegal_with_textarena_s_reason() -> None:

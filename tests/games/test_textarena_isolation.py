@@ -18,8 +18,9 @@ import pytest
 
 from arena.plugins.games import get_game
 from games.textarena_catalogue.isolation import EpisodeRandom
+from tests.support.optional import needs
 
-pytest.importorskip("textarena")
+pytestmark = needs("textarena")
 
 
 def _played(name: str, seed: int) -> Any:

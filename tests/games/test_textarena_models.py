@@ -20,9 +20,10 @@ from arena.store.database import Store
 from players.models import ModelsConfig
 from tests.support.episodes import stored_turns
 from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.optional import needs
 from tests.support.wire_server import Behaviour, WireServer, prompt_of, reply
 
-pytest.importorskip("textarena")
+pytestmark = needs("textarena")
 
 GAME = "textarena:TicTacToe-v0"
 

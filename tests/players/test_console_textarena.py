@@ -17,7 +17,6 @@ from arena.cli.output import LiveOutput
 from arena.engine.match import MatchConfig, prepare_runner, run_to_end
 from arena.engine.runner import EpisodeRunner
 from arena.store.database import Store
-from games.textarena_catalogue.state import TextArenaState
 from players.console_human import ConsoleDesk, ConsoleHuman
 from tests.support.episodes import stored_turns
 
@@ -38,6 +37,8 @@ class TicTacToePerson:
         self.log.append(prompt)
         if prompt.strip().startswith("reason"):
             return "the first open cell"
+        from games.textarena_catalogue.state import TextArenaState
+
         assert self.runner is not None and isinstance(self.runner.game, TextArenaState)
         moves = self.runner.game.observation("p0").moves
         if self.typed and self.refused is None:

@@ -103,12 +103,19 @@ async def record_episode(db_path: Path, *, days: int = 6, seed: int = 3) -> int:
 
 
 async def pick_game(pilot: Pilot[Any], app: Any, name: str) -> None:
-    """Highlight game ``name`` in the home screen's list (keyboard only) and wait for its seats."""
+    """Highlight game ``name`` in the home screen's list (keyboard only) and wait for its seats.
+
+    The arrow keys go the short way: every game passed on the way is set up on the screen
+    (its rules, seats and options; a TextArena game's rules start an episode), and going down
+    from paperclip to lemonade used to pass all 27 games.
+    """
     games = app.screen.query_one("#games", OptionList)
     games.focus()
     await pilot.pause()
-    while games.highlighted is not None and games.get_option_at_index(games.highlighted).id != name:
-        await pilot.press("down")
+    names = [games.get_option_at_index(index).id for index in range(games.option_count)]
+    target = names.index(name)
+    while games.highlighted is not None and games.highlighted != target:
+        await pilot.press("down" if games.highlighted < target else "up")
 
     def shown() -> bool:
         definition = app.screen.definition

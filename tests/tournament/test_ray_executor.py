@@ -17,29 +17,43 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-ray = pytest.importorskip("ray")
+from arena.cli.main import main
+from arena.store.database import Store
+from arena.tournament.config import TournamentConfig, build_config
+from arena.tournament.run import TournamentRun, create_tournament, plan
+from arena.tournament.standings import tournament_table
+from tests.support.optional import needs
+from tests.support.sleepy import LOG_ENV, decisions, forget_kinds, install_sleepy, most_at_once
 
-from ray.cluster_utils import Cluster  # noqa: E402
+if TYPE_CHECKING:
+    from ray.cluster_utils import Cluster
 
-from arena.cli.main import main  # noqa: E402
-from arena.store.database import Store  # noqa: E402
-from arena.tournament.config import TournamentConfig, build_config  # noqa: E402
-from arena.tournament.ray_executor import RayExecutor  # noqa: E402
-from arena.tournament.run import TournamentRun, create_tournament, plan  # noqa: E402
-from arena.tournament.standings import tournament_table  # noqa: E402
-from tests.support.sleepy import LOG_ENV, decisions, forget_kinds, install_sleepy, most_at_once  # noqa: E402
+    from arena.tournament.ray_executor import RayExecutor
+
+# Ray is imported by the tests that use it, not while every xdist worker collects this module.
+pytestmark = needs("ray")
 
 OBJECT_STORE = 80 * 2**20
 REPO = Path(__file__).resolve().parents[2]
 
 
+def ray_executor(address: str | None, concurrency: int) -> RayExecutor:
+    """A :class:`arena.tournament.ray_executor.RayExecutor` (its module imports Ray)."""
+    from arena.tournament.ray_executor import RayExecutor
+
+    return RayExecutor(address, concurrency)
+
+
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     """A Ray head node of 2 CPUs, the sleepy kind installed for the head and its workers."""
+    import ray
+    from ray.cluster_utils import Cluster
+
     folder = install_sleepy(tmp_path_factory.mktemp("sleepy"))
     with pytest.MonkeyPatch.context() as patch:
         patch.syspath_prepend(str(folder))
@@ -120,7 +134,7 @@ async def test_a_tournament_on_ray_plays_exactly_as_it_does_locally(
         here = await played(local, config)
         assert {pid for pid, _, _ in decisions(log)} == {os.getpid()}
         log.unlink()
-        executor = RayExecutor(None, config.concurrency)
+        executor = ray_executor(None, config.concurrency)
         there = await played(remote, config, executor)
         workers = {pid for pid, _, _ in decisions(log)}
         assert os.getpid() not in workers and len(workers) == 3  # 2 + 1 replicas, none on the head
@@ -151,7 +165,7 @@ async def test_decisions_spread_over_the_workers_and_never_pass_the_cap(
 ) -> None:
     players = ("sleepy:honest/0.05/2", "baseline:bluffing", "baseline:pushover")
     config = build_config(game="bargain", players=players, seeds=2, seed=3, concurrency=6)
-    executor = RayExecutor(None, config.concurrency)
+    executor = ray_executor(None, config.concurrency)
     await played(store, config, executor)
     per_worker = Counter(pid for pid, _, _ in decisions(log))
     assert len(per_worker) == 2 and min(per_worker.values()) >= sum(per_worker.values()) // 4
@@ -167,11 +181,13 @@ async def test_a_killed_worker_costs_only_its_decision_in_flight(
     try:
         here = await played(local, config)
         log.unlink()
-        executor = RayExecutor(None, config.concurrency)
+        executor = ray_executor(None, config.concurrency)
         tournament_id = create_tournament(remote, config)
         run = asyncio.create_task(TournamentRun(remote, tournament_id, executor=executor).run())
         await decided(log, 10, run)
         pool = executor.pools["sleepy:honest/0.03/2"]
+        import ray
+
         ray.kill(pool.handles[0], no_restart=False)
         progress = await run
         assert progress.status == "finished"
@@ -197,7 +213,7 @@ async def test_a_removed_node_costs_only_its_decisions_in_flight(
     try:
         here = await played(local, config)
         log.unlink()
-        executor = RayExecutor(None, config.concurrency)
+        executor = ray_executor(None, config.concurrency)
         tournament_id = create_tournament(remote, config)
         run = asyncio.create_task(TournamentRun(remote, tournament_id, executor=executor).run())
         await decided(log, 10, run)

@@ -16,6 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.widgets import Button, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -324,10 +325,15 @@ class HomeScreen(ArenaScreen):
         self._show_errors(final=False)
 
     def _note(self, selector: str, message: str) -> None:
-        for note in self.query(selector).results(Static):
-            note.update(safe_text(message))
-            if note.has_class("seat-error"):
-                note.display = bool(message)
+        # query_one finds an id without matching every widget against a selector (query does),
+        # and this runs for every field after each key typed into the set-up
+        try:
+            note = self.query_one(selector, Static)
+        except NoMatches:
+            return
+        note.update(safe_text(message))
+        if note.has_class("seat-error"):
+            note.display = bool(message)
 
     def _show_errors(self, *, final: bool) -> dict[str, str]:
         from arena.app.home_data import SEED_FIELD
