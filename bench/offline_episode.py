@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from games.lemonade import DEFINITION as LEMONADE
-from players.models import ModelsConfig
+from players.models import ModelsConfig, local_runtime
 from players.models.local_runtime import missing_requirement
 
 
@@ -42,6 +42,8 @@ async def bench(days: int, seed: int, db: Path) -> None:
     prompt = sum(int(t["input_tokens"]) for t in turns)
     cached = sum(int(t.get("cached_tokens") or 0) for t in turns)
     print(f"{outcome.status}: {days}-day lemonade, {seats['a']} vs {seats['b']}, seed {seed}")
+    choice = local_runtime.library_choice()
+    print(f"llama.cpp libraries: {choice.note if choice else 'unknown'}")
     print(f"wall {elapsed:.1f}s for {len(turns)} model decisions (includes loading the model)")
     print(f"seconds per decision: median {statistics.median(latencies):.2f}, max {max(latencies):.2f}")
     print(f"prompt tokens {prompt}, from the cached prefix {cached} ({cached / max(prompt, 1):.0%})")

@@ -3,7 +3,9 @@
 The whole suite runs with its own user folders: before any test module is imported (the
 child processes tests start copy this environment), ``$XDG_DATA_HOME`` and ``$XDG_CONFIG_HOME``
 point into a temporary folder and a developer's own ``$ARENA_DB`` and ``$ARENA_MODELS`` are
-dropped, so no test reads or writes the real default database or models file.
+dropped, so no test reads or writes the real default database or models file. The offline
+model loads the binding's own llama.cpp libraries, never a checkout's ``make llama-native``
+build (recorded replies and goldens come from the wheel's).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ os.environ["XDG_DATA_HOME"] = os.path.join(_USER_FOLDERS, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_USER_FOLDERS, "config")
 os.environ.pop("ARENA_DB", None)
 os.environ.pop("ARENA_MODELS", None)
+os.environ["ARENA_LLAMA_NATIVE"] = "off"
 
 # As arena.tournament does, before anything imports numpy: one BLAS thread per process,
 # so two test workers on two cores do not oversubscribe them.

@@ -45,8 +45,12 @@ class EpisodeFilter:
         return " · ".join(parts) or "all episodes"
 
 
-def episode_cells(row: dict[str, Any]) -> tuple[str, ...]:
-    """One episode as table cells, in :data:`COLUMNS` order (players may be untrusted)."""
+def episode_cells(row: dict[str, Any], players: str | None = None) -> tuple[str, ...]:
+    """One episode as table cells, in :data:`COLUMNS` order (players may be untrusted).
+
+    ``players`` is the players cell to show (short names, :func:`arena.display.names.seat_cells`);
+    without it, the stored ``players`` column with full ids.
+    """
     started = str(row.get("started_at") or "")
     return (
         str(row["id"]),
@@ -55,6 +59,6 @@ def episode_cells(row: dict[str, Any]) -> tuple[str, ...]:
         str(row["status"]),
         str(row["turns"]),
         started[:19].replace("T", " "),
-        str(row.get("players") or ""),
+        str(row.get("players") or "") if players is None else players,
         str(row.get("scores") or ""),
     )

@@ -185,6 +185,8 @@ class EpisodeRow:
     score: float | None
     opponents: str
     opponent_scores: str
+    opponent_seats: tuple[tuple[str, str], ...] = ()
+    """The other seats as ``(seat, player)`` with full ids (``opponents`` is them as one text)."""
 
 
 def player_episodes(store: Store, tournament_id: int, player: str) -> list[EpisodeRow]:
@@ -213,6 +215,7 @@ def player_episodes(store: Store, tournament_id: int, player: str) -> list[Episo
                     score=None if score is None else float(score),
                     opponents=", ".join(f"{o[3]}={o[4]}" for o in others),
                     opponent_scores=", ".join("-" if o[5] is None else f"{float(o[5]):.2f}" for o in others),
+                    opponent_seats=tuple((str(o[3]), str(o[4])) for o in others),
                 )
             )
     return found
@@ -232,6 +235,8 @@ class TournamentListRow:
     spend_usd: float
     created: str
     resumable: bool
+    player_ids: tuple[str, ...] = ()
+    """The players' full ids, in order (``players`` is them joined by " vs ")."""
 
 
 def tournament_list(store: Store, limit: int = 500) -> list[TournamentListRow]:
@@ -255,6 +260,7 @@ def tournament_list(store: Store, limit: int = 500) -> list[TournamentListRow]:
                 spend_usd=float(row.get("spend_usd") or 0.0),
                 created=str(row.get("created_at") or "")[:19].replace("T", " "),
                 resumable=config.get("kind") == "tournament" and row.get("status") != "finished",
+                player_ids=tuple(str(p) for p in players),
             )
         )
     return found

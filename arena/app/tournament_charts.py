@@ -97,8 +97,13 @@ def _heat_colour(rate: float) -> str:
     return f"rgb({rgb[0]},{rgb[1]},{rgb[2]})"
 
 
-def heat_map(matrix: Mapping[str, Any] | None, order: Sequence[str] = ()) -> RenderableType:
-    """The pairwise win matrix as a coloured grid: row player's share of games against each column."""
+def heat_map(
+    matrix: Mapping[str, Any] | None, order: Sequence[str] = (), names: Mapping[str, str] | None = None
+) -> RenderableType:
+    """The pairwise win matrix as a coloured grid: row player's share of games against each column.
+
+    ``names`` maps a player to the name shown (its short name); a player not in it shows as it is.
+    """
     if not matrix or not matrix.get("players"):
         return Text("the win matrix appears once episodes have finished", style="dim")
     players = [str(p) for p in matrix["players"]]
@@ -119,7 +124,8 @@ def heat_map(matrix: Mapping[str, Any] | None, order: Sequence[str] = ()) -> Ren
                 cells.append(Text("  ·  ", style="dim"))
             else:
                 cells.append(Text(f"{rate * 100:3.0f}%", style=f"bold white on {_heat_colour(float(rate))}"))
-        label = Text(f"#{number} ", style=rank_style(number)).append_text(safe_text(player, limit=40))
+        shown_name = (names or {}).get(player, player)
+        label = Text(f"#{number} ", style=rank_style(number)).append_text(safe_text(shown_name, limit=40))
         grid.add_row(label, *cells)
     games = sorted({int(g) for row in matrix["games"] for g in row if g})
     counted = ", ".join(str(g) for g in games) if len(games) <= 4 else f"{games[0]} to {games[-1]}"
@@ -150,9 +156,15 @@ def histogram_line(values: Sequence[float], span: tuple[float, float], bins: int
 
 
 def score_histograms(
-    scores: Mapping[str, Sequence[float]], order: Sequence[str], bins: int = HIST_BINS
+    scores: Mapping[str, Sequence[float]],
+    order: Sequence[str],
+    bins: int = HIST_BINS,
+    names: Mapping[str, str] | None = None,
 ) -> RenderableType:
-    """Each player's score distribution as a one-line histogram on a shared scale, with quartiles."""
+    """Each player's score distribution as a one-line histogram on a shared scale, with quartiles.
+
+    ``names`` maps a player to the name shown (its short name); a player not in it shows as it is.
+    """
     shown = [p for p in order if scores.get(p)] + [p for p in scores if p not in order and scores[p]]
     if not shown:
         return Text("score distributions appear once episodes have finished", style="dim")
@@ -169,7 +181,9 @@ def score_histograms(
         quartiles = statistics.quantiles(data, n=4) if len(data) > 1 else [data[0]] * 3
         numbers = (data[0], quartiles[0], quartiles[1], quartiles[2], data[-1], statistics.fmean(data))
         table.add_row(
-            Text(f"#{rank} ", style=rank_style(rank)).append_text(safe_text(player, limit=40)),
+            Text(f"#{rank} ", style=rank_style(rank)).append_text(
+                safe_text((names or {}).get(player, player), limit=40)
+            ),
             histogram_line(data, span, bins),
             *(Text(f"{n:.4g}") for n in numbers),
             Text(str(len(data))),

@@ -14,6 +14,7 @@ from typing import Any
 
 from arena.app.home_data import SEED_FIELD, MatchDraft, SeatOption, seat_options
 from arena.app.model_catalog import ModelCatalog
+from arena.app.setup_memory import TournamentSetup
 from arena.contract.game import GameDefinition
 from arena.plugins.players import SpecError, parse_player_spec
 from arena.tournament.cluster import parse_cluster
@@ -91,16 +92,76 @@ class TournamentDraft:
         self.match = MatchDraft(self.definition)
 
     @classmethod
-    def from_match(cls, match: MatchDraft, seeds: str = str(DEFAULT_SEEDS)) -> TournamentDraft:
-        """A tournament of the home screen's set-up: its game, seed, options and seat players."""
-        draft = cls(match.definition, seeds=seeds.strip() or str(DEFAULT_SEEDS))
-        draft.match.seed = match.seed
-        draft.match.options = dict(match.options)
+    def from_match(
+        cls,
+        match: MatchDraft,
+        seeds: str = str(DEFAULT_SEEDS),
+        kept: TournamentSetup | None = None,
+        defaults: dict[str, str] | None = None,
+    ) -> TournamentDraft:
+        """A tournament of the home screen's set-up: its game, seed, options and seat players.
+
+        With ``kept`` (the last tournament set-up of this game), the tournament starts from it
+        and takes from the home screen only what was changed there: a seat given a player
+        other than its default (``defaults``, seat to spec) adds that player, a seed typed
+        there, an option not at its default, a count of deal seeds other than the default.
+        """
+        if kept is None:
+            draft = cls(match.definition, seeds=seeds.strip() or str(DEFAULT_SEEDS))
+            draft.match.seed = match.seed
+            draft.match.options = dict(match.options)
+            for seat in match.seat_names():
+                chosen = match.seats.get(seat)
+                if chosen:
+                    draft.add(chosen)
+            return draft
+        draft = cls(match.definition)
+        draft.restore(kept)
+        if seeds.strip() and seeds.strip() != str(DEFAULT_SEEDS):
+            draft.seeds = seeds.strip()
+        if match.seed_given and match.seed.strip():
+            draft.seed = match.seed
+        for option in match.definition.options:
+            text = match.options.get(option.name)
+            if text is not None and text != str(option.default):
+                draft.options[option.name] = text
         for seat in match.seat_names():
             chosen = match.seats.get(seat)
-            if chosen:
+            if chosen and chosen != (defaults or {}).get(seat):
                 draft.add(chosen)
         return draft
+
+    def setup(self) -> TournamentSetup:
+        """What has been entered, to keep for the next time this game's tournament is set up."""
+        return TournamentSetup(
+            players=tuple(self.players),
+            options=dict(self.options),
+            seeds=self.seeds,
+            seed=self.seed,
+            concurrency=self.concurrency,
+            name=self.name,
+            cluster=self.cluster,
+        )
+
+    def restore(self, setup: TournamentSetup) -> None:
+        """Take back a kept set-up: the options this game still has, every player that still parses.
+
+        A player the lists do not offer (typed, or a model the models file no longer lists)
+        comes back as typed, marked on the screen if it cannot play; one that is no longer a
+        valid spec is left out.
+        """
+        self.options.update({name: text for name, text in setup.options.items() if name in self.options})
+        self.players = []
+        for text in setup.players:
+            try:
+                parse_player_spec(text)
+            except SpecError:
+                continue
+            self.add(text)
+        self.seeds = setup.seeds or self.seeds
+        self.seed = setup.seed
+        self.concurrency = setup.concurrency or self.concurrency
+        self.name, self.cluster = setup.name, setup.cluster
 
     @property
     def seed(self) -> str:

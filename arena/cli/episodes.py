@@ -9,6 +9,7 @@ import argparse
 
 from arena.cli.args import UsageError, episode_id_arg, open_store
 from arena.cli.json_output import print_json
+from arena.display.names import seat_cells
 from arena.display.sanitize import plain_text
 from arena.engine.user_input import INT64_MAX
 
@@ -22,6 +23,8 @@ def cmd_episodes(args: argparse.Namespace) -> int:
         rows = store.list_episodes(
             game=args.game, status=args.status, player=args.player, limit=min(args.limit, INT64_MAX)
         )
+        # --json keeps the full ids; the table shows short names (a model's alias or file name).
+        players = {} if args.json else seat_cells(store.seat_players([row["id"] for row in rows]))
     finally:
         store.close()
     if args.json:
@@ -33,7 +36,7 @@ def cmd_episodes(args: argparse.Namespace) -> int:
     for row in rows:
         print(
             f"{row['id']}\t{row['game']}\t{shown_seed(row['seed'])}\t{row['status']}\t{row['turns']}\t"
-            f"{row['started_at']}\t{row['players'] or ''}\t{row['scores'] or ''}"
+            f"{row['started_at']}\t{plain_text(players.get(row['id'], ''))}\t{row['scores'] or ''}"
         )
     return 0
 

@@ -21,6 +21,7 @@ from arena.cli.json_output import print_json
 from arena.cli.signals import run_woken
 from arena.display.sanitize import plain_text
 from arena.display.tables import render_leaderboard, render_table
+from arena.plugins.players import short_names
 from arena.store.database import Store
 from arena.tournament.cluster import executor_for
 from arena.tournament.config import TournamentConfig, build_config, load_config_file
@@ -184,14 +185,22 @@ def list_command(args: argparse.Namespace, store: Store, console: Console) -> in
         )
         return 0
     print("id\tname\tgame\tplayers\tdone/total\tstatus\tspend")
-    for row in rows:
+    lineups = [_players_of(row) for row in rows]
+    names = short_names(player for players in lineups for player in players)  # --json: full ids
+    for row, players in zip(rows, lineups, strict=True):
         config = row["config"] or {}
-        players = config.get("players") or []
-        if isinstance(players, dict):  # rows made by the old arena suite: seat -> player
-            players = list(players.values())
         total = config.get("total", "?")
+        shown = " ".join(names[player] for player in players)
         print(
-            f"{row['id']}\t{plain_text(row['name'])}\t{row['game']}\t{plain_text(' '.join(players))}\t"
+            f"{row['id']}\t{plain_text(row['name'])}\t{row['game']}\t{plain_text(shown)}\t"
             f"{row['finished']}/{total}\t{row['status']}\t${row['spend_usd']:.4f}"
         )
     return 0
+
+
+def _players_of(row: dict[str, Any]) -> list[str]:
+    """A stored tournament's players, in order (a suite's, made by the old ``arena suite``, by seat)."""
+    players = (row["config"] or {}).get("players") or []
+    if isinstance(players, dict):  # rows made by the old arena suite: seat -> player
+        players = list(players.values())
+    return [str(player) for player in players]

@@ -10,6 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from arena.contract.labels import label
 from arena.display.fitted import FittedTable
 from arena.display.sanitize import plain_text
 from arena.plugins.players import short_names
@@ -263,8 +264,8 @@ def _own_metrics_table(table: dict[str, Any], shown: Mapping[str, str]) -> Fitte
     metrics.add_column("player", no_wrap=True)
     if split:
         metrics.add_column("seat", no_wrap=True)
-    for name in names:
-        metrics.add_column(name, justify="right")
+    for name in names:  # identifiers (final_cash) in the JSON; words (final cash) on the screen
+        metrics.add_column(plain_text(label(name)), justify="right")
     for row in table["players"]:
         player = row["player"]
         own = table["metrics"].get(player, {})
@@ -291,13 +292,13 @@ def _deal_facts(table: dict[str, Any]) -> list[RenderableType]:
         result.add_column(f"line-up ({plain_text(seats)})" if seats else "line-up")
         result.add_column("episodes", justify="right")
         for name in names:
-            result.add_column(name, justify="right")
+            result.add_column(plain_text(label(name)), justify="right")
         groups = [("all deals", everything)] + [
             (" v ".join(group["seating"].values()), group) for group in facts.get("by_lineup") or ()
         ]
-        for label, group in groups:
+        for lineup, group in groups:
             found = group["metrics"]
-            result.add_row(plain_text(label), str(group["episodes"]), *(_cell(found.get(n)) for n in names))
+            result.add_row(plain_text(lineup), str(group["episodes"]), *(_cell(found.get(n)) for n in names))
         parts.append(FittedTable(result, lead=2))
     dealt = _chosen(table, set(facts.get("dealt") or ()))
     for name in dealt:
@@ -307,7 +308,7 @@ def _deal_facts(table: dict[str, Any]) -> list[RenderableType]:
             for seat, found in by_seat.items()
             if name in found
         )
-        parts.append(Text(plain_text(f"dealt to each seat, whoever held it: {name} {cells}")))
+        parts.append(Text(plain_text(f"dealt to each seat, whoever held it: {label(name)} {cells}")))
     return parts
 
 
@@ -323,7 +324,7 @@ def _failure_table(table: dict[str, Any], names: Mapping[str, str]) -> Table:
     columns = ("decisions", "invalid", "reasked", "fallback", "timeouts", "provider_errors")
     failures.add_column("player", no_wrap=True)
     for name in columns:
-        failures.add_column(name, justify="right")
+        failures.add_column(label(name), justify="right")
     for player, counts in table["failures"]["per_player"].items():
         failures.add_row(_shown(names, player), *(str(counts.get(name, 0)) for name in columns))
     return failures

@@ -431,6 +431,29 @@ class Store:
         )
         return list(self._query(sql, (*params, limit)))
 
+    def seat_players(self, episode_ids: Sequence[int]) -> dict[int, list[tuple[str, str, str]]]:
+        """Each episode's seats in seat order as ``(seat, player, mark)``.
+
+        ``mark`` is ``#abcd`` (the start of the configuration hash) for a name that stands for
+        several configurations, as :meth:`list_episodes`'s ``players`` column marks it, else ``""``.
+        Listings use it to show each player's short name without parsing that column.
+        """
+        found: dict[int, list[tuple[str, str, str]]] = {int(i): [] for i in episode_ids}
+        ids = list(found)
+        chunk = 500  # well under SQLite's limit on bound parameters
+        for start in range(0, len(ids), chunk):
+            part = ids[start : start + chunk]
+            sql = (
+                "WITH ambiguous AS"
+                " (SELECT player FROM seats GROUP BY player HAVING count(DISTINCT config_hash) > 1)"
+                " SELECT s.episode_id, s.seat, s.player, CASE WHEN s.config_hash IS NOT NULL"
+                "  AND s.player IN ambiguous THEN '#' || substr(s.config_hash, 1, 4) ELSE '' END"
+                f" FROM seats s WHERE s.episode_id IN ({', '.join('?' * len(part))}) ORDER BY s.rowid"
+            )
+            for episode_id, seat, player, mark in self.conn.execute(sql, part):
+                found[int(episode_id)].append((str(seat), str(player), str(mark)))
+        return found
+
     def _query(self, sql: str, params: tuple[Any, ...]) -> Iterator[dict[str, Any]]:
         cursor = self.conn.execute(sql, params)
         names = [d[0] for d in cursor.description]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from arena.contract.labels import label
+
 
 def _text(value: object) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
@@ -22,7 +24,8 @@ def _summary(s: Mapping[str, Any]) -> str:
 
 
 def _summaries(by_metric: Mapping[str, Mapping[str, Any]]) -> str:
-    return ", ".join(f"{name} {_summary(s)}" for name, s in by_metric.items())
+    # A metric's name in words ("final cash"); report.json keeps the identifier (final_cash).
+    return ", ".join(f"{_text(label(name))} {_summary(s)}" for name, s in by_metric.items())
 
 
 def metrics_markdown(report: Mapping[str, Any]) -> list[str]:
@@ -65,5 +68,5 @@ def metrics_markdown(report: Mapping[str, Any]) -> list[str]:
             for seat, found in (everything.get("by_seat") or {}).items()
             if name in found
         )
-        lines.append(f"- dealt to each seat, whoever held it: {name}: {cells}")
+        lines.append(f"- dealt to each seat, whoever held it: {_text(label(name))}: {cells}")
     return lines

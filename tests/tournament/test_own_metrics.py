@@ -120,11 +120,11 @@ async def test_the_deal_facts_stand_apart_per_line_up_and_overall(store: Store) 
     text = printed(table)
     own = section(text, "each player's own metrics", "facts of the deals")
     assert "seller" in own and "buyer" in own and "gain" in own and "bluffs" in own
-    assert not any(name in own for name in ("surplus", "in_zone", "own_number", "buyer_gain", "closed"))
+    assert not any(name in own for name in ("surplus", "in zone", "own number", "buyer gain", "closed"))
     deals = section(text, "facts of the deals", "how sure is the order?")
-    assert "all deals" in deals and "surplus" in deals and "in_zone" in deals
+    assert "all deals" in deals and "surplus" in deals and "in zone" in deals  # names in words
     assert "baseline:honest v baseline:bluffing" in deals and "line-up (seller v buyer)" in deals
-    assert "own_number seller" in deals and "buyer" in deals
+    assert "own number seller" in deals and "buyer" in deals
     assert "wins, draws and losses: A win is a higher gain than the other side" in text
 
 
@@ -163,7 +163,7 @@ async def test_the_report_keeps_own_metrics_and_deal_facts_apart(store: Store, t
     deals = section(text, "## Facts of the deals", "## Cost")
     assert "- all deals (18): " in deals and "surplus" in deals
     assert "- seller baseline:honest, buyer baseline:bluffing (3): " in deals
-    assert "- dealt to each seat, whoever held it: own_number: seller " in deals
+    assert "- dealt to each seat, whoever held it: own number: seller " in deals
 
 
 async def test_a_lemonade_players_row_is_broken_down_by_stand_position(store: Store) -> None:
@@ -186,7 +186,7 @@ async def test_a_lemonade_players_row_is_broken_down_by_stand_position(store: St
     assert table["deal_facts"]["metrics"] == [] and table["deal_facts"]["by_lineup"] == []
     text = printed(table)
     own = section(text, "each player's own metrics", "how sure is the order?")
-    assert "final_cash" in own and "│ a " in own and "│ c " in own
+    assert "final cash" in own and "│ a " in own and "│ c " in own
     assert "facts of the deals" not in text
     assert "wins, draws and losses: A win is the most cash at the end" in text
 

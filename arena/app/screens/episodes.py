@@ -28,6 +28,7 @@ from arena.app.browse_data import STATUSES, EpisodeFilter, episode_cells
 from arena.app.safe import safe_text
 from arena.app.screens.lists import STATUS_STYLES, ListScreen
 from arena.app.widgets.fitted_input import FittedPlaceholderInput
+from arena.display.names import seat_cells
 from arena.plugins.games import game_names
 
 if TYPE_CHECKING:
@@ -77,9 +78,10 @@ class EpisodesScreen(ListScreen):
         """Query the database again with the current filters."""
         table = self.table
         rows = self.filter.query(self.arena.store)
+        players = seat_cells(self.arena.store.seat_players([row["id"] for row in rows]))
         table.clear()
         for row in rows:
-            cells = episode_cells(row)
+            cells = episode_cells(row, players.get(row["id"]))
             styled = [safe_text(cell, limit=80) for cell in cells]
             if int(cells[0]) in self.marked:
                 styled[0] = Text(f"• {cells[0]}", style="bold magenta")

@@ -416,10 +416,14 @@ class HomeScreen(ArenaScreen):
         if self._settling():  # as for a start: once the set-up is whole
             self._asked_while_building = "tournament"
             return
+        from arena.app.home_data import default_seats
         from arena.app.tournament_data import TournamentDraft  # the tournament code loads when used
 
         seeds = self.query_one("#tournament-seeds", Input).value
-        self.arena.open_tournament_setup(TournamentDraft.from_match(self.draft, seeds))
+        # The last tournament of this game, with what was changed here on top of it.
+        kept = self.arena.setups.recall_tournament(self.draft.definition.name)
+        defaults = default_seats(self.draft.seat_names(), self.choices)
+        self.arena.open_tournament_setup(TournamentDraft.from_match(self.draft, seeds, kept, defaults))
 
     def action_episodes(self) -> None:
         """Browse saved episodes."""

@@ -22,6 +22,7 @@ from arena.app.safe import safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.table_worker import RenderedLeaderboard
 from arena.app.widgets.steady_footer import SteadyFooter
+from arena.plugins.players import short_names
 from arena.tournament.wording import groups_note, rough_note
 
 
@@ -79,11 +80,12 @@ class LeaderboardScreen(ArenaScreen):
         for column in ("#", "player", "rating", "95% interval", "episodes", *games):
             table.add_column(Text(column), key=f"col:{column}")
         groups = len({row.group for row in rows if row.group is not None})
+        names = short_names(row.player for row in rows)  # as the CLI's leaderboard shows them
         for i, row in enumerate(rows):
             rank = "-" if row.rank is None else (f"{row.group}.{row.rank}" if groups > 1 else str(row.rank))
             table.add_row(
                 Text(rank),
-                safe_text(row.player, limit=60),
+                safe_text(names[row.player], limit=60),
                 safe_text(row.rating_label, "bold", limit=80),
                 Text(row.interval_label),
                 Text(str(row.episodes)),

@@ -12,7 +12,8 @@ ended). Enter on a leaderboard row lists that player's episodes, each of which o
 from __future__ import annotations
 
 import time
-from typing import ClassVar
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -22,6 +23,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
 from textual.widgets import DataTable, Header, ProgressBar, Static, TabbedContent, TabPane
 
+from arena.app.board_layout import (
+    BoardCells,
+    bar_width,
+    narrow_columns,
+    room_for_bar,
+    table_width,
+    wide_columns,
+    with_bar,
+)
 from arena.app.safe import safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.table_worker import RenderedBoard
@@ -47,10 +57,10 @@ from arena.app.widgets.in_place import TextUpdates
 from arena.app.widgets.steady_footer import SteadyFooter
 from arena.app.widgets.table_in_place import fill_table
 from arena.plugins.games import get_game
+from arena.plugins.players import short_names
 from arena.tournament.wording import groups_note, rough_note
 
 REFRESH_SECONDS = 0.25
-BOARD_COLUMNS = ("#", "player", "rating", "95% interval", "bar", "W", "D", "L", "episodes", "$/episode")
 
 
 def _rank_label(row: LeaderRow, groups: int) -> str:
@@ -62,10 +72,11 @@ def _rank_label(row: LeaderRow, groups: int) -> str:
     return f"{row.group}.{row.rank}"
 
 
-def result_line(rows: list[LeaderRow], status: str) -> Text | None:
+def result_line(rows: list[LeaderRow], status: str, names: Mapping[str, str] | None = None) -> Text | None:
     """The finished tournament's result in words: who came first, and whether the data separate it.
 
-    ``None`` while it plays, or when nobody was rated. Two groups that never met have no one
+    ``None`` while it plays, or when nobody was rated. ``names`` maps a player to the name
+    shown (its short name). Two groups that never met have no one
     winner; a first whose 95% interval overlaps the second's is named as first, not as certain.
     """
     if status != "finished":
@@ -82,12 +93,22 @@ def result_line(rows: list[LeaderRow], status: str) -> Text | None:
     apart = second is None or (first.low is not None and second.high is not None and first.low > second.high)
     # "winner" only where the intervals separate the first from the second; else "first".
     text = Text("winner: " if apart else "first: ", style="bold")
-    text.append_text(safe_text(first.player, "bold green", limit=60))
+    shown = names or {}
+    text.append_text(safe_text(shown.get(first.player, first.player), "bold green", limit=60))
     if second is not None:
         text.append(" (ahead of " if apart else " (its 95% interval overlaps ", style="dim")
-        text.append_text(safe_text(second.player, "dim", limit=60))
+        text.append_text(safe_text(shown.get(second.player, second.player), "dim", limit=60))
         text.append(")" if apart else "'s: not separated)", style="dim")
     return text
+
+
+def shown_names(table: Mapping[str, Any], scores: Iterable[str] = ()) -> dict[str, str]:
+    """Every player of a tournament table to the name its widgets show: the short name
+    (:func:`arena.plugins.players.short_names`, as the CLI's tables), the full id where two
+    short ones would look alike."""
+    matrix = table.get("win_matrix") or {}
+    players = [row["player"] for row in table.get("players") or ()]
+    return short_names([*players, *(matrix.get("players") or ()), *scores])
 
 
 class TournamentScreen(ArenaScreen):
@@ -284,30 +305,9 @@ class TournamentScreen(ArenaScreen):
         board = rendered.board
         self.board = board
         rows = board.rows
-        self._players = [row.player for row in rows]
-        axis = rating_axis(rows)
-        groups = len({row.group for row in rows if row.group is not None})
-        columns = [
-            (column, axis_label(axis) if column == "bar" else Text(column)) for column in BOARD_COLUMNS
-        ]
-        cells = [
-            (
-                str(row.rank - 1),
-                (
-                    Text(_rank_label(row, groups), style=rank_style(row.rank)),
-                    safe_text(row.player, limit=60),
-                    safe_text(row.rating_label or "-", "bold", limit=80),
-                    Text(row.interval_label or "-"),
-                    interval_bar(row, axis, BAR_WIDTH),
-                    Text(str(row.wins)),
-                    Text(str(row.draws)),
-                    Text(str(row.losses)),
-                    Text(str(row.episodes)),
-                    Text(row.dollars_text()),
-                ),
-            )
-            for row in rows
-        ]
+        self._players = [row.player for row in rows]  # full ids: a player's episodes are found by them
+        names = shown_names(board.table, board.scores)
+        columns, cells = self._board_cells(rows, names)
         if fill_table(self.query_one("#t-board", DataTable), columns, cells):
             self.board_updates_in_place += 1
         info = board.table["tournament"]
@@ -322,14 +322,48 @@ class TournamentScreen(ArenaScreen):
         if board.table.get("outcome_rule"):
             note += f"\nwins, draws and losses: {board.table['outcome_rule']}"
         shown = Text(note, style="dim")
-        result = result_line(rows, info.get("status", ""))
+        result = result_line(rows, info.get("status", ""), names)
         if result is not None:
             shown = Text.assemble(result, "\n", shown)
         self.texts.update(self.query_one("#t-board-note", Static), shown)
         order = [row.player for row in rows]
-        self._show_in_tab("tab-heat", "#t-heat", heat_map(board.table.get("win_matrix"), order))
-        self._show_in_tab("tab-hist", "#t-hist", score_histograms(board.scores, order))
+        self._show_in_tab("tab-heat", "#t-heat", heat_map(board.table.get("win_matrix"), order, names))
+        self._show_in_tab("tab-hist", "#t-hist", score_histograms(board.scores, order, names=names))
         self._show_in_tab("tab-tables", "#t-tables", rendered.tables)
+
+    def _board_cells(
+        self, rows: list[LeaderRow], names: Mapping[str, str]
+    ) -> tuple[list[tuple[str, Text]], list[tuple[str, list[Text]]]]:
+        """The leaderboard's columns and rows for the screen's width (:mod:`arena.app.board_layout`)."""
+        axis = rating_axis(rows)
+        groups = len({row.group for row in rows if row.group is not None})
+        texts = [
+            BoardCells(
+                rank=Text(_rank_label(row, groups), style=rank_style(row.rank)),
+                player=safe_text(names.get(row.player, row.player), limit=60),
+                rating=safe_text(row.rating_label or "-", "bold", limit=80),
+                interval=Text(row.interval_label or "-"),
+                wins=row.wins,
+                draws=row.draws,
+                losses=row.losses,
+                episodes=row.episodes,
+                dollars=row.dollars_text(),
+            )
+            for row in rows
+        ]
+        width = max(40, self.app.size.width - 2)  # the table's own scroll bar takes two columns
+        bar = bar_width(texts, width, BAR_WIDTH)
+        if bar:
+            labels, table = wide_columns(texts, bar, [interval_bar(row, axis, bar) for row in rows])
+        elif table_width(*wide_columns(texts, 0)) <= width:
+            labels, table = wide_columns(texts, 0)
+        else:
+            labels, table = narrow_columns(texts, width)
+            bar = room_for_bar(labels, table, width, BAR_WIDTH)
+            if bar:
+                labels, table = with_bar(labels, table, [interval_bar(row, axis, bar) for row in rows])
+        columns = [(label, axis_label(axis, bar) if label == "bar" else Text(label)) for label in labels]
+        return columns, [(str(row.rank - 1), cells) for row, cells in zip(rows, table, strict=True)]
 
     def _show_in_tab(self, pane: str, selector: str, content: RenderableType) -> None:
         """Show ``content`` in a tab's Static: laid out now if the tab is shown, else once it is."""

@@ -17,6 +17,7 @@ from textual.widgets import DataTable
 from arena.app.safe import safe_line, safe_text
 from arena.app.screens.lists import STATUS_STYLES, ListScreen
 from arena.app.tournament_board import player_episodes, tournament_list
+from arena.plugins.players import short_names
 
 TOURNAMENT_COLUMNS = ("id", "name", "game", "players", "done/total", "status", "spend", "created")
 EPISODE_COLUMNS = ("episode", "deal seed", "status", "seat", "score", "against", "their score")
@@ -46,6 +47,7 @@ class TournamentsScreen(ListScreen):
         """Read the list again."""
         table = self.table
         rows = tournament_list(self.arena.store)
+        names = short_names(player for row in rows for player in row.player_ids)
         cursor = table.cursor_row
         table.clear()
         for row in rows:
@@ -54,7 +56,7 @@ class TournamentsScreen(ListScreen):
                 self._id_cell(row.tournament_id),
                 safe_text(row.name, limit=50),
                 Text(row.game),
-                safe_text(row.players, limit=80),
+                safe_text(" vs ".join(names[player] for player in row.player_ids), limit=80),
                 Text(f"{row.done}/{total}"),
                 Text(
                     row.status + (" ↻" if row.resumable else ""), style=STATUS_STYLES.get(row.status, "red")
@@ -136,6 +138,8 @@ class PlayerEpisodesScreen(ListScreen):
         """Read the episodes again (a running tournament adds more)."""
         table = self.table
         rows = player_episodes(self.arena.store, self.tournament_id, self.player)
+        # Short names for the opponents; the head names this player in full (these are its details).
+        names = short_names(player for row in rows for _, player in row.opponent_seats)
         table.clear()
         for row in rows:
             table.add_row(
@@ -144,7 +148,7 @@ class PlayerEpisodesScreen(ListScreen):
                 Text(row.status, style=STATUS_STYLES.get(row.status, "red")),
                 safe_text(row.seat),
                 Text("-" if row.score is None else f"{row.score:.2f}"),
-                safe_text(row.opponents, limit=80),
+                safe_text(", ".join(f"{seat}={names[p]}" for seat, p in row.opponent_seats), limit=80),
                 safe_text(row.opponent_scores),
                 key=f"{row.episode_id}:{row.seat}",
             )

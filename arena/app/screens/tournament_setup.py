@@ -84,7 +84,10 @@ class TournamentSetupScreen(ArenaScreen):
                 names.append((Text(get_game(name).title), name))
             except UnknownGameError:
                 continue
-        first = self.draft.definition.name if self.draft else names[0][1]
+        listed = [name for _, name in names]
+        last = self.arena.setups.last_tournament_game()
+        # Opened on its own: the game of the last tournament started, with its set-up.
+        first = self.draft.definition.name if self.draft else last if last in listed else listed[0]
         yield Header()
         with Horizontal(id="tsetup"):
             with Vertical(id="tsetup-left"):
@@ -113,8 +116,8 @@ class TournamentSetupScreen(ArenaScreen):
         self.query_one("#t-players").border_title = "players (delete: remove)"
         self.query_one("#t-fields").border_title = "seeds, options and concurrency"
         self.query_one("#tsetup-scroll").can_focus = False
-        game = self.query_one("#t-game", Select).value
-        await self.select_game(str(game), keep=self.draft)
+        game = str(self.query_one("#t-game", Select).value)
+        await self.select_game(game, keep=self.draft or self._kept(game))
         self.query_one("#t-choices", OptionList).focus()
 
     # -- game and players ---------------------------------------------------------------
@@ -127,8 +130,11 @@ class TournamentSetupScreen(ArenaScreen):
     async def select_game(self, name: str, keep: TournamentDraft | None = None) -> None:
         """Show ``name``'s players and options; model players carry over from the last game."""
         definition = get_game(name)
-        draft = keep if keep is not None else TournamentDraft(definition)
         old = self.draft
+        if keep is None and old is not None:  # a game chosen here: keep what was entered for the last
+            self.arena.setups.remember_tournament(old.definition.name, old.setup())
+            keep = self._kept(name)
+        draft = keep if keep is not None else TournamentDraft(definition)
         if keep is None and old is not None:
             draft.seeds, draft.seed, draft.concurrency, draft.name, draft.cluster = (
                 old.seeds,
@@ -155,6 +161,15 @@ class TournamentSetupScreen(ArenaScreen):
         finally:
             self._building = False
         self._show_errors(final=False)
+
+    def _kept(self, game: str) -> TournamentDraft | None:
+        """The last tournament set-up of ``game`` (this session's, else the file's), if any."""
+        kept = self.arena.setups.recall_tournament(game)
+        if kept is None:
+            return None
+        draft = TournamentDraft(get_game(game))
+        draft.restore(kept)
+        return draft
 
     def refresh_players(self) -> None:
         """Offer the game's baselines and the models file's models (called again once loaded)."""
@@ -312,11 +327,17 @@ class TournamentSetupScreen(ArenaScreen):
         """Check the set-up, store the tournament and start playing it."""
         if self.draft is None or self._show_errors(final=True):
             return
+        draft = self.draft
         try:
-            self.arena.start_tournament(self.draft.config())
+            self.arena.start_tournament(draft.config())
         except (TournamentConfigError, SpecError, ValueError, UnknownGameError) as exc:
             self.query_one("#t-start-error", Static).update(safe_text(str(exc), "red"))
+            return
+        # Kept beside the database: the next set-up of this game (here or in another app) opens on it.
+        self.arena.setups.tournament_used(draft.definition.name, draft.setup())
 
     def action_back(self) -> None:
-        """Back to where you came from."""
+        """Back to where you came from, keeping what was entered for this session."""
+        if self.draft is not None:
+            self.arena.setups.remember_tournament(self.draft.definition.name, self.draft.setup())
         self.arena.pop_or_home()

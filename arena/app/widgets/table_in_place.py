@@ -72,8 +72,8 @@ def fill_table(
     table.clear(columns=True)
     for key, label in columns:
         table.add_column(label, key=key)
-    for key, cells in rows:
-        table.add_row(*cells, key=key)
+    for key, cells in rows:  # a cell of several lines (a wrapped name) makes its row as tall
+        table.add_row(*cells, key=key, height=max((cell.plain.count("\n") + 1 for cell in cells), default=1))
     if rows:
         table.move_cursor(row=min(cursor, len(rows) - 1))
     return False
