@@ -108,7 +108,7 @@ async def test_a_catalogue_games_set_up_reads_whole_at_80x24(app_db: Path, game:
             else:
                 assert option_title(option) in shown
             assert "Start match (ctrl+s)" in shown
-        assert footer_keys_whole(app)
+        await wait_until(pilot, lambda: footer_keys_whole(app), "every key in the footer whole")
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "160x48"])
@@ -175,7 +175,7 @@ async def test_a_person_plays_a_catalogue_game_at_80x24(app_db: Path, game: str)
             assert board.size.height >= 4, "three board rows and its bar beside the form"
         form.query_one("#form-submit").focus()
         await wait_until(pilot, lambda: reads_whole(app, keys), "the form's keys line whole")
-        assert footer_keys_whole(app)
+        await wait_until(pilot, lambda: footer_keys_whole(app), "every key in the footer whole")
 
 
 @pytest.mark.parametrize("game", list(CATALOGUE))
@@ -200,7 +200,7 @@ async def test_a_catalogue_game_watched_to_its_end_at_80x24(app_db: Path, game: 
             return laid_out and table.max_scroll_x == 0 and wholly_visible(app, table)
 
         await wait_until(pilot, every_column_in_view, "every seat's column of the results in view")
-        assert footer_keys_whole(app)
+        await wait_until(pilot, lambda: footer_keys_whole(app), "every key in the footer whole")
 
 
 async def test_the_results_name_the_players_when_there_is_room(app_db: Path) -> None:
@@ -242,7 +242,7 @@ async def test_a_catalogue_games_replay_at_80x24_shows_every_tab(app_db: Path, g
             tabs = line_with("raw reply", shown)
             assert all(name in tabs for name in ("prompt", "failed attempts", "changes", "chart"))
             assert "…" not in line_with("decisions", shown), "the box title whole"
-            assert footer_keys_whole(app)
+            await wait_until(pilot, lambda: footer_keys_whole(app), "every key in the footer whole")
             tabs_box = app.screen.query_one(TabbedContent)
             before = tabs_box.active
             await pilot.press("t")

@@ -83,6 +83,10 @@ class BoardScroll(ScrollableContainer):
             self.screen.focus_previous()
 
 
+WIDE_ENOUGH_FOR_PLAYERS = 100
+"""From this many columns (the app's "-medium" breakpoint) the results name the players."""
+
+
 class MatchScreen(ArenaScreen):
     """Watch (or play in) one match."""
 
@@ -304,7 +308,7 @@ class MatchScreen(ArenaScreen):
             return
         seats, rows = data.result_rows()
         table = self.query_one("#results", ResultsTable)
-        table.show(seats, data.players, rows, with_players=not self.has_class("-narrow"))
+        table.show(seats, data.players, rows, with_players=self._room_for_players())
         table.display = True
         # The final score is in the table: it takes the chart's place beside the reasons,
         # and the board keeps the full width.
@@ -317,7 +321,12 @@ class MatchScreen(ArenaScreen):
 
     def _fit_results(self) -> None:
         for table in self.query(ResultsTable):  # none yet if resized before it was built
-            table.fit(with_players=not self.has_class("-narrow"))
+            table.fit(with_players=self._room_for_players())
+
+    def _room_for_players(self) -> bool:
+        # The terminal's width, not the screen's "-narrow" class: a short match can end before
+        # the screen's first layout has given it its size classes.
+        return self.app.size.width >= WIDE_ENOUGH_FOR_PLAYERS
 
     def _sync_status(self) -> None:
         data = self.match.data

@@ -164,7 +164,7 @@ class ResultsTable(DataTable[Text]):
     """The final results: one row per metric, seats side by side."""
 
     DEFAULT_CSS = """
-    ResultsTable { height: 1fr; width: auto; max-width: 60%; border: round $success; }
+    ResultsTable { height: 1fr; width: auto; max-width: 60%; border: round $success; }  /* width: show() */
     """
 
     def __init__(self) -> None:
@@ -185,13 +185,26 @@ class ResultsTable(DataTable[Text]):
         self._shown = (seats, players, rows)
         self._with_players = with_players
         self.clear(columns=True)
-        self.add_column(Text("metric"), key="metric")
-        for seat in seats:
-            heading = f"{seat} ({players.get(seat, '?')})" if with_players else seat
-            self.add_column(safe_text(heading, limit=40), key=seat)
-        for name, *values in rows:
-            for shown, cells in metric_rows(name, values):
-                self.add_row(safe_text(shown), *(Text(cell, justify="right") for cell in cells))
+        headings = [Text("metric")]
+        headings += [
+            safe_text(f"{seat} ({players.get(seat, '?')})" if with_players else seat, limit=40)
+            for seat in seats
+        ]
+        for key, heading in zip(["metric", *seats], headings, strict=True):
+            self.add_column(heading, key=key)
+        lines = [
+            [safe_text(shown), *(Text(cell, justify="right") for cell in cells)]
+            for name, *values in rows
+            for shown, cells in metric_rows(name, values)
+        ]
+        for line in lines:
+            self.add_row(*line)
+        # As wide as its columns, set here: sized "auto", the table took its width from a
+        # measure it makes when idle, and a layout that came first left it 0 columns wide
+        # (now and then at 80 columns when a match ended fast).
+        columns = [max(cell.cell_len for cell in column) for column in zip(headings, *lines, strict=True)]
+        border_and_bar = 4
+        self.styles.width = sum(width + 2 * self.cell_padding for width in columns) + border_and_bar
 
     def fit(self, *, with_players: bool) -> None:
         """Show the players in the headings or not (the screen's width changed), if that changes them."""
