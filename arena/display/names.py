@@ -7,9 +7,21 @@ into ``gemma-3.gguf``; the tournament tables use it, and so do the episode listi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from arena.plugins.players import short_names
+
+def listing_names(names: Iterable[str]) -> dict[str, str]:
+    """:func:`arena.plugins.players.short_names`, loading the player kinds only if a name has a base URL.
+
+    Only a spec with ``@URL`` can be shortened; a listing of baselines and models-file names
+    then starts without importing every player kind (``arena episodes`` reads with sqlite3 alone).
+    """
+    distinct = list(dict.fromkeys(names))
+    if not any("@" in name for name in distinct):
+        return {name: name for name in distinct}
+    from arena.plugins.players import short_names
+
+    return short_names(distinct)
 
 
 def seat_cells(seats: Mapping[int, Sequence[tuple[str, str, str]]]) -> dict[int, str]:
@@ -19,7 +31,7 @@ def seat_cells(seats: Mapping[int, Sequence[tuple[str, str, str]]]) -> dict[int,
     A name standing for several configurations keeps its ``#abcd`` mark after the short name.
     The cells are untrusted text (player names): show them through ``plain_text``.
     """
-    names = short_names(player for rows in seats.values() for _, player, _ in rows)
+    names = listing_names(player for rows in seats.values() for _, player, _ in rows)
     return {
         episode: " ".join(f"{seat}={names[player]}{mark}" for seat, player, mark in rows)
         for episode, rows in seats.items()

@@ -126,7 +126,7 @@ async def test_suite_records_every_episode_under_a_tournament(tmp_path: Path) ->
     assert no_deal == pytest.approx(1 - closed, abs=1e-3)
 
     text = printed(table, 200)
-    assert "baseline:bluffing" in text and "in_zone" in text and "bluffs" in text
+    assert "baseline:bluffing" in text and "in zone" in text and "bluffs" in text
 
 
 async def test_suite_is_reproducible_in_any_database(tmp_path: Path) -> None:

@@ -110,7 +110,7 @@ async def test_a_model_seat_that_cites_a_sale_it_never_made_shows_in_the_tournam
     # A table wider than the terminal goes on in a "(continued)" table: read every header row.
     headers = [line for line in capsys.readouterr().out.splitlines() if "┃" in line and "player" in line]
     cells = {cell.strip() for header in headers for cell in header.split("┃")}
-    assert {"final_cash", "claims", "false_claims"} <= cells  # whole names: no cell is cut short
+    assert {"final cash", "claims", "false claims"} <= cells  # whole names in words: no cell is cut short
     assert main(["--db", str(db_path), "tournament", "table", str(progress.tournament_id), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["metrics"]["m"]["false_claims"]["mean"] == 2
