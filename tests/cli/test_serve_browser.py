@@ -56,6 +56,7 @@ def test_a_person_plays_a_bargain_in_the_browser_and_the_episode_is_stored(
         tab.press("Control+s")
         for step in range(0, ROUNDS, 2):
             tab.wait_text(f"step {step}/{ROUNDS} · waiting for you (seller)")
+            tab.wait_text(f"your move (step {step + 1})")  # the new form is up, not only the status line
             tab.type(ASKING)
             tab.press("Tab")
             tab.type(f"round {step // 2 + 1}: firm")
