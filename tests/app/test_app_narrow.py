@@ -33,14 +33,17 @@ from arena.app.widgets.series_plot import SeriesPlot
 from arena.engine.match import MatchConfig, play_match
 from arena.plugins.games import get_game
 from arena.store.database import Store
-from tests.app.test_app_widths import beside, field_in_view, line_with, wholly_visible
 from tests.support.app_driving import (
+    beside,
+    field_in_view,
+    line_with,
     pick_game,
     record_episode,
     render_plain,
     screen_text,
     started,
     wait_until,
+    wholly_visible,
 )
 
 SMALL, ORDINARY, LARGE = (80, 24), (100, 30), (160, 48)

@@ -8,7 +8,6 @@ whole, the tournament tables without a cell cut short.
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,12 +31,17 @@ from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
 from arena.tournament.standings import tournament_table
 from tests.support.app_driving import (
+    beside,
+    field_in_view,
+    in_view,
+    line_with,
     pick_game,
     record_episode,
     render_plain,
     screen_text,
     started,
     wait_until,
+    wholly_visible,
 )
 
 SMALL, ORDINARY, LARGE = (80, 24), (100, 30), (160, 48)
@@ -45,40 +49,6 @@ SIZES = (SMALL, ORDINARY, LARGE)
 IDS = ["80x24", "100x30", "160x48"]
 
 LEMONADE_PLAYERS = ("baseline:weather", "baseline:cost-plus", "baseline:profit-max")
-
-
-def line_with(text: str, screen: str) -> str:
-    """The one screen line that holds ``text`` (failing if none or several do)."""
-    lines = [line for line in screen.splitlines() if text in line]
-    assert len(lines) == 1, f"{text!r} on {len(lines)} lines of:\n{screen}"
-    return lines[0]
-
-
-def beside(title: str, value: str, screen: str) -> None:
-    """``value`` follows ``title`` on one screen line: the field reads on its title's row."""
-    pattern = re.compile(re.escape(title) + r" +" + re.escape(value))
-    assert any(pattern.search(line) for line in screen.splitlines()), f"{title} {value} apart in:\n{screen}"
-
-
-async def field_in_view(pilot: Any, app: ArenaApp, selector: str) -> None:
-    """Focus the field ``selector`` (its screen scrolls it into view) and let the screen settle."""
-    app.screen.query_one(selector).focus()
-    await pilot.pause()
-    await wait_until(pilot, lambda: in_view(app, selector), selector)
-
-
-def in_view(app: ArenaApp, selector: str) -> bool:
-    """True if the widget ``selector`` is wholly shown: on the screen, not clipped by a scrolled parent."""
-    return wholly_visible(app, app.screen.query_one(selector))
-
-
-def wholly_visible(app: ArenaApp, widget: Widget) -> bool:
-    """True if ``widget`` is laid out, on the screen and not clipped by a scrolled parent."""
-    placed = app.screen._compositor.visible_widgets.get(widget)
-    if placed is None:
-        return False
-    region, clip = placed
-    return region.area > 0 and clip.contains_region(region) and app.screen.region.contains_region(region)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -12,6 +13,7 @@ from typing import Any
 from rich.console import Console
 from textual import events
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import OptionList, Select
 from textual.widgets._select import SelectOverlay
 
@@ -208,3 +210,38 @@ async def mounted_form(pilot: Pilot[Any], app: Any) -> Any:
         "the form's fields",
     )
     return app.screen.query_one(HumanForm)
+
+
+def line_with(text: str, screen: str) -> str:
+    """The one screen line that holds ``text`` (failing if none or several do)."""
+    lines = [line for line in screen.splitlines() if text in line]
+    assert len(lines) == 1, f"{text!r} on {len(lines)} lines of:\n{screen}"
+    return lines[0]
+
+
+def beside(title: str, value: str, screen: str) -> None:
+    """``value`` follows ``title`` on one screen line: the field reads on its title's row."""
+    pattern = re.compile(re.escape(title) + r" +" + re.escape(value))
+    assert any(pattern.search(line) for line in screen.splitlines()), f"{title} {value} apart in:\n{screen}"
+
+
+async def field_in_view(pilot: Any, app: Any, selector: str) -> None:
+    """Focus the field ``selector`` (its screen scrolls it into view) and let the screen settle."""
+    app.screen.query_one(selector).focus()
+    await pilot.pause()
+    await wait_until(pilot, lambda: in_view(app, selector), selector)
+
+
+def in_view(app: Any, selector: str) -> bool:
+    """True if the widget ``selector`` is wholly shown: on the screen, not clipped by a scrolled parent."""
+    return wholly_visible(app, app.screen.query_one(selector))
+
+
+def wholly_visible(app: Any, widget: Widget) -> bool:
+    """True if ``widget`` is laid out, on the screen and not clipped by a scrolled parent."""
+    placed = app.screen._compositor.visible_widgets.get(widget)
+    if placed is None:
+        return False
+    region, clip = placed
+    on_screen: bool = app.screen.region.contains_region(region)
+    return region.area > 0 and clip.contains_region(region) and on_screen
