@@ -272,7 +272,8 @@ class HomeScreen(ArenaScreen):
         if games.highlighted is None or self.definition is None:
             return False
         # The highlight moved (a key) and its message, which rebuilds the set-up, is still queued.
-        return games.get_option_at_index(games.highlighted).id != self.definition.name
+        shown = games.get_option_at_index(games.highlighted).id
+        return shown is not None and shown != self.definition.name
 
     def _after_building(self) -> None:
         """The set-up is whole again: catch up on what arrived while it was rebuilt."""
