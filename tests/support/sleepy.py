@@ -7,6 +7,9 @@ none), as it does an offline model (:meth:`Player.cluster_work`). Each answers a
 players plays the same wherever it runs. With
 ``$ARENA_SLEEPY_LOG`` set when the player is built, every decision appends
 ``pid start end`` to that file: which process answered, and whether a cap was crossed.
+With ``$ARENA_SLEEPY_GATE`` set to a file's path when the player is built, every decision
+appends its process id to ``GATE.started`` as it starts, then waits while the file exists:
+a test holds decisions in flight where it wants a fault, instead of racing them.
 
 The kind is registered like any plugin, by an installed distribution's entry point
 (:func:`install_sleepy` writes its metadata into a folder to put on the path).
@@ -26,6 +29,7 @@ from arena.plugins import entry_points
 from arena.plugins.players import BuildContext, PlayerKind, PlayerSpec, SpecError, player_kinds
 
 LOG_ENV = "ARENA_SLEEPY_LOG"
+GATE_ENV = "ARENA_SLEEPY_GATE"
 ENTRY_POINT = "[arena.players]\nsleepy = tests.support.sleepy:SLEEPY\n"
 
 
@@ -34,12 +38,21 @@ class SleepyPlayer(Player):
 
     kind = "model"
 
-    def __init__(self, spec: str, inner: Player, delay: float, work: ClusterWork, log: str | None) -> None:
+    def __init__(
+        self,
+        spec: str,
+        inner: Player,
+        delay: float,
+        work: ClusterWork,
+        log: str | None,
+        gate: str | None = None,
+    ) -> None:
         self.spec = spec
         self.inner = inner
         self.delay = delay
         self.work = work
         self.log = log
+        self.gate = gate
         self.prepared_in: int | None = None
 
     def cluster_work(self) -> ClusterWork:
@@ -53,6 +66,11 @@ class SleepyPlayer(Player):
     async def decide(self, request: DecisionRequest) -> Decision:
         """The baseline's decision, after the sleep."""
         started = time.time()
+        if self.gate:
+            with open(f"{self.gate}.started", "a", encoding="utf-8") as file:
+                file.write(f"{os.getpid()}\n")
+            while os.path.exists(self.gate):
+                await asyncio.sleep(0.01)
         await asyncio.sleep(self.delay)
         decision = await self.inner.decide(request)
         if self.log:
@@ -75,7 +93,8 @@ class SleepyKind(PlayerKind):
             raise SpecError(f"{context.game.name} has no baseline {baseline!r}")
         inner = info.factory(player_rng(context.seed, context.seat, f"baseline:{baseline}"))
         work = ClusterWork(replicas=int(replicas or 1), cpus=float(cpus or 0))
-        return SleepyPlayer(spec.text, inner, float(delay or 0), work, os.environ.get(LOG_ENV))
+        log, gate = os.environ.get(LOG_ENV), os.environ.get(GATE_ENV)
+        return SleepyPlayer(spec.text, inner, float(delay or 0), work, log, gate)
 
 
 SLEEPY = SleepyKind()
@@ -103,6 +122,14 @@ def decisions(log: Path) -> list[tuple[int, float, float]]:
         return []
     rows = [line.split() for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [(int(pid), float(start), float(end)) for pid, start, end in rows]
+
+
+def started_at_gate(gate: Path) -> list[int]:
+    """Process ids of the decisions that reached ``gate`` (held while the gate file exists)."""
+    path = Path(f"{gate}.started")
+    if not path.exists():
+        return []
+    return [int(line) for line in path.read_text(encoding="utf-8").split()]
 
 
 def most_at_once(log: Path) -> int:
