@@ -67,3 +67,30 @@ async def test_a_column_that_would_widen_or_narrow_or_another_row_set_rebuilds_t
         assert not fill_table(filled, *board("axis", [("alice", "1010")])), "a row fewer"
         await wait_until(pilot, lambda: filled.row_count == 1, "one row")
         assert not fill_table(filled, *board("axis", [("alice", "10\n10")])), "a cell of two lines"
+
+
+class FullWidth(App[None]):
+    """One table as wide as the screen, as the leaderboard is: new widths do not resize it."""
+
+    CSS = "DataTable { height: auto; width: 100%; }"
+
+    def compose(self) -> ComposeResult:
+        yield DataTable[Text](id="filled", cursor_type="row")
+
+
+async def test_a_rebuilt_table_painted_before_it_measured_its_rows_shows_them_whole() -> None:
+    app = FullWidth()
+    async with app.run_test(size=(60, 20)) as pilot:
+        filled = app.query_one("#filled", DataTable)
+        assert not fill_table(filled, *board("rating", [("a", "1"), ("b", "2")]))
+        await wait_until(pilot, lambda: filled.size.height == 3, "the table laid out")
+        wider = board("rating", [("baseline:bluffing", "1000 (reference)"), ("b", "2")])
+        assert not fill_table(filled, *wider), "wider cells: rebuilt"
+        # A frame painted now, before the table is idle (under load the screen's timer can
+        # come first): the DataTable cached the rows as drawn then, cut to the labels' widths,
+        # and kept them once it had measured the cells.
+        _ = lines(filled)
+        measured = len(" baseline:bluffing  1000 (reference) ")
+        await wait_until(pilot, lambda: filled.virtual_size.width == measured, "the table measured its rows")
+        shown = lines(filled)
+        assert "baseline:bluffing" in shown[1] and "1000 (reference)" in shown[1], shown

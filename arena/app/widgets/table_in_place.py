@@ -7,6 +7,12 @@ When the new cells leave every column as wide as it was (the same players, ratin
 same number of digits), :func:`fill_table` changes only the cells that differ, and the
 table looks exactly as a rebuilt one would. A rebuild is still how the columns shrink:
 a DataTable updated in place only ever widens them.
+
+A rebuilt table's columns are given their widths, not left for the DataTable to measure:
+it measures new rows only when it is next idle, and a frame painted before that (the
+screen repaints on its own timer) was cached with the columns as wide as their labels and
+kept, since the cache is not cleared when the widths arrive: under load the final
+leaderboard stayed cut to "baseli" for good.
 """
 
 from __future__ import annotations
@@ -23,6 +29,13 @@ def _width(cell: Text) -> int | None:
     return None if "\n" in cell.plain else cell.cell_len
 
 
+def _widest(label: Text, cells: Sequence[Text]) -> int:
+    """The widest line of ``label`` and ``cells``: the width a DataTable would measure for their column."""
+    return max(
+        max((Text(line).cell_len for line in text.plain.split("\n")), default=0) for text in (label, *cells)
+    )
+
+
 def _same_shape(
     table: DataTable[Text], columns: Sequence[tuple[str, Text]], rows: Sequence[tuple[str, Sequence[Text]]]
 ) -> bool:
@@ -36,7 +49,7 @@ def _same_shape(
         if any(width is None for width in widths):
             return False
         # A table built from these cells would make the column as wide as its widest cell or label.
-        if max(width for width in widths if width is not None) != table.columns[ColumnKey(key)].content_width:
+        if max(width for width in widths if width is not None) != table.columns[ColumnKey(key)].width:
             return False
     return True
 
@@ -70,8 +83,8 @@ def fill_table(
         return True
     cursor = table.cursor_row
     table.clear(columns=True)
-    for key, label in columns:
-        table.add_column(label, key=key)
+    for index, (key, label) in enumerate(columns):
+        table.add_column(label, key=key, width=_widest(label, [cells[index] for _, cells in rows]))
     for key, cells in rows:  # a cell of several lines (a wrapped name) makes its row as tall
         table.add_row(*cells, key=key, height=max((cell.plain.count("\n") + 1 for cell in cells), default=1))
     if rows:
