@@ -148,8 +148,6 @@ class ReplicaPool:
     holds: list[set[str]] = field(default_factory=list)
     replays: int = 0
     """Decisions asked again after their worker was lost (for tests and the bench)."""
-    refills: int = 0
-    """Decisions sent again with the player because its worker had restarted and forgotten the seat."""
 
     def __post_init__(self) -> None:
         self.holds = [set() for _ in self.handles]
@@ -182,7 +180,6 @@ class ReplicaPool:
             except RayError as exc:  # not a lost worker: the episode cannot go on with fallbacks
                 raise FatalPlayerError(f"{self.text}: Ray: {one_line(exc)}") from None
             if status == "missing":
-                self.refills += 1
                 self.holds[index].discard(key)
                 continue
             self.holds[index].add(key)

@@ -23,17 +23,12 @@ from rich.text import Text
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
+from arena.app.board_layout import text_width
+
 
 def _width(cell: Text) -> int | None:
     """Cells ``cell`` takes on one line; ``None`` for a cell of several lines (rebuilt, not measured)."""
     return None if "\n" in cell.plain else cell.cell_len
-
-
-def _widest(label: Text, cells: Sequence[Text]) -> int:
-    """The widest line of ``label`` and ``cells``: the width a DataTable would measure for their column."""
-    return max(
-        max((Text(line).cell_len for line in text.plain.split("\n")), default=0) for text in (label, *cells)
-    )
 
 
 def _same_shape(
@@ -84,7 +79,11 @@ def fill_table(
     cursor = table.cursor_row
     table.clear(columns=True)
     for index, (key, label) in enumerate(columns):
-        table.add_column(label, key=key, width=_widest(label, [cells[index] for _, cells in rows]))
+        table.add_column(
+            label,
+            key=key,
+            width=max(text_width(text) for text in (label, *(cells[index] for _, cells in rows))),
+        )
     for key, cells in rows:  # a cell of several lines (a wrapped name) makes its row as tall
         table.add_row(*cells, key=key, height=max((cell.plain.count("\n") + 1 for cell in cells), default=1))
     if rows:
