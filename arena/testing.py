@@ -95,6 +95,9 @@ def check_step(state: GameState, actions: dict[str, BaseModel]) -> None:
     for seat in state.seats:
         _require(observed(twin, seat) == observations[seat], f"round trip changes {seat!r}'s observation")
     clone = state.clone()
+    _require(as_json(clone.to_json()) == before, "clone() differs from the state it copies")
+    for seat in state.seats:
+        _require(observed(clone, seat) == observations[seat], f"clone() changes {seat!r}'s observation")
     clone.apply(actions)
     _require(as_json(state.to_json()) == before, "applying actions to a clone changed the original")
 

@@ -239,6 +239,29 @@ class LemonadeState(GameState[LemonadeOptions, LemonadeObservation, LemonadeDeci
         state._set_pending()
         return state
 
+    def clone(self) -> Self:
+        """An independent copy, built without the JSON round trip.
+
+        What a copy shares never changes once made: the world's days (tuples), the kept day
+        records (never edited after :meth:`Stand.add`) and their frozen models. The stands,
+        their lists and the audit are the copy's own. The round trip validated every day
+        record again: ~6 ms for a 500-day episode, most of stepping a replay back.
+        """
+        state = type(self).__new__(type(self))
+        GameState.__init__(state, self.definition, self.seed, self.options)
+        state.days, state.market, state.day = self.days, self.market, self.day
+        state.world = self.world.copy()
+        state.stands = {
+            seat: Stand(s.cash, s.records.copy(), s.bankrupt_day, s.typed.copy())
+            for seat, s in self.stands.items()
+        }
+        state.audit = ReasonAudit.from_json(
+            state.seats, self.audit.to_json() if self.audit.any_claims() else None
+        )
+        state._set_today()
+        state._set_pending()
+        return state
+
     def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
         """A copy where ``seat``'s cash reads ``sentinel``: no other stand may ever see it."""
         twin = self.clone()

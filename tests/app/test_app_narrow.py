@@ -9,6 +9,7 @@ pane it sits in, no key or title ends cut.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -335,3 +336,33 @@ async def test_the_help_keeps_a_long_description_under_itself_at_80x24(app_db: P
         inside = going_on.split("│")[1]  # the line within the box's sides
         start = going_on.index("│") + 1 + len(inside) - len(inside.lstrip())
         assert start == column, f"under its first line:\n{shown}"
+
+
+def box_titles(screen: str) -> list[str]:
+    """The titles written into the top rules of the screen's boxes ("╭─ games ──╮")."""
+    return [title.strip() for line in screen.splitlines() for title in re.findall(r"╭─([^─╮]+)─", line)]
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "160x48"])
+async def test_the_home_and_replay_box_titles_read_whole(app_db: Path, size: tuple[int, int]) -> None:
+    await record_episode(app_db, days=3)
+    app = create_app(app_db, load_models=False)
+    async with started(app, size=size) as pilot:
+        expected = {"games", "rules", "seats", "seed and options"}
+        await wait_until(pilot, lambda: expected <= set(box_titles(screen_text(app))), "the home boxes")
+        titles = box_titles(screen_text(app))
+        assert not any("…" in title for title in titles), titles
+        assert any(title.startswith("this session") for title in titles), titles
+        assert any(title.startswith("recent") and "ctrl+o" in title for title in titles), titles
+        await pilot.press("ctrl+o")
+        await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode list")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await wait_until(pilot, lambda: "state" in box_titles(screen_text(app)), "the replay's boxes")
+        await wait_until(
+            pilot,
+            lambda: any(t.startswith("decisions") for t in box_titles(screen_text(app))),
+            "the turns box",
+        )
+        titles = box_titles(screen_text(app))
+        assert not any("…" in title for title in titles), titles

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from textual.command import CommandPalette
 from textual.geometry import Region
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, Static, TabbedContent
 
 from arena.app import create_app
@@ -19,7 +22,7 @@ from arena.contract.player import Decision, DecisionRequest, Player
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
 from games.lemonade.rules import LemonadeDecision
-from tests.support.app_driving import record_episode, render_plain, started, wait_until
+from tests.support.app_driving import record_episode, render_plain, screen_text, started, wait_until
 
 
 def shown(screen: ReplayScreen, widget_id: str) -> str:
@@ -27,13 +30,22 @@ def shown(screen: ReplayScreen, widget_id: str) -> str:
     return render_plain(screen.query_one(widget_id, Static).content)
 
 
-async def test_step_through_a_saved_episode(app_db: Path) -> None:
+@asynccontextmanager
+async def replay_of_12_days(
+    app_db: Path, size: tuple[int, int]
+) -> AsyncIterator[tuple[Pilot[Any], Any, ReplayScreen]]:
+    """The app opened on the replay of a recorded 12-day lemonade episode: pilot, app and screen."""
     episode_id = await record_episode(app_db, days=12)
     app = create_app(app_db, replay=episode_id, load_models=False)
-    async with started(app, size=(120, 40)) as pilot:
+    async with started(app, size=size) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
+        yield pilot, app, screen
+
+
+async def test_step_through_a_saved_episode(app_db: Path) -> None:
+    async with replay_of_12_days(app_db, (120, 40)) as (pilot, app, screen):
         assert "step 0/12" in shown(screen, "#replay-head")
         assert "Day 1/12" in shown(screen, "#replay-board")
         await pilot.press("right", "right", "right")
@@ -202,3 +214,32 @@ async def test_the_prompt_tab_wraps_every_prompt_line_at_the_panes_width(
         drawn = prompt.render_lines(Region(0, 0, prompt.size.width, prompt.size.height))
         shown = "".join(strip.text for strip in drawn)
         assert "".join(source.split()) in "".join(shown.split()), "every character of the prompt is shown"
+
+
+async def test_a_tab_stepped_past_while_hidden_shows_its_text_whole_when_opened(app_db: Path) -> None:
+    # The hidden changes tab is updated without a layout while the replay steps; opening it
+    # again must give its text the height it has now, not the one measured when last shown.
+    async with replay_of_12_days(app_db, (120, 60)) as (pilot, app, screen):
+        changes = screen.query_one("#replay-changes", Static)
+        tabs = screen.query_one(TabbedContent)
+
+        def lines() -> list[str]:
+            return render_plain(changes.content).rstrip("\n").split("\n")
+
+        async def open_changes() -> None:
+            while tabs.active != "tab-changes":
+                await pilot.press("t")
+            expected = lines()
+            await wait_until(
+                pilot, lambda: changes.region.height >= len(expected), "the changes as tall as their text"
+            )
+            shown_now = screen_text(app)
+            assert all(line[:20] in shown_now for line in expected), shown_now
+
+        await open_changes()  # the start: one line
+        assert len(lines()) == 1
+        await pilot.press("t")
+        assert tabs.active != "tab-changes"
+        await pilot.press("right", "right", "right")
+        assert screen.data.position == 3 and len(lines()) > 1
+        await open_changes()

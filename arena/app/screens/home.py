@@ -22,8 +22,14 @@ from textual.widgets.option_list import Option
 
 from arena.app.safe import safe_text
 from arena.app.screens.base import ArenaScreen
+from arena.app.widgets.fitted_box import FittedTitle, FittedTitleStatic
 from arena.app.widgets.home_parts import SessionList, option_label, players_summary, recent_view
 from arena.app.widgets.steady_footer import SteadyFooter
+
+SESSION_TITLES = ("this session (enter: open)", "this session (enter)", "this session")
+"""The session list's title, fullest first: the longest that fits is shown (80 columns: the second)."""
+RECENT_TITLES = ("recent episodes (ctrl+o)", "recent (ctrl+o)", "recent episodes")
+"""The recent episodes' title, fullest first."""
 
 if TYPE_CHECKING:
     from arena.app.home_data import MatchDraft, SeatOption
@@ -65,7 +71,7 @@ class HomeScreen(ArenaScreen):
             with Vertical(id="home-left"):
                 yield OptionList(id="games")
                 yield SessionList()
-                yield Static(Text(""), id="recent")
+                yield FittedTitleStatic(Text(""), id="recent")
             # The set-up scrolls; Start sits below it, in view at any height.
             with Vertical(id="home-main"):
                 with VerticalScroll(id="home-setup"):
@@ -90,11 +96,11 @@ class HomeScreen(ArenaScreen):
     def on_mount(self) -> None:
         """Set up once the widgets exist; the games load once this frame is painted."""
         self.query_one("#games").border_title = "games"
-        self.query_one("#session-matches").border_title = "this session (enter: open)"
+        self.query_one("#session-matches", FittedTitle).word_title(*SESSION_TITLES)
         self.query_one("#tournament-seeds").tooltip = Text(
             "a tournament of these players plays this many deal seeds, in every seating"
         )
-        self.query_one("#recent").border_title = "recent episodes (ctrl+o)"
+        self.query_one("#recent", FittedTitle).word_title(*RECENT_TITLES)
         self.query_one("#rules-box").border_title = "rules"
         self.query_one("#seats").border_title = "seats"
         self.query_one("#players-info").border_title = "players"

@@ -26,6 +26,7 @@ from arena.app.replay_data import ReplayData, ReplayTurn
 from arena.app.safe import prerender, safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
 from arena.app.screens.modals import JumpScreen
+from arena.app.widgets.fitted_box import FittedTitleBox
 from arena.app.widgets.in_place import TextUpdates
 from arena.app.widgets.series_plot import SeriesPlot
 from arena.app.widgets.steady_footer import SteadyFooter
@@ -126,7 +127,7 @@ class ReplayScreen(ArenaScreen):
         with ScrollableContainer(id="replay-board-box"):
             yield Static(Text(""), id="replay-board")
         with Horizontal(id="replay-bottom"):
-            with VerticalScroll(id="replay-turns-box"):
+            with FittedTitleBox(id="replay-turns-box"):
                 yield Static(Text(""), id="replay-turns")
             with TabbedContent(id="replay-detail"):
                 # The prompt wraps at the pane's width (a long word is folded), so all of it
@@ -146,23 +147,9 @@ class ReplayScreen(ArenaScreen):
     def on_mount(self) -> None:
         """Set up once the widgets exist."""
         self.query_one("#replay-board-box").border_title = "state"
-        self.query_one("#replay-turns-box").border_title = TURNS_TITLES[0]
-        self.call_after_refresh(self._fit_titles)
+        self.query_one("#replay-turns-box", FittedTitleBox).word_title(*TURNS_TITLES)
         self.show()
         self.call_after_refresh(self._draw_ahead)
-
-    def on_resize(self) -> None:
-        """Word the box titles for the new width, once the boxes have it."""
-        self.call_after_refresh(self._fit_titles)
-
-    def _fit_titles(self) -> None:
-        # The turns box is 27 columns at 80: its full title ended "decisions that led h…".
-        boxes = self.query("#replay-turns-box")
-        if not boxes:
-            return  # resized before the boxes exist: on_mount words the title
-        box = boxes.first()
-        room = box.size.width - 6  # the corners, the rules beside the title and its spaces
-        box.border_title = next((t for t in TURNS_TITLES if len(t) <= room), TURNS_TITLES[-1])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Arrow keys step the replay unless a text box has the cursor."""
@@ -218,6 +205,8 @@ class ReplayScreen(ArenaScreen):
 
     @on(TabbedContent.TabActivated)
     def _tab_opened(self) -> None:
+        self.texts.lay_out_shown()
+        self.call_after_refresh(self.texts.lay_out_shown)  # if the pane was shown after this message
         self._sync_chart()
 
     def _board_room(self) -> int:

@@ -415,6 +415,8 @@ class TournamentScreen(ArenaScreen):
 
     @on(TabbedContent.TabActivated, "#t-tabs")
     def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        self.texts.lay_out_shown()
+        self.call_after_refresh(self.texts.lay_out_shown)  # if the pane was shown after this message
         # Hiding the leaderboard's tab took its focus: back on it, enter opens a player's episodes again.
         if event.pane.id == "tab-board":
             self.query_one("#t-board", DataTable).focus()

@@ -10,6 +10,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from arena.app.safe import safe_line, safe_text
+from arena.app.widgets.fitted_box import FittedTitle
 
 if TYPE_CHECKING:
     from arena.app.app import ArenaApp
@@ -43,7 +44,7 @@ def players_summary(choices: list[SeatOption], loading: bool, error: str | None)
     return Group(*lines)
 
 
-class SessionList(OptionList):
+class SessionList(OptionList, FittedTitle):
     """This session's matches and tournaments with their progress; enter opens one."""
 
     def __init__(self) -> None:

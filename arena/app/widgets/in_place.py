@@ -44,6 +44,20 @@ class TextUpdates:
         """Updates skipped because the text was already shown."""
         self.changed: list[Static] = []
         """The widgets updated since the caller last cleared this (to paint them at once)."""
+        self.hidden: set[Static] = set()
+        """Widgets updated while not displayed, not laid out since (:meth:`lay_out_shown`)."""
+
+    def lay_out_shown(self) -> None:
+        """Lay out the widgets updated while hidden that are displayed now (a tab was opened).
+
+        Showing a pane lays its container out but keeps the height its text was last
+        measured at: a changes tab stepped past while hidden kept the one line of the start.
+        """
+        for static in [static for static in self.hidden if not _hidden(static)]:
+            self.hidden.discard(static)
+            static.clear_cached_dimensions()
+            static.refresh(layout=True)
+            self.layouts += 1
 
     def forget(self, static: Static) -> None:
         """``static`` was updated by other means: its next update here is drawn and laid out."""
@@ -55,6 +69,13 @@ class TextUpdates:
         before = self._shown.get(key)
         if before is not None and isinstance(content, Text) and before[0] == content:
             self.skipped += 1
+            return
+        if _hidden(static):
+            # In a tab not shown (the replay's changes, prompt...): a layout now changes
+            # nothing on the screen; :meth:`lay_out_shown` lays it out once the tab opens.
+            static.update(content, layout=False)
+            self._shown[key] = (content, None)  # no shape: its next update shown lays it out
+            self.hidden.add(static)
             return
         shape = None
         if isinstance(content, Text):
@@ -70,6 +91,7 @@ class TextUpdates:
                 least = int(floor.resolve(room.scrollable_content_region.size, static.app.size))
                 shape = (shape[0], max(shape[1], least), shape[2])
         layout = before is None or shape is None or before[1] != shape
+        self.hidden.discard(static)
         self._shown[key] = (content, shape)
         self.changed.append(static)
         if layout and before is not None and isinstance(content, Text) and not own_width:
@@ -86,3 +108,8 @@ class TextUpdates:
             return
         self.layouts += layout
         static.update(content, layout=layout)
+
+
+def _hidden(widget: Widget) -> bool:
+    """Whether ``widget`` or a container of it is not displayed (an inactive tab's pane)."""
+    return not all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
