@@ -30,6 +30,9 @@ class LeaderboardRow:
     interval_label: str
     episodes: int
     per_game: tuple[str | None, ...]
+    """Each game's rating and its interval, ``1012 (980 to 1040)``."""
+    per_game_ratings: tuple[str | None, ...]
+    """Each game's rating alone: for a terminal too narrow for the intervals."""
 
 
 def leaderboard_rows(board: dict[str, Any]) -> tuple[list[str], list[LeaderboardRow]]:
@@ -38,12 +41,14 @@ def leaderboard_rows(board: dict[str, Any]) -> tuple[list[str], list[Leaderboard
     rows = []
     for row in board["players"]:
         cells: list[str | None] = []
+        ratings: list[str | None] = []
         for game in games:
             own = row["per_game"].get(game)
             interval = interval_text(own) if own is not None else "-"
             cells.append(
                 None if own is None else rating_text(own) + ("" if interval == "-" else f" ({interval})")
             )
+            ratings.append(None if own is None else rating_text(own))
         rows.append(
             LeaderboardRow(
                 rank=row.get("rank"),
@@ -53,6 +58,7 @@ def leaderboard_rows(board: dict[str, Any]) -> tuple[list[str], list[Leaderboard
                 interval_label=interval_text(row),
                 episodes=int(row["episodes"]),
                 per_game=tuple(cells),
+                per_game_ratings=tuple(ratings),
             )
         )
     return games, rows

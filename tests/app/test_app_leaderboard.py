@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import DataTable, Static
 
 from arena.app import create_app
@@ -15,6 +16,7 @@ from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.leaderboard import leaderboard
 from arena.tournament.run import run_tournament
+from arena.tournament.wording import rating_text
 from tests.support.app_driving import render_plain, started, wait_until
 
 
@@ -73,3 +75,50 @@ async def test_marked_tournaments_open_one_leaderboard_with_each_games_column(ap
         assert isinstance(failed, LeaderboardScreen) and failed.tournament_ids == (1, 3)
         await wait_until(pilot, lambda: failed.error != "", "the leaderboard's error")
         assert "no shared players" in render_plain(failed.query_one("#lb-note", Static).content)
+
+
+@pytest.mark.parametrize(
+    ("size", "per_game"), [((80, 24), "none"), ((120, 36), "ratings"), ((150, 45), "whole")], ids=str
+)
+async def test_a_leaderboard_fits_the_terminal_without_scrolling_sideways(
+    app_db: Path, size: tuple[int, int], per_game: str
+) -> None:
+    store = Store(app_db)
+    plays = [
+        build_config(game="bargain", players=("baseline:honest", "baseline:random"), seeds=3),
+        build_config(
+            game="lemonade", players=("baseline:weather", "baseline:random"), seeds=2, options={"days": 2}
+        ),
+    ]
+    for config in plays:
+        assert (await run_tournament(store, config)).status == "finished"
+    expected = leaderboard(store, [1, 2])
+    store.close()
+    own = next(row for row in expected["players"] if row["player"] == "baseline:random")["per_game"]
+    app = create_app(app_db, load_models=False)
+    async with started(app, size=size) as pilot:
+        screen = LeaderboardScreen((1, 2))
+        app.push_screen(screen)
+        await wait_until(pilot, lambda: screen.board is not None, "the leaderboard")
+        board: DataTable[Any] = screen.query_one("#lb-board", DataTable)
+        await wait_until(
+            pilot, lambda: board.size.width > 0 and board.virtual_size.width > 0, "the table laid out"
+        )
+        rows = [[render_plain(cell).strip() for cell in board.get_row_at(i)] for i in range(board.row_count)]
+        assert board.virtual_size.width <= board.size.width, rows
+        assert screen.per_game == per_game, rows
+        random_row = next(row for row in rows if row[1] == "baseline:random")
+        games = random_row[5:]
+        assert len(games) == (0 if per_game == "none" else 2), random_row
+        assert all(("(" in cell) == (per_game == "whole") for cell in games), random_row
+        if games:
+            for cell, game in zip(games, ("bargain", "lemonade"), strict=True):
+                assert cell.startswith(rating_text(own[game])), (cell, own[game])
+        note = render_plain(screen.query_one("#lb-note", Static).content)
+        assert ("tables below" in note) == (per_game != "whole"), note
+        tables = render_plain(screen.query_one("#lb-tables", Static).content, width=size[0])
+        for game in (
+            "bargain",
+            "lemonade",
+        ):  # every game's own rating is in the full tables, whatever the width
+            assert game in tables and rating_text(own[game]) in tables, tables

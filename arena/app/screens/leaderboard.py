@@ -17,6 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
 from textual.widgets import DataTable, Header, Static
 
+from arena.app.board_layout import text_width
 from arena.app.leaderboard_board import leaderboard_rows
 from arena.app.safe import safe_text
 from arena.app.screens.base import ArenaScreen
@@ -24,6 +25,26 @@ from arena.app.table_worker import RenderedLeaderboard
 from arena.app.widgets.steady_footer import SteadyFooter
 from arena.plugins.players import short_names
 from arena.tournament.wording import groups_note, rough_note
+
+PER_GAME_WHOLE, PER_GAME_RATINGS, PER_GAME_NONE = "whole", "ratings", "none"
+"""What each game's column shows: rating and interval, the rating alone, no column at all."""
+PER_GAME_NOTES = {
+    PER_GAME_RATINGS: "each game's column shows its rating alone (its interval: in the tables below)",
+    PER_GAME_NONE: "each game's own ratings are in the tables below (too narrow for their columns here)",
+}
+
+
+def game_cell(cell: str | None) -> Text:
+    """One game's cell: its rating (untrusted text), or "not played"."""
+    return safe_text(cell, limit=80) if cell else Text("not played", style="dim")
+
+
+def table_width(labels: Sequence[str], rows: Sequence[Sequence[Text]]) -> int:
+    """Columns a DataTable needs for ``labels`` and ``rows``: each column's widest line, plus its padding."""
+    widths = [text_width(Text(label)) for label in labels]
+    for row in rows:
+        widths = [max(width, text_width(cell)) for width, cell in zip(widths, row, strict=True)]
+    return sum(width + 2 for width in widths)
 
 
 class LeaderboardScreen(ArenaScreen):
@@ -39,6 +60,8 @@ class LeaderboardScreen(ArenaScreen):
         self.sub_title = self.heading
         self.board: dict[str, Any] | None = None
         self.error = ""
+        self.per_game = PER_GAME_WHOLE
+        """What the games' columns show: as much as the terminal's width holds."""
 
     def compose(self) -> ComposeResult:
         """Build the widgets."""
@@ -77,24 +100,43 @@ class LeaderboardScreen(ArenaScreen):
         games, rows = leaderboard_rows(board)
         table: DataTable[Text] = self.query_one("#lb-board", DataTable)
         table.clear(columns=True)
-        for column in ("#", "player", "rating", "95% interval", "episodes", *games):
-            table.add_column(Text(column), key=f"col:{column}")
         groups = len({row.group for row in rows if row.group is not None})
         names = short_names(row.player for row in rows)  # as the CLI's leaderboard shows them
-        for i, row in enumerate(rows):
-            rank = "-" if row.rank is None else (f"{row.group}.{row.rank}" if groups > 1 else str(row.rank))
-            table.add_row(
-                Text(rank),
+        cells = [
+            [
+                Text(
+                    "-" if row.rank is None else (f"{row.group}.{row.rank}" if groups > 1 else str(row.rank))
+                ),
                 safe_text(names[row.player], limit=60),
                 safe_text(row.rating_label, "bold", limit=80),
                 Text(row.interval_label),
                 Text(str(row.episodes)),
-                *(
-                    safe_text(cell, limit=80) if cell else Text("not played", style="dim")
-                    for cell in row.per_game
-                ),
-                key=str(i),
-            )
+            ]
+            for row in rows
+        ]
+        room = max(table.size.width, self.app.size.width - 2)
+        labels = ["#", "player", "rating", "95% interval", "episodes"]
+        # Each game's column as much as fits: rating and interval, the rating alone, or none
+        # (the full tables below always hold every game's ratings, fitted to the width).
+        choices = [
+            (PER_GAME_WHOLE, [[game_cell(cell) for cell in row.per_game] for row in rows]),
+            (PER_GAME_RATINGS, [[game_cell(cell) for cell in row.per_game_ratings] for row in rows]),
+        ]
+        per_game: list[list[Text]] = [[] for _ in rows]
+        self.per_game = PER_GAME_NONE
+        for shown, game_cells in choices:
+            if (
+                table_width([*labels, *games], [a + b for a, b in zip(cells, game_cells, strict=True)])
+                <= room
+            ):
+                self.per_game, per_game = shown, game_cells
+                break
+        if self.per_game != PER_GAME_NONE:
+            labels += games
+        for label in labels:
+            table.add_column(Text(label), key=f"col:{label}")
+        for i, (own, games_cells) in enumerate(zip(cells, per_game, strict=True)):
+            table.add_row(*own, *games_cells, key=str(i))
         info = board["leaderboard"]
         head = f"{self.heading} · {len(games)} game{'s' if len(games) != 1 else ''}: " + ", ".join(
             f"{g['game']} ({g['episodes']} episodes, ×{g['weight']:.3g})" for g in info["games"]
@@ -104,6 +146,7 @@ class LeaderboardScreen(ArenaScreen):
             "Bradley-Terry, each game weighted equally; 95% intervals resample deal seeds within each game",
             *(n for n in (rough_note(board["ratings"]), groups_note(board["ratings"])) if n),
             info["per_game"],
+            *([PER_GAME_NOTES[self.per_game]] if self.per_game != PER_GAME_WHOLE else []),
         ]
         self.query_one("#lb-note", Static).update(safe_text(" · ".join(notes), "dim"))
         self.query_one("#lb-tables", Static).update(rendered.tables)
