@@ -107,21 +107,38 @@ async def record_episode(db_path: Path, *, days: int = 6, seed: int = 3) -> int:
 async def pick_game(pilot: Pilot[Any], app: Any, name: str) -> None:
     """Highlight game ``name`` in the home screen's list (keyboard only) and wait for its seats.
 
-    The arrow keys go the short way: every game passed on the way is set up on the screen
-    (its rules, seats and options; a TextArena game's rules start an episode), and going down
-    from paperclip to lemonade used to pass all 27 games.
+    The keys go the short way, a page at a time over a long way: every game passed on the
+    way is set up on the screen (its rules, seats and options; a TextArena game's rules start
+    an episode), and arrowing down to a TextArena game passed over a hundred.
     """
     games = app.screen.query_one("#games", OptionList)
     games.focus()
     await pilot.pause()
     names = [games.get_option_at_index(index).id for index in range(games.option_count)]
     target = names.index(name)
+    paging = True
     while games.highlighted is not None and games.highlighted != target:
-        await pilot.press("down" if games.highlighted < target else "up")
+        before = target - games.highlighted
+        page = games.scrollable_content_region.height
+        if paging and page and abs(before) > page:
+            # As a person would over a long list: a page at a time, each page sets up one game.
+            await pilot.press("pagedown" if before > 0 else "pageup")
+            after = target - (games.highlighted or 0)
+            paging = abs(after) < abs(before)  # a page that came no nearer: the arrows finish
+        else:
+            await pilot.press("down" if before > 0 else "up")
 
     def shown() -> bool:
-        definition = app.screen.definition
-        return definition is not None and definition.name == name and bool(app.screen.query(Select))
+        # The name changes before the seats are rebuilt, and the old game's Selects stay
+        # until then: wait until the set-up has settled too.
+        screen = app.screen
+        definition = screen.definition
+        return (
+            definition is not None
+            and definition.name == name
+            and not screen._settling()
+            and bool(screen.query(Select))
+        )
 
     await wait_until(pilot, shown, f"game {name}")
 
