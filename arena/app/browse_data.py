@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,3 +63,21 @@ def episode_cells(row: dict[str, Any], players: str | None = None) -> tuple[str,
         str(row.get("players") or "") if players is None else players,
         str(row.get("scores") or ""),
     )
+
+
+def narrow_cells(cells: Sequence[str], players: Sequence[str] | None = None) -> list[list[str]]:
+    """:func:`episode_cells` for a screen too narrow for them on one line: each cell as its lines.
+
+    The start is its day over its minute (``12-03`` then ``19:50``, no year or seconds);
+    players and scores put one seat a line (``players``: the parts of the players cell,
+    :func:`arena.display.names.seat_parts`). A lemonade episode of two baselines took 118
+    columns on one line, and takes 76 so.
+    """
+    lines = [[cell] for cell in cells]
+    started = COLUMNS.index("started")
+    lines[started] = [cells[started][5:10], cells[started][11:16]] if cells[started] else [""]
+    if players:
+        lines[COLUMNS.index("players")] = list(players)
+    scores = cells[COLUMNS.index("scores")]
+    lines[COLUMNS.index("scores")] = scores.split(" ") if scores else [""]
+    return lines

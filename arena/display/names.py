@@ -31,8 +31,13 @@ def seat_cells(seats: Mapping[int, Sequence[tuple[str, str, str]]]) -> dict[int,
     A name standing for several configurations keeps its ``#abcd`` mark after the short name.
     The cells are untrusted text (player names): show them through ``plain_text``.
     """
+    return {episode: " ".join(parts) for episode, parts in seat_parts(seats).items()}
+
+
+def seat_parts(seats: Mapping[int, Sequence[tuple[str, str, str]]]) -> dict[int, list[str]]:
+    """:func:`seat_cells` as each episode's ``seat=player`` parts, one per seat (for one a line)."""
     names = listing_names(player for rows in seats.values() for _, player, _ in rows)
     return {
-        episode: " ".join(f"{seat}={names[player]}{mark}" for seat, player, mark in rows)
+        episode: [f"{seat}={names[player]}{mark}" for seat, player, mark in rows]
         for episode, rows in seats.items()
     }

@@ -366,3 +366,34 @@ async def test_the_home_and_replay_box_titles_read_whole(app_db: Path, size: tup
         )
         titles = box_titles(screen_text(app))
         assert not any("…" in title for title in titles), titles
+
+
+async def test_the_episode_list_reads_whole_at_80_columns_and_on_one_line_where_it_fits(app_db: Path) -> None:
+    episode = await record_episode(app_db, days=2)
+    app = create_app(app_db, load_models=False)
+    async with started(app, size=LARGE) as pilot:
+        app.open_episodes()
+        await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode list")
+        screen = app.screen
+        assert isinstance(screen, EpisodesScreen)
+        await wait_until(pilot, lambda: bool(screen.query("#episodes")), "its table")
+        table = screen.table
+        await wait_until(pilot, lambda: table.row_count == 1 and table.virtual_size.width > 0, "its row")
+        wide = line_with(" finished ", screen_text(app))
+        assert "a=baseline:weather b=baseline:cost-plus" in wide, "one line where it fits"
+        assert re.search(
+            rf"^ +{episode} +lemonade +3 +finished +4 +20\d\d-\d\d-\d\d \d\d:\d\d:\d\d ", wide
+        ), wide
+        assert table.max_scroll_x == 0
+
+        await pilot.resize_terminal(*SMALL)
+        await wait_until(pilot, lambda: table.size.width <= SMALL[0], "the list at 80 columns")
+        narrow_second_line = re.compile(r"^ +\d\d:\d\d +b=baseline:cost-plus +b=", re.MULTILINE)
+        await wait_until(pilot, lambda: bool(narrow_second_line.search(screen_text(app))), "a seat a line")
+        await wait_until(pilot, lambda: table.max_scroll_x == 0, "every column in view")
+        first = line_with(" finished ", screen_text(app))
+        second = screen_text(app).splitlines()[screen_text(app).splitlines().index(first) + 1]
+        assert "a=baseline:weather" in first and "b=baseline:cost-plus" in second, (first, second)
+        assert re.search(rf"^ +{episode} +lemonade +3 +finished +4 +\d\d-\d\d +a=", first), first
+        assert re.search(r"^ +\d\d:\d\d +b=", second), second
+        assert re.search(r"a=-?\d+\.\d\d", first) and re.search(r"b=-?\d+\.\d\d", second), (first, second)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -23,12 +23,13 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Select
 from textual.worker import Worker, WorkerState
 
+from arena.app.board_layout import table_width
 from arena.app.browse_data import COLUMNS as BROWSE_COLUMNS
-from arena.app.browse_data import STATUSES, EpisodeFilter, episode_cells
+from arena.app.browse_data import STATUSES, EpisodeFilter, episode_cells, narrow_cells
 from arena.app.safe import safe_text
 from arena.app.screens.lists import STATUS_STYLES, ListScreen
 from arena.app.widgets.fitted_input import FittedPlaceholderInput
-from arena.display.names import seat_cells
+from arena.display.names import seat_parts
 from arena.plugins.games import game_names
 
 if TYPE_CHECKING:
@@ -64,6 +65,10 @@ class EpisodesScreen(ListScreen):
         """How the latest export ended ("" until one has)."""
         self.marked: list[int] = []
         """Episodes marked with space, in the order they were marked."""
+        self._listed: tuple[list[dict[str, Any]], dict[int, list[str]]] = ([], {})
+        """The episodes the filters let through, and each one's seats as shown."""
+        self._narrow: bool | None = None
+        """Whether the rows are shown a seat a line (``None``: not shown yet)."""
 
     def compose_filters(self) -> Iterator[Widget]:
         """The game, status and player filters."""
@@ -76,17 +81,10 @@ class EpisodesScreen(ListScreen):
 
     def action_reload(self) -> None:
         """Query the database again with the current filters."""
-        table = self.table
         rows = self.filter.query(self.arena.store)
-        players = seat_cells(self.arena.store.seat_players([row["id"] for row in rows]))
-        table.clear()
-        for row in rows:
-            cells = episode_cells(row, players.get(row["id"]))
-            styled = [safe_text(cell, limit=80) for cell in cells]
-            if int(cells[0]) in self.marked:
-                styled[0] = Text(f"• {cells[0]}", style="bold magenta")
-            styled[3].stylize(STATUS_STYLES.get(cells[3], "red"))
-            table.add_row(*styled, key=cells[0])
+        self._listed = rows, seat_parts(self.arena.store.seat_players([row["id"] for row in rows]))
+        self._narrow = None
+        self._fill()
         count = f"{len(rows)} episode{'s' if len(rows) != 1 else ''} · {self.filter.describe()}"
         hint = (
             " · enter: replay · r: resume · space: mark · c: compare · x: export"
@@ -97,6 +95,43 @@ class EpisodesScreen(ListScreen):
             hint += f" · marked: {', '.join(map(str, self.marked))}"
         hint += " · ctrl+t: tournaments"
         self.show_head(safe_text(count + hint, "dim"))
+
+    def _fill(self) -> None:
+        """The listed episodes, one line each where that fits the width, else a seat a line."""
+        rows, parts = self._listed
+        whole: list[list[Text]] = []
+        narrow: list[list[Text]] = []
+        for row in rows:
+            players = parts.get(row["id"])
+            cells = episode_cells(row, None if players is None else " ".join(players))
+            whole.append([safe_text(cell, limit=80) for cell in cells])
+            narrow.append(
+                [
+                    Text("\n").join(safe_text(line, limit=40) for line in lines)
+                    for lines in narrow_cells(cells, players)
+                ]
+            )
+        table = self.table
+        room = (table.size.width or self.app.size.width) - table.styles.scrollbar_size_vertical
+        is_narrow = table_width(self.COLUMNS, whole) > room
+        if is_narrow == self._narrow:
+            return
+        self._narrow = is_narrow
+        table.clear(columns=True)  # a column keeps the width of its widest cell until removed
+        for column in self.COLUMNS:
+            table.add_column(column, key=column)
+        status = BROWSE_COLUMNS.index("status")
+        for shown in narrow if is_narrow else whole:
+            key = shown[0].plain
+            if int(key) in self.marked:
+                shown[0] = Text(f"• {key}", style="bold magenta")
+            shown[status].stylize(STATUS_STYLES.get(shown[status].plain, "red"))
+            table.add_row(*shown, key=key, height=None if is_narrow else 1)
+
+    def on_resize(self) -> None:
+        """Lay the rows out again if the other layout (one line, a seat a line) suits the new width."""
+        if self._narrow is not None:  # listed already (a screen is resized once before it mounts)
+            self._fill()
 
     @on(Select.Changed, "#filter-game")
     def _game_filter(self, event: Select.Changed) -> None:

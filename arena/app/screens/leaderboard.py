@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
 from textual.widgets import DataTable, Header, Static
 
-from arena.app.board_layout import text_width
+from arena.app.board_layout import table_width
 from arena.app.leaderboard_board import leaderboard_rows
 from arena.app.safe import safe_text
 from arena.app.screens.base import ArenaScreen
@@ -37,14 +37,6 @@ PER_GAME_NOTES = {
 def game_cell(cell: str | None) -> Text:
     """One game's cell: its rating (untrusted text), or "not played"."""
     return safe_text(cell, limit=80) if cell else Text("not played", style="dim")
-
-
-def table_width(labels: Sequence[str], rows: Sequence[Sequence[Text]]) -> int:
-    """Columns a DataTable needs for ``labels`` and ``rows``: each column's widest line, plus its padding."""
-    widths = [text_width(Text(label)) for label in labels]
-    for row in rows:
-        widths = [max(width, text_width(cell)) for width, cell in zip(widths, row, strict=True)]
-    return sum(width + 2 for width in widths)
 
 
 class LeaderboardScreen(ArenaScreen):
