@@ -188,6 +188,17 @@ class Player(ABC):
         """
         return None
 
+    def decides_from_request_alone(self, request: DecisionRequest) -> bool:
+        """True when a fresh copy of this player, built as it was, would decide ``request`` as it will.
+
+        A cluster executor that loses the worker holding a seat's player mid-episode asks the
+        decision again of a fresh copy when this holds. ``False`` (default) is for a player that
+        its earlier decisions changed (a transcript memory, a random generator drawn from, a
+        re-ask that shows its previous reply): its episode is then played again from the start,
+        never on with a player that forgot what it had done.
+        """
+        return False
+
     def share_transport(self, prepared: Player) -> bool:
         """Borrow the connections of ``prepared``, the player a tournament prepared once for this one.
 

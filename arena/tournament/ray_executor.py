@@ -10,11 +10,16 @@ long-lived worker actors that load it once and answer one decision at a time, so
 microseconds; a model's decision costs seconds: the figures are in bench/ray_executor.py.
 
 Faults: a decision whose worker dies (killed, its node removed, out of memory) is asked
-again of another worker of the same player, with the same request and so the same seed: a
-deterministic player gives the same reply, and nothing was recorded for it yet, so nothing
-is counted twice. Ray restarts dead workers (on another node when theirs is gone). Any
-other Ray error ends the episode ``failed`` (never a fallback that would count), and the
-run plays it again as it does any failed slot. A head killed outright leaves its episodes
+again of another worker of the same player, with the same request and so the same seed,
+and the head's copy of the player as it was built: a deterministic player gives the same
+reply, and nothing was recorded for it yet, so nothing is counted twice. That copy is the
+same player only for a seat's first decision or a player that decides from the request
+alone (:meth:`Player.decides_from_request_alone`: an offline model without transcript
+memory); a seat whose player its earlier decisions changed (a memory, a random generator)
+ends its episode ``failed`` instead, and the run plays it again whole. Ray restarts dead
+workers (on another node when theirs is gone). Any other Ray error ends the episode
+``failed`` too (never a fallback that would count), and the run plays it again as it does
+any failed slot. A head killed outright leaves its episodes
 ``running``; ``arena tournament resume`` replays them.
 """
 
@@ -146,6 +151,8 @@ class ReplicaPool:
     handles: list[Any]
     pins: dict[str, int] = field(default_factory=dict)
     holds: list[set[str]] = field(default_factory=list)
+    forgotten: set[str] = field(default_factory=set)
+    """Seats whose player lived on a worker that was lost: what their earlier decisions left is gone."""
     replays: int = 0
     """Decisions asked again after their worker was lost (for tests and the bench)."""
 
@@ -160,11 +167,35 @@ class ReplicaPool:
             index = self.pins[key] = order[0]
         return index
 
+    def _lost(self, index: int) -> None:
+        """Worker ``index`` was lost (or restarted): every seat it held forgot its player."""
+        self.forgotten |= self.holds[index]
+        self.holds[index].clear()
+
+    def _resume(self, key: str, player: Player, request: DecisionRequest) -> None:
+        """Let a fresh copy of a seat's player go on, or end the episode if it would decide otherwise."""
+        if key not in self.forgotten:
+            return
+        if not player.decides_from_request_alone(request):
+            raise FatalPlayerError(
+                f"{self.text}: the worker holding this seat's player was lost mid-episode, and a fresh"
+                " copy would not decide as it would have (its earlier decisions changed it): the"
+                " episode is played again"
+            )
+        self.forgotten.discard(key)
+
     async def decide(self, key: str, player: Player, request: DecisionRequest) -> Decision:
-        """Ask seat ``key``'s worker; on losing it, ask another with the same request."""
+        """Ask seat ``key``'s worker; on losing it, ask another with the same request.
+
+        The other worker gets the head's copy of the player, as it was built: that is the same
+        player only for a seat's first decision or a player that decides from the request alone
+        (:meth:`Player.decides_from_request_alone`); any other seat's episode fails, to be played
+        again whole by the run.
+        """
         sent = portable(request)
         avoid: int | None = None
         for _ in range(MAX_REPLAYS):
+            self._resume(key, player, request)
             index = self._pin(key, avoid)
             handle = self.handles[index]
             carried = None if key in self.holds[index] else player
@@ -172,15 +203,15 @@ class ReplicaPool:
                 status, value, prompt = await handle.decide.remote(key, carried, sent)
             except LOST:
                 self.replays += 1
-                self.holds[index].clear()
+                self._lost(index)
                 self.pins.pop(key, None)
                 avoid = index
                 await asyncio.sleep(REPLAY_PAUSE)
                 continue
             except RayError as exc:  # not a lost worker: the episode cannot go on with fallbacks
                 raise FatalPlayerError(f"{self.text}: Ray: {one_line(exc)}") from None
-            if status == "missing":
-                self.holds[index].discard(key)
+            if status == "missing":  # the worker was restarted since this seat's last decision
+                self._lost(index)
                 continue
             self.holds[index].add(key)
             if status == "raised":
@@ -193,6 +224,7 @@ class ReplicaPool:
 
     def release(self, key: str) -> None:
         """Seat ``key``'s episode ended: its worker may forget it."""
+        self.forgotten.discard(key)
         index = self.pins.pop(key, None)
         if index is not None and key in self.holds[index]:
             self.holds[index].discard(key)
@@ -230,6 +262,10 @@ class RemoteSeat(Player):
     def disclosed_settings(self) -> dict[str, Any] | None:
         """The player's own."""
         return self.inner.disclosed_settings()
+
+    def decides_from_request_alone(self, request: DecisionRequest) -> bool:
+        """The player's own."""
+        return self.inner.decides_from_request_alone(request)
 
 
 def one_line(exc: BaseException) -> str:

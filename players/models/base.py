@@ -193,6 +193,14 @@ class ModelPlayer(Player):
         """``max_consecutive_errors`` from the models file (``None``: the runner's limit)."""
         return self.settings.max_consecutive_errors
 
+    def decides_from_request_alone(self, request: DecisionRequest) -> bool:
+        """True without transcript memory, except on a re-ask (which shows the previous reply).
+
+        A decision's sampling seed comes from the request (:func:`decision_seed`) and a prompt
+        cache changes no reply, so nothing else an earlier decision left changes this one.
+        """
+        return self.memory is None and request.feedback is None
+
     @property
     def takes_seed(self) -> bool:
         """True when the provider's API accepts a sampling seed (then one is sent per decision)."""

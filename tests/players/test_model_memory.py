@@ -83,6 +83,21 @@ async def test_without_memory_every_prompt_stands_alone(wire: WireServer, config
     assert p.configuration()["memory"] == "none"
 
 
+@pytest.mark.parametrize("memory", ["none", "transcript"])
+async def test_only_a_model_without_memory_decides_from_the_request_alone(
+    memory: str, config_for: ConfigFor
+) -> None:
+    # What a cluster executor asks before it lets a fresh copy of the player take over a seat.
+    config = config_for("openai-chat", memory=memory)
+    built = build_model_player(parse_player_spec("m"), seed=7, config=config)
+    assert isinstance(built, ModelPlayer)
+    try:
+        assert built.decides_from_request_alone(request(3)) == (memory == "none")
+        assert not built.decides_from_request_alone(request(3, feedback="price: must be at most 10"))
+    finally:
+        await built.close()
+
+
 def _day(text: str) -> str:
     found = re.search(r"Day \d+", text)
     return found.group() if found else text

@@ -9,7 +9,13 @@ players plays the same wherever it runs. With
 ``pid start end`` to that file: which process answered, and whether a cap was crossed.
 With ``$ARENA_SLEEPY_GATE`` set to a file's path when the player is built, every decision
 appends its process id to ``GATE.started`` as it starts, then waits while the file exists:
-a test holds decisions in flight where it wants a fault, instead of racing them.
+a test holds decisions in flight where it wants a fault, instead of racing them. With
+``$ARENA_SLEEPY_GATE_AFTER`` set to N as well, a player's first N decisions pass the gate
+unheld (and unlisted): a fault then meets seats whose workers already hold what they did.
+
+A sleepy player over a baseline in :data:`REQUEST_ALONE` declares that it decides from the
+request alone (:meth:`Player.decides_from_request_alone`), as a model without memory does;
+over any other it keeps the default, as a player whose decisions change it must.
 
 The kind is registered like any plugin, by an installed distribution's entry point
 (:func:`install_sleepy` writes its metadata into a folder to put on the path).
@@ -30,6 +36,9 @@ from arena.plugins.players import BuildContext, PlayerKind, PlayerSpec, SpecErro
 
 LOG_ENV = "ARENA_SLEEPY_LOG"
 GATE_ENV = "ARENA_SLEEPY_GATE"
+GATE_AFTER_ENV = "ARENA_SLEEPY_GATE_AFTER"
+REQUEST_ALONE = frozenset({"honest"})
+"""Bargain baselines that decide from the observation alone: they draw nothing and keep nothing."""
 ENTRY_POINT = "[arena.players]\nsleepy = tests.support.sleepy:SLEEPY\n"
 
 
@@ -46,6 +55,9 @@ class SleepyPlayer(Player):
         work: ClusterWork,
         log: str | None,
         gate: str | None = None,
+        *,
+        gate_after: int = 0,
+        from_request_alone: bool = False,
     ) -> None:
         self.spec = spec
         self.inner = inner
@@ -53,6 +65,9 @@ class SleepyPlayer(Player):
         self.work = work
         self.log = log
         self.gate = gate
+        self.gate_after = gate_after
+        self.from_request_alone = from_request_alone
+        self.decided = 0
         self.prepared_in: int | None = None
 
     def cluster_work(self) -> ClusterWork:
@@ -63,16 +78,21 @@ class SleepyPlayer(Player):
         """Remember the process it was loaded in."""
         self.prepared_in = os.getpid()
 
+    def decides_from_request_alone(self, request: DecisionRequest) -> bool:
+        """As declared for its baseline (see :data:`REQUEST_ALONE`)."""
+        return self.from_request_alone
+
     async def decide(self, request: DecisionRequest) -> Decision:
         """The baseline's decision, after the sleep."""
         started = time.time()
-        if self.gate:
+        if self.gate and self.decided >= self.gate_after:
             with open(f"{self.gate}.started", "a", encoding="utf-8") as file:
                 file.write(f"{os.getpid()}\n")
             while os.path.exists(self.gate):
                 await asyncio.sleep(0.01)
         await asyncio.sleep(self.delay)
         decision = await self.inner.decide(request)
+        self.decided += 1
         if self.log:
             with open(self.log, "a", encoding="utf-8") as file:
                 file.write(f"{os.getpid()} {started:.6f} {time.time():.6f}\n")
@@ -94,7 +114,11 @@ class SleepyKind(PlayerKind):
         inner = info.factory(player_rng(context.seed, context.seat, f"baseline:{baseline}"))
         work = ClusterWork(replicas=int(replicas or 1), cpus=float(cpus or 0))
         log, gate = os.environ.get(LOG_ENV), os.environ.get(GATE_ENV)
-        return SleepyPlayer(spec.text, inner, float(delay or 0), work, log, gate)
+        gate_after = int(os.environ.get(GATE_AFTER_ENV) or 0)
+        alone = baseline in REQUEST_ALONE
+        player = SleepyPlayer(spec.text, inner, float(delay or 0), work, log, gate, gate_after=gate_after)
+        player.from_request_alone = alone
+        return player
 
 
 SLEEPY = SleepyKind()

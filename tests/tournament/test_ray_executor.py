@@ -28,6 +28,7 @@ from arena.tournament.run import TournamentRun, create_tournament, plan
 from arena.tournament.standings import tournament_table
 from tests.support.optional import needs
 from tests.support.sleepy import (
+    GATE_AFTER_ENV,
     GATE_ENV,
     LOG_ENV,
     decisions,
@@ -133,10 +134,19 @@ def gate(tmp_path: Path) -> Iterator[Path]:
     path.unlink(missing_ok=True)  # a failed test never leaves workers waiting
 
 
-def hold(gate: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """From now on, sleepy players built here hold each decision while ``gate`` exists."""
+def hold(gate: Path, monkeypatch: pytest.MonkeyPatch, after: int = 0) -> None:
+    """From now on, sleepy players built here hold each decision after their first ``after``
+    while ``gate`` exists."""
     gate.touch()
     monkeypatch.setenv(GATE_ENV, str(gate))
+    monkeypatch.setenv(GATE_AFTER_ENV, str(after))
+
+
+def failed_messages(store: Store, tournament_id: int) -> list[str]:
+    rows = store.conn.execute(
+        "SELECT message FROM episodes WHERE tournament_id = ? AND status = 'failed'", (tournament_id,)
+    )
+    return [message or "" for (message,) in rows]
 
 
 async def played(store: Store, config: TournamentConfig, executor: Any = None) -> int:
@@ -220,6 +230,60 @@ async def test_a_killed_worker_costs_only_its_decision_in_flight(
         assert pool.replays >= 1  # the decision in flight there was asked again
         assert finished_per_slot(remote, tournament_id) == finished_per_slot(local, here)
         assert turns_by_slot(remote, tournament_id) == turns_by_slot(local, here)
+    finally:
+        local.close()
+        remote.close()
+
+
+async def killed_mid_episode(
+    players: tuple[str, ...], tmp_path: Path, gate: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Store, int, Store, int, Any]:
+    """Play a bargain tournament locally, then on Ray, killing a worker of the first player
+    once each of its seats has decided once: the seats that worker held lose their player."""
+    config = build_config(game="bargain", players=players, seeds=2, seed=11, concurrency=4)
+    local, remote = Store(tmp_path / "local.db"), Store(tmp_path / "ray.db")
+    here = await played(local, config)
+    hold(gate, monkeypatch, after=1)
+    executor = ray_executor(None, config.concurrency)
+    tournament_id = create_tournament(remote, config)
+    run = asyncio.create_task(TournamentRun(remote, tournament_id, executor=executor).run())
+    await held(gate, 2, run)  # second decisions in flight: every seat is held by a worker
+    pool = executor.pools[players[0]]
+    import ray
+
+    ray.kill(pool.handles[0], no_restart=False)
+    gate.unlink()
+    progress = await run
+    assert progress.status == "finished", progress.message
+    return local, here, remote, tournament_id, pool
+
+
+async def test_a_seat_its_decisions_changed_is_never_played_on_by_a_fresh_copy_after_a_kill(
+    cluster: Cluster, tmp_path: Path, log: Path, gate: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A random bargainer draws from its generator each decision: a fresh copy would draw the
+    # first numbers again. Its episodes on the killed worker fail and are played again whole.
+    players = ("sleepy:random/0.03/2", "baseline:bluffing", "baseline:pushover")
+    local, here, remote, there, _ = await killed_mid_episode(players, tmp_path, gate, monkeypatch)
+    try:
+        failed = failed_messages(remote, there)
+        assert failed and all("lost mid-episode" in message for message in failed)
+        assert finished_per_slot(remote, there) == finished_per_slot(local, here)
+        assert turns_by_slot(remote, there) == turns_by_slot(local, here)
+    finally:
+        local.close()
+        remote.close()
+
+
+async def test_a_player_that_decides_from_the_request_alone_goes_on_after_a_kill(
+    cluster: Cluster, tmp_path: Path, log: Path, gate: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    players = ("sleepy:honest/0.03/2", "baseline:bluffing", "baseline:pushover")
+    local, here, remote, there, pool = await killed_mid_episode(players, tmp_path, gate, monkeypatch)
+    try:
+        assert pool.replays >= 1 and failed_messages(remote, there) == []
+        assert finished_per_slot(remote, there) == finished_per_slot(local, here)
+        assert turns_by_slot(remote, there) == turns_by_slot(local, here)
     finally:
         local.close()
         remote.close()
