@@ -39,11 +39,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from textual import events
 from textual.widgets import Static
 
 from arena.app import create_app
 from arena.app.replay_data import ReplayData
+from arena.app.safe import MAX_BOARD_WIDTH, SafeRenderable, quick_lines
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import TextScreen
@@ -351,6 +353,24 @@ async def record_long_episode(db: Path) -> int:
     return outcome.episode_id
 
 
+def bench_board_drawing(replay: ReplayData) -> None:
+    """A board drawn per step back from 700, by Rich whole and from kept cells (arena.app.table_lines)."""
+    console = Console(width=120, force_terminal=True, color_system="truecolor")
+    options = console.options.update(highlight=False, markup=False).update_width(MAX_BOARD_WIDTH)
+    whole, kept = [], []
+    for position in range(700, 600, -1):
+        replay.go(position)
+        board = replay.render()
+        began = time.perf_counter()
+        console.render_lines(SafeRenderable(board), options, pad=False)
+        whole.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        assert quick_lines(board, console, options) is not None
+        kept.append(time.perf_counter() - began)
+    print(f"lemonade board per step, drawn by Rich whole: {summary(whole)}")
+    print(f"    its table from kept cells (each new cell drawn by Rich): {summary(kept)}")
+
+
 async def bench_replay(workdir: Path) -> None:
     """Open the 1,000-turn episode and step through it."""
     db = workdir / "replay.db"
@@ -361,6 +381,7 @@ async def bench_replay(workdir: Path) -> None:
     replay = ReplayData.load(store, episode_id)
     replay.render()
     print(f"ReplayData.load + first render (plain object): {ms(time.perf_counter() - started)}")
+    bench_board_drawing(replay)
     store.close()
 
     app = create_app(db, replay=episode_id, load_models=False, freeze_gc=True)

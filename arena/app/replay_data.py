@@ -319,6 +319,12 @@ class ReplayData:
         heading = f"step {self.position} changed {len(patch)} value{'s' if len(patch) != 1 else ''} of {what}"
         return heading, json_patch.describe(patch)
 
+    def prepare_changes(self) -> None:
+        """Rebuild now the two views :meth:`changes` compares for the current step (while nobody waits)."""
+        if self.position > 0:
+            self._view_json(self.position - 1)
+            self._view_json(self.position)
+
     def _view_json(self, position: int) -> Any:
         """The current view's JSON after step ``position`` (kept for the last few positions)."""
         key = (position, self.view)

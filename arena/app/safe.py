@@ -17,6 +17,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from arena.app.table_lines import table_lines
 from arena.display.sanitize import plain_text
 
 
@@ -83,7 +84,9 @@ def prerender(renderable: RenderableType, console: Console, width: int, *, fit: 
     else:
         natural = Measurement.get(console, options.update_width(MAX_BOARD_WIDTH), renderable).maximum
         target = max(1, min(MAX_BOARD_WIDTH, max(width, natural)))
-    lines = console.render_lines(SafeRenderable(renderable), options.update_width(target), pad=False)
+    lines = quick_lines(renderable, console, options.update_width(target))
+    if lines is None:
+        lines = console.render_lines(SafeRenderable(renderable), options.update_width(target), pad=False)
     text = Text(no_wrap=True, overflow="ignore", end="")
     for index, line in enumerate(lines):
         if index:
@@ -92,6 +95,48 @@ def prerender(renderable: RenderableType, console: Console, width: int, *, fit: 
             if not segment.control:
                 text.append(segment.text, segment.style)
     return text
+
+
+def quick_lines(
+    renderable: RenderableType, console: Console, options: ConsoleOptions
+) -> list[list[Segment]] | None:
+    """The lines of a group of plain tables and texts, as ``render_lines`` draws it (``pad=False``).
+
+    Its tables are drawn from the cells drawn before (:func:`arena.app.table_lines.table_lines`);
+    ``None`` for anything else, or a group without such a table, which Rich then draws whole.
+    """
+    parts = _parts(renderable)
+    if parts is None or not any(type(part) is Table for part in parts):
+        return None
+    lines: list[list[Segment]] = []
+    for part in parts:
+        if type(part) is Table:
+            drawn = table_lines(part, console, options)
+            if drawn is None:
+                return None
+            lines += drawn
+        else:
+            lines += console.render_lines(SafeRenderable(part), options, pad=False)
+    return lines
+
+
+def _parts(renderable: RenderableType) -> list[RenderableType] | None:
+    """A group's tables and texts in order, or ``None`` if it holds anything else.
+
+    A text must end its line: one that does not runs on into the next part, which drawing
+    the parts apart would not show.
+    """
+    if type(renderable) is Table or (type(renderable) is Text and renderable.end == "\n"):
+        return [renderable]
+    if type(renderable) is not Group:
+        return None
+    found: list[RenderableType] = []
+    for part in renderable.renderables:
+        inner = _parts(part)
+        if inner is None:
+            return None
+        found += inner
+    return found
 
 
 def width_free(renderable: RenderableType) -> bool:

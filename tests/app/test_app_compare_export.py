@@ -176,3 +176,10 @@ def test_each_steps_changes_turn_one_state_into_the_next(app_db: Path) -> None:
             assert heading.startswith(f"step {position} changed {len(patch)} value")
         data.go(1)  # back again, past the snapshots: the same answer
         assert data.changes()[1] == json_patch.describe(json_patch.diff(states[0], states[1]))
+        for position in range(data.total - 1, 0, -1):  # step by step back, prepared ahead as the screen does
+            data.go(position)
+            data.prepare_changes()
+            data.go(position + 1)
+            data.go(position)
+            patch = json_patch.diff(states[position - 1], states[position])
+            assert data.changes()[1] == json_patch.describe(patch)
