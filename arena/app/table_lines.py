@@ -32,6 +32,8 @@ from rich.text import Text
 CELLS_KEPT = 4096
 """Drawn cells kept per console: a 500-day lemonade replay's board steps in about 200."""
 
+CELL_CHARS_KEPT = 400
+"""A longer cell is not kept (it would not be one line of a board): Rich draws its table."""
 MEASURE_WIDTH = 100_000
 """The width cells are measured at: wider than any board, so no measurement is clamped by it."""
 
@@ -39,7 +41,7 @@ Line = list[Segment]
 
 
 class _Kept:
-    """One console's measured and drawn cells, the oldest dropped past :data:`CELLS_KEPT`."""
+    """One console's measured and drawn cells, the least recently used dropped past :data:`CELLS_KEPT`."""
 
     def __init__(self) -> None:
         self.widths: OrderedDict[Hashable, int] = OrderedDict()
@@ -51,15 +53,21 @@ class _Kept:
         if len(store) > CELLS_KEPT:
             store.popitem(last=False)
 
+    @staticmethod
+    def used(store: OrderedDict[Hashable, Any], key: Hashable) -> None:
+        """``key`` was read: it is dropped last."""
+        store.move_to_end(key)
+
 
 _kept: weakref.WeakKeyDictionary[Console, _Kept] = weakref.WeakKeyDictionary()
 
 
 def _content_key(cell: RenderableType) -> Hashable | None:
-    """What a cell's drawing depends on, or ``None`` for a cell that is neither a string nor a text."""
-    if isinstance(cell, str):
-        return ("str", cell)
-    if type(cell) is Text:
+    """What a cell's drawing depends on, or ``None`` for a cell that is neither a string nor a text
+    (a subclass may draw itself otherwise) or one too long to keep."""
+    if type(cell) is str:
+        return ("str", cell) if len(cell) <= CELL_CHARS_KEPT else None
+    if type(cell) is Text and len(cell.plain) <= CELL_CHARS_KEPT:
         return (
             "text",
             cell.plain,
@@ -88,6 +96,8 @@ def _plain(table: Table) -> bool:
         and not table.collapse_padding
         and bool(table.columns)
         and all(row.style is None for row in table.rows)
+        # a column added after rows has fewer cells: Rich draws only as many rows as the shortest
+        and all(len(column._cells) == table.row_count for column in table.columns)
         and all(_plain_column(column) for column in table.columns)
     )
 
@@ -101,7 +111,7 @@ def table_lines(table: Table, console: Console, options: ConsoleOptions) -> list
 
     ``None`` when the table is not one this module draws (see the module docstring).
     """
-    if not _plain(table) or console.get_style(table.style or ""):
+    if not _plain(table) or console.get_style(table.style or "") or options.height is not None:
         return None
     kept = _kept.setdefault(console, _Kept())
     cells = _cells(table, console, options)
@@ -112,7 +122,9 @@ def table_lines(table: Table, console: Console, options: ConsoleOptions) -> list
         found: list[int] = []
         for cell in column_cells:
             width = kept.widths.get(cell.key)
-            if width is None:
+            if width is not None:
+                kept.used(kept.widths, cell.key)
+            else:
                 width = _measure(console, options, cell.padded)
                 if width is None:
                     return None
@@ -127,6 +139,7 @@ def table_lines(table: Table, console: Console, options: ConsoleOptions) -> list
             key = (cell.key, width, cell.style)
             if key in kept.lines:
                 drawn = kept.lines[key]
+                kept.used(kept.lines, key)
             else:
                 drawn = _draw(console, options, cell, column, width)
                 kept.keep(kept.lines, key, drawn)

@@ -123,3 +123,22 @@ def test_what_runs_on_or_is_not_a_plain_table_is_left_to_rich() -> None:
     wide.add_column("x")
     wide.add_row("y" * 700)
     assert table_lines(wide, console, options) is None  # Rich would fold it to the width
+    ragged = Table(box=None)
+    ragged.add_column("a")
+    ragged.add_row("1")
+    ragged.add_column("b")  # a column added after the rows: Rich draws the header alone
+    assert table_lines(ragged, console, options) is None
+    assert table_lines(plain, console, options.update(height=4)) is None  # Rich would pad it to 4 lines
+
+    class Loud(str):
+        def __rich__(self) -> Text:
+            return Text(self.upper(), style="bold")
+
+    kept = Table(box=None)
+    kept.add_column("x")
+    kept.add_row("quiet")
+    assert table_lines(kept, console, options) is not None
+    loud = Table(box=None)
+    loud.add_column("x")
+    loud.add_row(Loud("quiet"))  # a string that draws itself is not the string kept before
+    assert table_lines(loud, console, options) is None
