@@ -17,7 +17,10 @@ same player only for a seat's first decision or a player that decides from the r
 alone (:meth:`Player.decides_from_request_alone`: an offline model without transcript
 memory); a seat whose player its earlier decisions changed (a memory, a random generator)
 ends its episode ``failed`` instead, and the run plays it again whole. Ray restarts dead
-workers (on another node when theirs is gone). Any other Ray error ends the episode
+workers (on another node when theirs is gone); a worker answers with its process id, so the
+seats a restarted worker took on since are not taken for lost. An episode that ends while
+one of its seats' decisions is still asked (another seat failed) releases that seat when
+the decision lands, never leaving the worker holding it. Any other Ray error ends the episode
 ``failed`` too (never a fallback that would count), and the run plays it again as it does
 any failed slot. A head killed outright leaves its episodes
 ``running``; ``arena tournament resume`` replays them.
@@ -107,23 +110,26 @@ class SeatHost:
             self.ready = True
         return os.getpid()
 
-    async def decide(self, key: str, player: Player | None, request: DecisionRequest) -> tuple[str, Any, Any]:
-        """``("decided", decision, prompt)``, ``("raised", exception, None)`` or ``("missing", ...)``.
+    async def decide(
+        self, key: str, player: Player | None, request: DecisionRequest
+    ) -> tuple[str, Any, Any, int]:
+        """``("decided", decision, prompt, pid)``, ``("raised", exception, None, pid)`` or
+        ``("missing", ...)``; ``pid`` is this worker's process (a restarted worker answers from another).
 
         ``missing``: this worker does not hold seat ``key`` (it was restarted): send the player again.
         """
-        await self.prepare()
+        pid = await self.prepare()
         seated = self.players.get(key)
         if seated is None:
             if player is None:
-                return "missing", None, None
+                return "missing", None, None, pid
             await player.prepare()
             seated = self.players[key] = player
         try:
             decision = await seated.decide(request)
         except Exception as exc:  # raised again on the head, as the player raised it
-            return "raised", exc, None
-        return "decided", decision, request.prompt_if_rendered()
+            return "raised", exc, None, pid
+        return "decided", decision, request.prompt_if_rendered(), pid
 
     async def drop(self, key: str) -> None:
         """Forget seat ``key`` (its episode ended)."""
@@ -143,21 +149,31 @@ class ReplicaPool:
     """The workers of one tournament player, and which seat each episode's decisions go to.
 
     A seat keeps its worker for the episode (a player with memory keeps its transcript there);
-    a new seat goes to the worker with the fewest seats.
+    a new seat goes to the worker with the fewest seats. Each worker's seats are noted with
+    the process that holds their players, so a restarted worker (a new process) tells which
+    seats it forgot, and only those.
     """
 
     text: str
     work: ClusterWork
     handles: list[Any]
     pins: dict[str, int] = field(default_factory=dict)
-    holds: list[set[str]] = field(default_factory=list)
+    holds: list[dict[str, int]] = field(default_factory=list)
+    """Per worker: the seats whose players it holds, each with the process that holds it."""
+    answered_from: list[int | None] = field(default_factory=list)
+    """Per worker: the process it last answered from."""
     forgotten: set[str] = field(default_factory=set)
     """Seats whose player lived on a worker that was lost: what their earlier decisions left is gone."""
+    asking: set[str] = field(default_factory=set)
+    """Seats with a decision in flight."""
+    ended: set[str] = field(default_factory=set)
+    """Seats whose episode ended while a decision was in flight (released once it lands)."""
     replays: int = 0
     """Decisions asked again after their worker was lost (for tests and the bench)."""
 
     def __post_init__(self) -> None:
-        self.holds = [set() for _ in self.handles]
+        self.holds = [{} for _ in self.handles]
+        self.answered_from = [None for _ in self.handles]
 
     def _pin(self, key: str, avoid: int | None = None) -> int:
         index = self.pins.get(key)
@@ -167,10 +183,21 @@ class ReplicaPool:
             index = self.pins[key] = order[0]
         return index
 
-    def _lost(self, index: int) -> None:
-        """Worker ``index`` was lost (or restarted): every seat it held forgot its player."""
-        self.forgotten |= self.holds[index]
-        self.holds[index].clear()
+    def _forget(self, index: int, keys: Iterable[str]) -> None:
+        """Seats ``keys`` of worker ``index`` forgot their players (the process holding them is gone)."""
+        for key in list(keys):
+            del self.holds[index][key]
+            self.forgotten.add(key)
+
+    def _died(self, index: int, pid: int) -> None:
+        """Worker ``index``'s process ``pid`` died: the seats it held forgot their players."""
+        self._forget(index, (key for key, held_in in self.holds[index].items() if held_in == pid))
+
+    def _answered(self, index: int, pid: int) -> None:
+        """Worker ``index`` answered from process ``pid``: seats held by an earlier process are gone."""
+        if self.answered_from[index] != pid:
+            self._forget(index, (key for key, held_in in self.holds[index].items() if held_in != pid))
+            self.answered_from[index] = pid
 
     def _resume(self, key: str, player: Player, request: DecisionRequest) -> None:
         """Let a fresh copy of a seat's player go on, or end the episode if it would decide otherwise."""
@@ -192,28 +219,44 @@ class ReplicaPool:
         (:meth:`Player.decides_from_request_alone`); any other seat's episode fails, to be played
         again whole by the run.
         """
-        sent = portable(request)
+        self.asking.add(key)
+        try:
+            return await self._ask(key, player, portable(request), request)
+        finally:
+            self.asking.discard(key)
+            if key in self.ended:  # its episode ended meanwhile: the worker may forget the seat
+                self.release(key)
+
+    async def _ask(
+        self, key: str, player: Player, sent: DecisionRequest, request: DecisionRequest
+    ) -> Decision:
         avoid: int | None = None
         for _ in range(MAX_REPLAYS):
+            if key in self.ended:  # its episode ended while this decision was being asked again
+                raise FatalPlayerError(f"{self.text}: the episode ended")
             self._resume(key, player, request)
             index = self._pin(key, avoid)
             handle = self.handles[index]
             carried = None if key in self.holds[index] else player
+            asked_from = self.answered_from[index]
             try:
-                status, value, prompt = await handle.decide.remote(key, carried, sent)
+                status, value, prompt, pid = await handle.decide.remote(key, carried, sent)
             except LOST:
                 self.replays += 1
-                self._lost(index)
+                if asked_from is not None:  # the process that died took its seats' players with it
+                    self._died(index, asked_from)
                 self.pins.pop(key, None)
                 avoid = index
                 await asyncio.sleep(REPLAY_PAUSE)
                 continue
             except RayError as exc:  # not a lost worker: the episode cannot go on with fallbacks
                 raise FatalPlayerError(f"{self.text}: Ray: {one_line(exc)}") from None
+            self._answered(index, pid)
             if status == "missing":  # the worker was restarted since this seat's last decision
-                self._lost(index)
+                if self.holds[index].pop(key, None) is not None:
+                    self.forgotten.add(key)
                 continue
-            self.holds[index].add(key)
+            self.holds[index][key] = pid
             if status == "raised":
                 raise value
             if prompt is not None and request.prompt_if_rendered() is None:
@@ -223,11 +266,18 @@ class ReplicaPool:
         raise FatalPlayerError(f"{self.text}: its workers were lost {MAX_REPLAYS} times in a row")
 
     def release(self, key: str) -> None:
-        """Seat ``key``'s episode ended: its worker may forget it."""
+        """Seat ``key``'s episode ended: its worker may forget it (once a decision in flight lands).
+
+        An episode that fails on one seat ends while its other seats' decisions may still be
+        asked (``asyncio.gather`` does not cancel them): those are released as they land.
+        """
+        if key in self.asking:
+            self.ended.add(key)
+            return
+        self.ended.discard(key)
         self.forgotten.discard(key)
         index = self.pins.pop(key, None)
-        if index is not None and key in self.holds[index]:
-            self.holds[index].discard(key)
+        if index is not None and self.holds[index].pop(key, None) is not None:
             self.handles[index].drop.remote(key)
 
 

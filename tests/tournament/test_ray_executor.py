@@ -22,6 +22,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from arena.cli.main import main
+from arena.contract.player import FatalPlayerError
+from arena.engine.lineup import build_player
+from arena.engine.runner import decision_request
+from arena.plugins.games import get_game
 from arena.store.database import Store
 from arena.tournament.config import TournamentConfig, build_config
 from arena.tournament.run import TournamentRun, create_tournament, plan
@@ -287,6 +291,71 @@ async def test_a_player_that_decides_from_the_request_alone_goes_on_after_a_kill
     finally:
         local.close()
         remote.close()
+
+
+async def restarted(handle: Any, gone: int) -> int:
+    """Wait until the worker behind ``handle`` answers from a process other than ``gone``."""
+    from arena.tournament.ray_executor import LOST
+
+    give_up = time.monotonic() + HANG_GUARD
+    while time.monotonic() < give_up:
+        try:
+            pid: int = await handle.prepare.remote()
+        except LOST:
+            pid = gone
+        if pid != gone:
+            return pid
+        await asyncio.sleep(0.05)
+    raise AssertionError("the worker did not come back")
+
+
+async def test_a_restarted_worker_fails_only_the_seats_it_held_before(cluster: Cluster) -> None:
+    text = "sleepy:random/0/1"
+    bargain = get_game("bargain")
+    request = decision_request(bargain.create(3, {}), "seller", 0)
+    executor = ray_executor(None, 2)
+    await executor.open({text: build_player(text, bargain, seed=3, seat="seller")})
+    try:
+        pool = executor.pools[text]
+        before, after = (
+            executor.seat(text, build_player(text, bargain, seed=3, seat="seller")) for _ in "ab"
+        )
+        assert (await before.decide(request)).error is None  # held by the worker's first process
+        import ray
+
+        ray.kill(pool.handles[0], no_restart=False)  # restarted while no decision is in flight
+        await restarted(pool.handles[0], executor.workers[text][0])
+        assert (await after.decide(request)).error is None  # a new seat, taken on by the new process
+        with pytest.raises(FatalPlayerError, match="lost mid-episode"):
+            await before.decide(request)  # its generator was drawn from: a fresh copy would not do
+        assert (await after.decide(request)).error is None  # the new process still holds it
+    finally:
+        await executor.close()
+
+
+async def test_a_seat_whose_episode_ends_with_a_decision_in_flight_is_released_when_it_lands(
+    cluster: Cluster, gate: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An episode that fails on one seat ends while its other seats' decisions are still asked.
+    text = "sleepy:honest/0/1"
+    bargain = get_game("bargain")
+    request = decision_request(bargain.create(3, {}), "seller", 0)
+    hold(gate, monkeypatch)
+    executor = ray_executor(None, 2)
+    await executor.open({text: build_player(text, bargain, seed=3, seat="seller")})
+    try:
+        pool = executor.pools[text]
+        seat = executor.seat(text, build_player(text, bargain, seed=3, seat="seller"))
+        asked = asyncio.create_task(seat.decide(request))
+        await held(gate, 1, asked)
+        await seat.close()
+        gate.unlink()
+        await asked
+        key = seat.key  # type: ignore[attr-defined]
+        assert key not in pool.pins and all(key not in held_by for held_by in pool.holds)
+        assert not pool.ended and not pool.asking
+    finally:
+        await executor.close()
 
 
 async def test_a_removed_node_costs_only_its_decisions_in_flight(
