@@ -16,6 +16,7 @@ STATUSES: tuple[str, ...] = (
     EpisodeStatus.BUDGET_EXCEEDED,
     EpisodeStatus.FAILED,
     EpisodeStatus.PLAYER_FAILED,
+    EpisodeStatus.LOST,
 )
 COLUMNS: tuple[str, ...] = ("id", "game", "seed", "status", "turns", "started", "players", "scores")
 

@@ -39,7 +39,7 @@ class ArenaParser(argparse.ArgumentParser):
 DB_HELP = "database file (default: $ARENA_DB, else arena.db in the user data folder: ~/.local/share/arena)"
 JSON_HELP = "print the listing as JSON (one object per row)"
 # The values of arena.contract.records.EpisodeStatus, written out: --help must not load pydantic.
-EPISODE_STATUSES = ("running", "finished", "aborted", "budget_exceeded", "failed", "player_failed")
+EPISODE_STATUSES = ("running", "finished", "aborted", "budget_exceeded", "failed", "player_failed", "lost")
 
 
 def build_parser() -> argparse.ArgumentParser:

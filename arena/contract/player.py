@@ -46,6 +46,14 @@ class FatalPlayerError(Exception):
     """A player can no longer play (for instance its key was revoked mid-match)."""
 
 
+class SeatLostError(FatalPlayerError):
+    """A seat's player was lost with the cluster worker that held it, mid-episode.
+
+    The runner ends the episode ``lost``: neither the game nor a player was at fault, so a
+    tournament plays it again without counting it against the slot's retries.
+    """
+
+
 class UserLeft(Exception):
     """The person at the console left: their input ended, or they closed the output.
 

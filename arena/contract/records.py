@@ -29,6 +29,8 @@ class EpisodeStatus:
     FAILED = "failed"
     PLAYER_FAILED = "player_failed"
     """A seat's provider kept refusing its requests (see ``EpisodeRunner``): no scores."""
+    LOST = "lost"
+    """A seat's player was lost with its cluster worker mid-episode: its tournament plays it again."""
 
 
 _FIELD_ORDER: dict[type[BaseModel], tuple[tuple[str, ...], set[str]]] = {}

@@ -13,7 +13,7 @@ they were seeded with, what they noted of earlier turns. They are asked again ev
 decision, in order, which brings them to where they were, and each answer must be the stored
 action (else the player changed and the episode is refused). Models and people are not asked
 again: their stored usage, re-asks and fallbacks are counted back in; a model with
-``memory = "transcript"`` goes on with an empty transcript, as after a lost cluster worker. A
+``memory = "transcript"`` goes on with an empty transcript (what it had read is not stored). A
 person is asked their next move again, and the deal seed of an episode a person plays stays
 secret: nothing here shows it.
 

@@ -28,6 +28,7 @@ from arena.contract.player import (
     ErrorClass,
     FatalPlayerError,
     Player,
+    SeatLostError,
     UserLeft,
 )
 from arena.contract.playerconfig import seat_configuration
@@ -275,6 +276,8 @@ class EpisodeRunner:
                             *(self._decide(seat, step, observations[seat]) for seat in seats)
                         )
                     )
+            except SeatLostError as exc:
+                return EpisodeStatus.LOST, str(exc)
             except FatalPlayerError as exc:
                 return EpisodeStatus.FAILED, str(exc)
             game.apply({record.seat: record.action_model for record in records})

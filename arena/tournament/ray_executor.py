@@ -16,7 +16,8 @@ reply, and nothing was recorded for it yet, so nothing is counted twice. That co
 same player only for a seat's first decision or a player that decides from the request
 alone (:meth:`Player.decides_from_request_alone`: an offline model without transcript
 memory); a seat whose player its earlier decisions changed (a memory, a random generator)
-ends its episode ``failed`` instead, and the run plays it again whole. Ray restarts dead
+ends its episode ``lost`` instead, and the run plays it again whole (not counted against the
+slot's retries, up to :data:`arena.tournament.run.LOST_REPLAYS` times). Ray restarts dead
 workers (on another node when theirs is gone); a worker answers with its process id, so the
 seats a restarted worker took on since are not taken for lost. An episode that ends while
 one of its seats' decisions is still asked (another seat failed) releases that seat when
@@ -49,6 +50,7 @@ from arena.contract.player import (
     FatalPlayerError,
     Player,
     PlayerSetupError,
+    SeatLostError,
 )
 from arena.plugins.games import get_game
 from arena.tournament.cluster import ClusterError, check_reachable
@@ -204,7 +206,7 @@ class ReplicaPool:
         if key not in self.forgotten:
             return
         if not player.decides_from_request_alone(request):
-            raise FatalPlayerError(
+            raise SeatLostError(
                 f"{self.text}: the worker holding this seat's player was lost mid-episode, and a fresh"
                 " copy would not decide as it would have (its earlier decisions changed it): the"
                 " episode is played again"

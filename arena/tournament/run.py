@@ -9,6 +9,8 @@ each time, so resuming after Ctrl-C, a crash or ``kill -9`` plays only what is m
 * a slot with a finished episode is done;
 * a slot whose episodes were ``aborted`` (interrupted) or ``budget_exceeded`` (the
   tournament's budget, not the slot's fault) is played again on resume;
+* a slot whose episode was ``lost`` with a cluster worker is played again at once, up to
+  :data:`LOST_REPLAYS` times a run, without using up a retry;
 * a slot whose episode ended ``failed`` (or any other failure status) is played again up to
   ``retries`` times (default once), then given up and reported as left out.
 
@@ -45,8 +47,13 @@ from arena.store.database import Store
 from arena.tournament.config import TournamentConfig, TournamentConfigError
 from arena.tournament.schedule import Slot, schedule
 
-REPLAYABLE = frozenset({EpisodeStatus.ABORTED, EpisodeStatus.BUDGET_EXCEEDED, EpisodeStatus.RUNNING})
+REPLAYABLE = frozenset(
+    {EpisodeStatus.ABORTED, EpisodeStatus.BUDGET_EXCEEDED, EpisodeStatus.RUNNING, EpisodeStatus.LOST}
+)
 """Episode statuses that do not use up a slot's retries (the slot was not at fault)."""
+LOST_REPLAYS = 3
+"""Times one run plays a slot again at once after its episode was ``lost`` with a cluster worker,
+before a further loss counts as a failure (a cluster that keeps losing workers is given up on)."""
 
 
 class TournamentNotFound(LookupError):
@@ -61,6 +68,8 @@ class SlotState:
     finished_episode: int | None = None
     failures: int = 0
     last_failure: str = ""
+    lost: int = 0
+    """Episodes of this slot lost with a cluster worker in this run (see :data:`LOST_REPLAYS`)."""
 
     @property
     def done(self) -> bool:
@@ -478,7 +487,12 @@ class TournamentRun:
         elif outcome.status == EpisodeStatus.BUDGET_EXCEEDED:
             self.progress.status = "budget_exceeded"
             self.progress.message = outcome.message
-        elif outcome.status not in REPLAYABLE:
+        elif outcome.status == EpisodeStatus.LOST and state.lost < LOST_REPLAYS:
+            state.lost += 1
+            if self.progress.status == "running":
+                await self._play_slot(slot)
+                return
+        elif outcome.status not in REPLAYABLE or outcome.status == EpisodeStatus.LOST:
             state.failures += 1
             state.last_failure = f"{outcome.status}: {outcome.message}"
             if self._given_up(state):

@@ -12,6 +12,8 @@ appends its process id to ``GATE.started`` as it starts, then waits while the fi
 a test holds decisions in flight where it wants a fault, instead of racing them. With
 ``$ARENA_SLEEPY_GATE_AFTER`` set to N as well, a player's first N decisions pass the gate
 unheld (and unlisted): a fault then meets seats whose workers already hold what they did.
+With ``$ARENA_SLEEPY_LOSE`` set, every decision raises :class:`SeatLostError`, as a seat
+whose worker was lost does: a local run shows what a tournament does with such episodes.
 
 A sleepy player over a baseline in :data:`REQUEST_ALONE` declares that it decides from the
 request alone (:meth:`Player.decides_from_request_alone`), as a model without memory does;
@@ -29,7 +31,7 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
-from arena.contract.player import ClusterWork, Decision, DecisionRequest, Player
+from arena.contract.player import ClusterWork, Decision, DecisionRequest, Player, SeatLostError
 from arena.engine.lineup import player_rng
 from arena.plugins import entry_points
 from arena.plugins.players import BuildContext, PlayerKind, PlayerSpec, SpecError, player_kinds
@@ -37,6 +39,7 @@ from arena.plugins.players import BuildContext, PlayerKind, PlayerSpec, SpecErro
 LOG_ENV = "ARENA_SLEEPY_LOG"
 GATE_ENV = "ARENA_SLEEPY_GATE"
 GATE_AFTER_ENV = "ARENA_SLEEPY_GATE_AFTER"
+LOSE_ENV = "ARENA_SLEEPY_LOSE"
 REQUEST_ALONE = frozenset({"honest"})
 """Bargain baselines that decide from the observation alone: they draw nothing and keep nothing."""
 ENTRY_POINT = "[arena.players]\nsleepy = tests.support.sleepy:SLEEPY\n"
@@ -84,6 +87,8 @@ class SleepyPlayer(Player):
 
     async def decide(self, request: DecisionRequest) -> Decision:
         """The baseline's decision, after the sleep."""
+        if os.environ.get(LOSE_ENV):
+            raise SeatLostError(f"{self.spec}: lost with its worker (${LOSE_ENV})")
         started = time.time()
         if self.gate and self.decided >= self.gate_after:
             with open(f"{self.gate}.started", "a", encoding="utf-8") as file:

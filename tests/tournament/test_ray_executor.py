@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from arena.cli.main import main
-from arena.contract.player import FatalPlayerError
+from arena.contract.player import SeatLostError
 from arena.engine.lineup import build_player
 from arena.engine.runner import decision_request
 from arena.plugins.games import get_game
@@ -146,9 +146,9 @@ def hold(gate: Path, monkeypatch: pytest.MonkeyPatch, after: int = 0) -> None:
     monkeypatch.setenv(GATE_AFTER_ENV, str(after))
 
 
-def failed_messages(store: Store, tournament_id: int) -> list[str]:
+def messages_of(store: Store, tournament_id: int, status: str) -> list[str]:
     rows = store.conn.execute(
-        "SELECT message FROM episodes WHERE tournament_id = ? AND status = 'failed'", (tournament_id,)
+        "SELECT message FROM episodes WHERE tournament_id = ? AND status = ?", (tournament_id, status)
     )
     return [message or "" for (message,) in rows]
 
@@ -243,8 +243,11 @@ async def killed_mid_episode(
     players: tuple[str, ...], tmp_path: Path, gate: Path, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[Store, int, Store, int, Any]:
     """Play a bargain tournament locally, then on Ray, killing a worker of the first player
-    once each of its seats has decided once: the seats that worker held lose their player."""
-    config = build_config(game="bargain", players=players, seeds=2, seed=11, concurrency=4)
+    once each of its seats has decided once: the seats that worker held lose their player.
+
+    No retries: an episode lost with its worker is not the slot's failure, so it is played again.
+    """
+    config = build_config(game="bargain", players=players, seeds=2, seed=11, concurrency=4, retries=0)
     local, remote = Store(tmp_path / "local.db"), Store(tmp_path / "ray.db")
     here = await played(local, config)
     hold(gate, monkeypatch, after=1)
@@ -266,12 +269,13 @@ async def test_a_seat_its_decisions_changed_is_never_played_on_by_a_fresh_copy_a
     cluster: Cluster, tmp_path: Path, log: Path, gate: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A random bargainer draws from its generator each decision: a fresh copy would draw the
-    # first numbers again. Its episodes on the killed worker fail and are played again whole.
+    # first numbers again. Its episodes on the killed worker are lost and played again whole.
     players = ("sleepy:random/0.03/2", "baseline:bluffing", "baseline:pushover")
     local, here, remote, there, _ = await killed_mid_episode(players, tmp_path, gate, monkeypatch)
     try:
-        failed = failed_messages(remote, there)
-        assert failed and all("lost mid-episode" in message for message in failed)
+        lost = messages_of(remote, there, "lost")
+        assert lost and all("lost mid-episode" in message for message in lost)
+        assert messages_of(remote, there, "failed") == []
         assert finished_per_slot(remote, there) == finished_per_slot(local, here)
         assert turns_by_slot(remote, there) == turns_by_slot(local, here)
     finally:
@@ -285,7 +289,10 @@ async def test_a_player_that_decides_from_the_request_alone_goes_on_after_a_kill
     players = ("sleepy:honest/0.03/2", "baseline:bluffing", "baseline:pushover")
     local, here, remote, there, pool = await killed_mid_episode(players, tmp_path, gate, monkeypatch)
     try:
-        assert pool.replays >= 1 and failed_messages(remote, there) == []
+        assert (
+            pool.replays >= 1
+            and messages_of(remote, there, "lost") == messages_of(remote, there, "failed") == []
+        )
         assert finished_per_slot(remote, there) == finished_per_slot(local, here)
         assert turns_by_slot(remote, there) == turns_by_slot(local, here)
     finally:
@@ -326,7 +333,7 @@ async def test_a_restarted_worker_fails_only_the_seats_it_held_before(cluster: C
         ray.kill(pool.handles[0], no_restart=False)  # restarted while no decision is in flight
         await restarted(pool.handles[0], executor.workers[text][0])
         assert (await after.decide(request)).error is None  # a new seat, taken on by the new process
-        with pytest.raises(FatalPlayerError, match="lost mid-episode"):
+        with pytest.raises(SeatLostError, match="lost mid-episode"):
             await before.decide(request)  # its generator was drawn from: a fresh copy would not do
         assert (await after.decide(request)).error is None  # the new process still holds it
     finally:

@@ -19,10 +19,18 @@ from arena.cli.main import main
 from arena.store.database import Store
 from arena.tournament.config import TournamentConfigError, build_config
 from arena.tournament.report import build_report, markdown
-from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, plan, run_tournament
+from arena.tournament.run import (
+    LOST_REPLAYS,
+    TournamentProgress,
+    TournamentRun,
+    create_tournament,
+    plan,
+    run_tournament,
+)
 from arena.tournament.standings import tournament_table
 from players.models import ModelsConfig
 from tests.support.modelkit import CANARY_KEY, KEY_ENV, settings_for
+from tests.support.sleepy import LOSE_ENV, forget_kinds, install_sleepy
 from tests.support.wire_server import WireServer, reply, unauthorized
 
 TRIO = ("baseline:honest", "baseline:bluffing", "baseline:pushover")
@@ -179,6 +187,34 @@ async def test_a_failed_slot_is_played_again_once_then_left_out(store: Store, wi
     assert all(row["episodes"] == 0 for row in table["players"])
     again = TournamentRun(store, tournament_id, models_config=models)
     assert again.missing() == []  # a resume does not retry a slot that failed twice
+
+
+@pytest.fixture
+def sleepy_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The ``sleepy`` test kind installed (:mod:`tests.support.sleepy`)."""
+    monkeypatch.syspath_prepend(str(install_sleepy(tmp_path / "sleepy")))
+    forget_kinds()
+    yield
+    monkeypatch.undo()
+    forget_kinds()
+
+
+async def test_a_slot_lost_with_its_worker_is_played_again_without_using_a_retry(
+    store: Store, sleepy_kind: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every episode is lost: each slot is played again LOST_REPLAYS times at once, then the
+    # next loss counts as the slot's failure, and with no retries it is left out.
+    monkeypatch.setenv(LOSE_ENV, "1")
+    config = build_config(game="bargain", players=("sleepy:honest", "baseline:honest"), seeds=1, retries=0)
+    tournament_id = create_tournament(store, config)
+    progress = await TournamentRun(store, tournament_id).run()
+    assert progress.status == "finished" and progress.done == 0 and progress.given_up == 2
+    statuses = Counter(row[0] for row in store.conn.execute("SELECT status FROM episodes"))
+    assert statuses == {"lost": 2 * (LOST_REPLAYS + 1)}
+    assert len(TournamentRun(store, tournament_id).missing()) == 2  # a resume tries them afresh
+    monkeypatch.delenv(LOSE_ENV)
+    progress = await TournamentRun(store, tournament_id).run()
+    assert progress.done == 2 and progress.given_up == 0
 
 
 async def test_each_model_is_probed_once_per_tournament(store: Store, wire: WireServer) -> None:
