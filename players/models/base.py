@@ -197,7 +197,8 @@ class ModelPlayer(Player):
         """True without transcript memory, except on a re-ask (which shows the previous reply).
 
         A decision's sampling seed comes from the request (:func:`decision_seed`) and a prompt
-        cache changes no reply, so nothing else an earlier decision left changes this one.
+        cache changes no reply, so nothing else an earlier decision left changes this one. A
+        subclass that keeps state of its own between decisions must say ``False`` for it.
         """
         return self.memory is None and request.feedback is None
 
