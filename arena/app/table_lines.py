@@ -171,13 +171,13 @@ def _cells(table: Table, console: Console, options: ConsoleOptions) -> list[list
             styled.append((header_style + get_style(column.header_style), column.header))
         body_style = get_style(column.style or "")
         styled += [(body_style, cell) for cell in column.cells]
+        settings = (column.justify, column.no_wrap, column.overflow, column.highlight, options.markup)
         cells: list[_Cell] = []
         for row, (style, renderable) in enumerate(styled):
             content = _content_key(renderable)
             if content is None:
                 return None
             padding = _padding(table, index, row, rows)
-            settings = (column.justify, column.no_wrap, column.overflow, column.highlight, options.markup)
             cells.append(_Cell((content, padding, settings), style, Padding(renderable, padding)))
         found.append(cells)
     return found

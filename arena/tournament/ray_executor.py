@@ -218,8 +218,8 @@ class ReplicaPool:
 
         The other worker gets the head's copy of the player, as it was built: that is the same
         player only for a seat's first decision or a player that decides from the request alone
-        (:meth:`Player.decides_from_request_alone`); any other seat's episode fails, to be played
-        again whole by the run.
+        (:meth:`Player.decides_from_request_alone`); any other seat's episode ends ``lost``, to be
+        played again whole by the run.
         """
         self.asking.add(key)
         try:
@@ -314,10 +314,6 @@ class RemoteSeat(Player):
     def disclosed_settings(self) -> dict[str, Any] | None:
         """The player's own."""
         return self.inner.disclosed_settings()
-
-    def decides_from_request_alone(self, request: DecisionRequest) -> bool:
-        """The player's own."""
-        return self.inner.decides_from_request_alone(request)
 
 
 def one_line(exc: BaseException) -> str:

@@ -241,28 +241,36 @@ async def test_a_killed_worker_costs_only_its_decision_in_flight(
 
 async def killed_mid_episode(
     players: tuple[str, ...], tmp_path: Path, gate: Path, monkeypatch: pytest.MonkeyPatch
-) -> tuple[Store, int, Store, int, Any]:
+) -> tuple[list[str], list[str], int]:
     """Play a bargain tournament locally, then on Ray, killing a worker of the first player
     once each of its seats has decided once: the seats that worker held lose their player.
 
-    No retries: an episode lost with its worker is not the slot's failure, so it is played again.
+    Asserts the Ray run finished with the local run's slots and turns; returns the messages of
+    its ``lost`` and ``failed`` episodes and the decisions asked again. No retries: an episode
+    lost with its worker is not the slot's failure, so it is played again.
     """
     config = build_config(game="bargain", players=players, seeds=2, seed=11, concurrency=4, retries=0)
     local, remote = Store(tmp_path / "local.db"), Store(tmp_path / "ray.db")
-    here = await played(local, config)
-    hold(gate, monkeypatch, after=1)
-    executor = ray_executor(None, config.concurrency)
-    tournament_id = create_tournament(remote, config)
-    run = asyncio.create_task(TournamentRun(remote, tournament_id, executor=executor).run())
-    await held(gate, 2, run)  # second decisions in flight: every seat is held by a worker
-    pool = executor.pools[players[0]]
-    import ray
+    try:
+        here = await played(local, config)
+        hold(gate, monkeypatch, after=1)
+        executor = ray_executor(None, config.concurrency)
+        there = create_tournament(remote, config)
+        run = asyncio.create_task(TournamentRun(remote, there, executor=executor).run())
+        await held(gate, 2, run)  # second decisions in flight: every seat is held by a worker
+        pool = executor.pools[players[0]]
+        import ray
 
-    ray.kill(pool.handles[0], no_restart=False)
-    gate.unlink()
-    progress = await run
-    assert progress.status == "finished", progress.message
-    return local, here, remote, tournament_id, pool
+        ray.kill(pool.handles[0], no_restart=False)
+        gate.unlink()
+        progress = await run
+        assert progress.status == "finished", progress.message
+        assert finished_per_slot(remote, there) == finished_per_slot(local, here)
+        assert turns_by_slot(remote, there) == turns_by_slot(local, here)
+        return messages_of(remote, there, "lost"), messages_of(remote, there, "failed"), pool.replays
+    finally:
+        local.close()
+        remote.close()
 
 
 async def test_a_seat_its_decisions_changed_is_never_played_on_by_a_fresh_copy_after_a_kill(
@@ -271,33 +279,17 @@ async def test_a_seat_its_decisions_changed_is_never_played_on_by_a_fresh_copy_a
     # A random bargainer draws from its generator each decision: a fresh copy would draw the
     # first numbers again. Its episodes on the killed worker are lost and played again whole.
     players = ("sleepy:random/0.03/2", "baseline:bluffing", "baseline:pushover")
-    local, here, remote, there, _ = await killed_mid_episode(players, tmp_path, gate, monkeypatch)
-    try:
-        lost = messages_of(remote, there, "lost")
-        assert lost and all("lost mid-episode" in message for message in lost)
-        assert messages_of(remote, there, "failed") == []
-        assert finished_per_slot(remote, there) == finished_per_slot(local, here)
-        assert turns_by_slot(remote, there) == turns_by_slot(local, here)
-    finally:
-        local.close()
-        remote.close()
+    lost, failed, _ = await killed_mid_episode(players, tmp_path, gate, monkeypatch)
+    assert lost and all("lost mid-episode" in message for message in lost)
+    assert failed == []
 
 
 async def test_a_player_that_decides_from_the_request_alone_goes_on_after_a_kill(
     cluster: Cluster, tmp_path: Path, log: Path, gate: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     players = ("sleepy:honest/0.03/2", "baseline:bluffing", "baseline:pushover")
-    local, here, remote, there, pool = await killed_mid_episode(players, tmp_path, gate, monkeypatch)
-    try:
-        assert (
-            pool.replays >= 1
-            and messages_of(remote, there, "lost") == messages_of(remote, there, "failed") == []
-        )
-        assert finished_per_slot(remote, there) == finished_per_slot(local, here)
-        assert turns_by_slot(remote, there) == turns_by_slot(local, here)
-    finally:
-        local.close()
-        remote.close()
+    lost, failed, replays = await killed_mid_episode(players, tmp_path, gate, monkeypatch)
+    assert replays >= 1 and lost == failed == []
 
 
 async def restarted(handle: Any, gone: int) -> int:
