@@ -7,7 +7,9 @@
    ``openai-compat`` model players talking HTTP to a tiny local chat-completions server;
    with ``--simulate`` they are scripted players that ``asyncio.sleep`` instead.
 3. replay: opening a 1,000-turn lemonade episode (2 stands x 500 days) and stepping.
-4. tournament: key press -> repaint (help opened and closed) while the app plays a
+4. home: a key on the home screen's game list -> the next game's set-up painted (rules,
+   seats, options), one key at a time and as a held key repeats them.
+5. tournament: key press -> repaint (help opened and closed) while the app plays a
    baseline bargain tournament on its own loop with the live leaderboard shown, against
    the same tournament played headless; it starts once the home screen has set up. The
    first keys are pressed at once, while the tournament screen is still being built; the
@@ -18,7 +20,7 @@ key changed what is shown (``App._display``); with the headless driver nothing i
 written to a terminal, so a real terminal adds its own drawing time.
 
 Usage: ``.venv/bin/python bench/app_latency.py [--runs 5] [--episodes 8] [--delay 0.2] [--simulate]
-[--deals 300] [--keys 40] [--only replay,tournament]``
+[--deals 300] [--keys 40] [--only replay,home,tournament]``
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from typing import Any
 
 from rich.console import Console
 from textual import events
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
 from arena.app import create_app
 from arena.app.replay_data import ReplayData
@@ -428,7 +430,63 @@ async def bench_replay(workdir: Path) -> None:
         print(f"ReplayData jump to an arbitrary step (snapshots cached): {summary(jumps)}")
 
 
-# -- 4. tournament -------------------------------------------------------------------------
+# -- 4. home -------------------------------------------------------------------------------
+def shows(home: HomeScreen, name: str | None) -> Callable[[], bool]:
+    """A check: the home screen shows game ``name``'s whole set-up."""
+
+    def settled() -> bool:
+        shown = home.definition
+        return shown is not None and shown.name == name and not home._settling()
+
+    return settled
+
+
+async def bench_home(workdir: Path) -> None:
+    """Down the home screen's game list: key -> that game's set-up painted, then as a held key."""
+    for size in ((120, 40), (80, 24)):
+        app = create_app(workdir / "home.db", load_models=False, freeze_gc=True)
+        async with app.run_test(size=size) as pilot:
+            while not home_set_up(app):
+                await pilot.pause(0.01)
+            await pilot.pause()
+            home = app.screen
+            assert isinstance(home, HomeScreen)
+            games = home.query_one("#games", OptionList)
+            names = [games.get_option_at_index(i).id for i in range(games.option_count)]
+            clock = PaintClock(app)
+
+            singles = []
+            for index in range(1, min(len(names), 14)):
+                singles.append(await clock.key("down", shows(home, names[index])))
+                await pilot.pause()
+            label = f"{size[0]}x{size[1]}"
+            print(f"home {label}, key down the game list -> next game's set-up painted: {summary(singles)}")
+            await clock.key("home", shows(home, names[0]))
+            await pilot.pause()
+            # Held: a key every 35 ms, as a terminal repeats a held key, down 12 games.
+            began = time.perf_counter()
+            cpu = time.process_time()
+            target = names[12]
+            driver = app._driver
+            assert driver is not None
+            for index in range(12):
+                due = began + index * HELD_KEY_REPEAT
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                driver.send_message(events.Key("down", None))
+            last_key = time.perf_counter()
+            settled = shows(home, target)
+            while not settled():
+                await asyncio.sleep(0.0005)
+            await pilot.pause()
+            done = time.perf_counter()
+            print(
+                f"home {label}, down held over 12 games (a key every {ms(HELD_KEY_REPEAT)}): "
+                f"{target} set up {ms(done - last_key)} after the last key, "
+                f"{ms(done - began)} in all, {time.process_time() - cpu:.2f} CPU s"
+            )
+
+
+# -- 5. tournament -------------------------------------------------------------------------
 async def bench_tournament(deals: int, presses: int, workdir: Path) -> None:
     """Key -> repaint while the app plays a baseline tournament on its own loop, live tables shown."""
     players = ("baseline:honest", "baseline:bluffing", "baseline:pushover")
@@ -478,11 +536,11 @@ async def bench_tournament(deals: int, presses: int, workdir: Path) -> None:
     )
 
 
-SECTIONS = ("launch", "load", "replay", "tournament")
+SECTIONS = ("launch", "load", "replay", "home", "tournament")
 
 
 def main() -> None:
-    """Run the four benchmarks (or those ``--only`` names) and print their figures."""
+    """Run the five benchmarks (or those ``--only`` names) and print their figures."""
     parser = argparse.ArgumentParser(description="How responsive the Arena app is.")
     parser.add_argument("--runs", type=int, default=5, help="launch measurements")
     parser.add_argument("--episodes", type=int, default=8, help="episodes running during the key test")
@@ -508,6 +566,8 @@ def main() -> None:
             asyncio.run(bench_load(args.episodes, args.delay, args.simulate, workdir))
         if "replay" in chosen:
             asyncio.run(bench_replay(workdir))
+        if "home" in chosen:
+            asyncio.run(bench_home(workdir))
         if "tournament" in chosen:
             asyncio.run(bench_tournament(args.deals, args.keys, workdir))
 
