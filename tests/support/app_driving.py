@@ -107,26 +107,16 @@ async def record_episode(db_path: Path, *, days: int = 6, seed: int = 3) -> int:
 async def pick_game(pilot: Pilot[Any], app: Any, name: str) -> None:
     """Highlight game ``name`` in the home screen's list (keyboard only) and wait for its seats.
 
-    The keys go the short way, a page at a time over a long way: every game passed on the
-    way is set up on the screen (its rules, seats and options; a TextArena game's rules start
-    an episode), and arrowing down to a TextArena game passed over a hundred.
+    The arrow keys go in at once, as a held key repeats them: the screen sets up the game the
+    highlight stops on, not each one passed (one set-up is ~0.1 s of a core, a TextArena
+    game's rules start an episode).
     """
     games = app.screen.query_one("#games", OptionList)
     games.focus()
     await pilot.pause()
     names = [games.get_option_at_index(index).id for index in range(games.option_count)]
-    target = names.index(name)
-    paging = True
-    while games.highlighted is not None and games.highlighted != target:
-        before = target - games.highlighted
-        page = games.scrollable_content_region.height
-        if paging and page and abs(before) > page:
-            # As a person would over a long list: a page at a time, each page sets up one game.
-            await pilot.press("pagedown" if before > 0 else "pageup")
-            after = target - (games.highlighted or 0)
-            paging = abs(after) < abs(before)  # a page that came no nearer: the arrows finish
-        else:
-            await pilot.press("down" if before > 0 else "up")
+    steps = names.index(name) - (games.highlighted or 0)
+    burst(app, *["down" if steps > 0 else "up"] * abs(steps))
 
     def shown() -> bool:
         # The name changes before the seats are rebuilt, and the old game's Selects stay

@@ -145,10 +145,14 @@ class HomeScreen(ArenaScreen):
     # -- game choice --------------------------------------------------------------------
     @on(OptionList.OptionHighlighted, "#games")
     async def _game_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option.id is not None and (
-            self.definition is None or self.definition.name != event.option.id
-        ):
-            await self.select_game(event.option.id)
+        shown = self.definition
+        if event.option.id is None or (shown is not None and shown.name == event.option.id):
+            return
+        if event.option_list.highlighted != event.option_index:
+            # The highlight moved on while this waited (a held key outruns a set-up, ~0.1 s):
+            # the message for where it is now sets that game up, and this one is skipped.
+            return
+        await self.select_game(event.option.id)
 
     @on(OptionList.OptionSelected, "#games")
     def _game_selected(self, event: OptionList.OptionSelected) -> None:
