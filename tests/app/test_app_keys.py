@@ -22,7 +22,15 @@ from arena.engine.match import MatchConfig
 from arena.plugins.games import get_game
 from games.bargain import BargainState
 from games.bargain.rules import PRICE_MAX, BargainAction
-from tests.support.app_driving import bargain_form, burst, render_plain, screen_text, started, wait_until
+from tests.support.app_driving import (
+    bargain_form,
+    burst,
+    game_set_up,
+    render_plain,
+    screen_text,
+    started,
+    wait_until,
+)
 from tests.support.gamekit import new_lemonade
 
 
@@ -38,11 +46,7 @@ async def test_a_held_key_down_the_game_list_sets_up_where_it_stops_not_each_one
         burst(app, *["down"] * 7, "up")  # as a held key repeats, and one back: all queued at once
         target = names[6]
         assert target is not None
-        await wait_until(
-            pilot,
-            lambda: home.definition is not None and home.definition.name == target and not home._settling(),
-            f"{target} set up",
-        )
+        await wait_until(pilot, lambda: game_set_up(app, target), f"{target} set up")
         await pilot.pause()
         assert games.highlighted == 6 and home.draft is not None
         assert [row.id for row in home.query("#seats Select")] == [

@@ -117,20 +117,23 @@ async def pick_game(pilot: Pilot[Any], app: Any, name: str) -> None:
     names = [games.get_option_at_index(index).id for index in range(games.option_count)]
     steps = names.index(name) - (games.highlighted or 0)
     burst(app, *["down" if steps > 0 else "up"] * abs(steps))
+    await wait_until(pilot, lambda: game_set_up(app, name), f"game {name}")
 
-    def shown() -> bool:
-        # The name changes before the seats are rebuilt, and the old game's Selects stay
-        # until then: wait until the set-up has settled too.
-        screen = app.screen
-        definition = screen.definition
-        return (
-            definition is not None
-            and definition.name == name
-            and not screen._settling()
-            and bool(screen.query(Select))
-        )
 
-    await wait_until(pilot, shown, f"game {name}")
+def game_set_up(app: Any, name: str) -> bool:
+    """True once the home screen on top shows game ``name``'s whole set-up, its seats included.
+
+    The name changes before the seats are rebuilt, and the old game's Selects stay until
+    then: the set-up must have settled too.
+    """
+    screen = app.screen
+    definition = screen.definition
+    return (
+        definition is not None
+        and definition.name == name
+        and not screen._settling()
+        and bool(screen.query(Select))
+    )
 
 
 async def pick_option(pilot: Pilot[Any], control: Select[Any], value: object) -> None:
