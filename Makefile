@@ -6,11 +6,15 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck pytest bench bench-local llama-server llama-native clean chromium
 
+## The install goes through uv (from PyPI, into the venv): the same packages and versions as
+## pip resolves, in 2.4 s from a warm cache and 10 s from a cold one, where pip took 45-53 s
+## (most of it compiling every installed module, Ray's and pyarrow's included, to bytecode).
+## pip stays in the venv: the tests pip-install the examples.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet uv
 	@# setuptools warns about every editable install of a flat layout (a block of asterisks): not ours to act on.
-	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install --quiet -e '.[dev,local,openspiel,ray,parquet,textarena,charts,serve]'
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/uv pip install --quiet --python $(BIN)/python --upgrade pip -e '.[dev,local,openspiel,ray,parquet,textarena,charts,serve]'
 	touch $(STAMP)
 
 ## Debian's chromium for the browser tests of `arena serve` (Playwright drives it; it downloads
