@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+## Our Python source folders: linted, format-checked and compiled alike.
+SOURCES := arena games players tests bench examples
 
 .PHONY: run test compiled lint typecheck pytest bench bench-local llama-server llama-native clean chromium
 
@@ -29,7 +31,7 @@ chromium:
 ## PYTHONDONTWRITEBYTECODE is set no process keeps what it compiles, and every process of the
 ## suite compiled Arena again: 525 -> 500 CPU s for the suite, `arena games` 0.21 -> 0.16 s.
 compiled: $(STAMP)
-	@$(BIN)/python -m compileall -q arena games players tests examples bench
+	@$(BIN)/python -m compileall -q $(SOURCES)
 
 ## Set everything up and start the app.
 run: compiled
@@ -48,8 +50,8 @@ test: $(STAMP)
 	[ $$tested -eq 0 ] && [ $$checked -eq 0 ]
 
 lint: $(STAMP)
-	$(BIN)/ruff check arena games players tests bench examples
-	$(BIN)/ruff format --check arena games players tests bench examples
+	$(BIN)/ruff check $(SOURCES)
+	$(BIN)/ruff format --check $(SOURCES)
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
