@@ -105,8 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser(
         "serve",
         help="serve the app to web browsers (needs the serve extra: pip install 'arena[serve]')",
-        description="Every browser tab runs its own app, on the same database. There is no login:"
-        " keep the default address, or put it behind an SSH tunnel or a proxy that asks for one.",
+        description="Every browser tab runs its own app, on the same database. Open the URL it prints:"
+        " it holds this launch's secret token, and only pages of the served address may connect."
+        " There is no other login: keep the default address, or put it behind an SSH tunnel or a"
+        " proxy that asks for one.",
     )
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     serve.add_argument(
@@ -118,6 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--public-url",
         default=None,
         help="the address browsers open, if not http://HOST:PORT (behind a proxy: its https://... address)",
+    )
+    serve.add_argument(
+        "--no-token",
+        action="store_true",
+        help="serve without the secret token in the URL (warns: any local program may then drive the app)",
     )
     serve.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 

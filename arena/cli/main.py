@@ -332,7 +332,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     path = database_path(getattr(args, "sub_db", None) or args.db)
     sys.stderr.write(f"arena: database {plain_text(str(path.absolute()))}\n")  # every tab's app writes there
-    return serve(path, host=args.host, port=args.port, public_url=args.public_url)
+    return serve(path, host=args.host, port=args.port, public_url=args.public_url, token=not args.no_token)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -70,7 +70,7 @@ def test_another_host_warns_that_there_is_no_login_before_it_binds(
     code = main(["--db", str(db_path), "serve", "--host", "192.0.2.1", "--port", "8099"])
     err = capsys.readouterr().err
     assert code == 1
-    assert "warning: serving on 192.0.2.1:8099 with no login" in err and "SSH" in err
+    assert "warning: serving on 192.0.2.1:8099 with no login but the link's token" in err and "SSH" in err
     assert "error: cannot serve on 192.0.2.1:8099" in err and "Traceback" not in err
 
 

@@ -53,9 +53,13 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+SERVING = "arena: serving the app at "
+
+
 @contextlib.contextmanager
 def arena_serve(database: Path, *extra: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``arena serve`` on a free loopback port; yields its page's address once it listens."""
+    """``arena serve`` on a free loopback port; yields the page's address it prints (with the
+    launch's token) once it listens."""
     port = free_port()
     command = [sys.executable, "-m", "arena.cli.main", "--db", str(database), "serve", "--port", str(port)]
     log = database.with_name(f"serve-{port}.log")  # a file, not a pipe: its log never fills a buffer
@@ -65,7 +69,9 @@ def arena_serve(database: Path, *extra: str) -> Iterator[tuple[str, subprocess.P
         wait_for(lambda: listening(port) or server.poll() is not None, "arena serve to listen")
         if server.poll() is not None:
             raise AssertionError(f"arena serve ended with {server.returncode}: {log.read_text()}")
-        yield f"http://127.0.0.1:{port}/", server
+        wait_for(lambda: SERVING in log.read_text(), "arena serve to print its address")
+        [line] = [line for line in log.read_text().splitlines() if line.startswith(SERVING)]
+        yield line.removeprefix(SERVING).split()[0], server
     finally:
         server.terminate()  # textual-serve ends every tab's app process on SIGTERM
         try:
