@@ -33,9 +33,12 @@ chromium:
 compiled: $(STAMP)
 	@$(BIN)/python -m compileall -q $(SOURCES)
 
-## Set everything up and start the app.
+## Set everything up and start the app; when it closes, say how to call `arena` again: it is
+## installed into the venv, not on PATH (the app's screen would hide a line printed before it).
 run: compiled
-	$(BIN)/arena
+	@$(BIN)/arena; status=$$?; \
+	echo "arena is in $(VENV): run $(BIN)/arena, or 'source $(BIN)/activate' and then arena (README: Two commands)"; \
+	exit $$status
 
 ## Set everything up, then ruff, lint-imports and mypy beside pytest: one run reports every
 ## failing check (not only the first), and the checks' ~40 s of one core can use what the

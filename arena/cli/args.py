@@ -151,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write an episode as JSON, or many as rows (JSON Lines, CSV, Parquet)",
         description="arena export ID writes that episode as one JSON document. Any other form (several"
         " ids, --tournament, the filters of arena episodes, --format, --rows, --output) writes rows, one"
-        " per turn or per seat of an episode, oldest episode first; the columns are listed in the README.",
+        " per turn or per seat of an episode, oldest episode first; columns: docs/export.md.",
     )
     export.add_argument("episode_id", nargs="*", type=int, help="episode ids (see: arena episodes)")
     export.add_argument("--tournament", type=int, help="every episode of this tournament")

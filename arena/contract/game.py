@@ -7,7 +7,7 @@ code without ``assert isinstance``:
 - ``GameState[OptionsT, ObservationT, ActionT]`` holds one episode and its rules;
 - ``GameView[StateT, ActionT]`` (optional) says how front ends show the game.
 
-Every hook, required and optional (the README's "Writing a game" lists the same):
+Every hook, required and optional (docs/writing-a-game.md lists the same):
 
 Definition, required
     ``name``, ``version`` (bump it with any rule change), ``title``, ``description``,

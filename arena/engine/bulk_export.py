@@ -2,7 +2,7 @@
 
 The rows feed ``arena export`` (JSON Lines, CSV, Parquet: :mod:`arena.engine.export_formats`)
 and the app's export key. Their columns are fixed and versioned (:data:`SCHEMA_VERSION`,
-written in every row; the README lists them): a column is never renamed or given another
+written in every row; docs/export.md lists them): a column is never renamed or given another
 meaning without the version going up.
 
 Episodes are read one at a time, oldest first, so an export of the whole database holds one

@@ -1,6 +1,6 @@
 """SQLite storage over one file: WAL, versioned migrations, one connection per store.
 
-The schema is documented in the README. JSON columns hold observations, actions and
+The schema is documented in docs/database.md. JSON columns hold observations, actions and
 states exactly as the game produced them; untrusted text (prompts, raw replies,
 reasons) is stored unchanged. API keys are never stored.
 

@@ -17,7 +17,7 @@ from arena.engine.export_formats import read_rows
 from arena.store.database import Store
 from tests.support.episodes import stored_turns
 
-README = Path(__file__).parents[2] / "README.md"
+EXPORT_DOC = Path(__file__).parents[2] / "docs" / "export.md"
 TRICKY_REASON = 'a, "quoted"\nsecond line \u202e and ; commas'
 
 
@@ -249,9 +249,9 @@ def test_a_failed_export_leaves_no_file(
     assert list(out.iterdir()) == []
 
 
-def test_the_readme_lists_every_column_with_its_type_and_the_schema_version() -> None:
-    readme = README.read_text()
-    section = readme[readme.index("### Export columns") :]
+def test_the_export_page_lists_every_column_with_its_type_and_the_schema_version() -> None:
+    page = EXPORT_DOC.read_text()
+    section = page[page.index("## Export columns") :]
     section = section[: section.index("\n## ")]
     assert f"`schema_version` {bulk_export.SCHEMA_VERSION};" in section
     every = {*bulk_export.TURN_COLUMNS, *bulk_export.SEAT_COLUMNS, *bulk_export.OBSERVATION_COLUMNS.values()}
