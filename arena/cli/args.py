@@ -96,6 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
     players.add_argument("--json", action="store_true", help=JSON_HELP)
 
     games = sub.add_parser("games", help="list the games")
+    games.add_argument(
+        "which",
+        nargs="?",
+        metavar="CATALOGUE",
+        help="a catalogue (openspiel, textarena) to list its games, or one game's name",
+    )
     games.add_argument("--json", action="store_true", help=JSON_HELP)
 
     replay = sub.add_parser("replay", help="open the app's replay screen (an episode, or the list)")

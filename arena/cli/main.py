@@ -20,7 +20,6 @@ from arena.display.sanitize import plain_text
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from arena.contract.game import GameDefinition
     from arena.engine.match import MatchConfig
     from arena.store.database import Store
 
@@ -275,46 +274,10 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """``arena games``: names, descriptions, seats, options with defaults and ranges, what a win means."""
-    from arena.cli.args import option_lines
-    from arena.plugins.games import game_names, get_game, unavailable_games
+    """``arena games [CATALOGUE]``: Arena's own games and a line per catalogue, or one catalogue's games."""
+    from arena.cli.games_listing import list_games
 
-    if args.json:
-        from arena.cli.json_output import print_json
-
-        return print_json([_game_facts(get_game(name)) for name in game_names()])
-    for name in game_names():
-        definition = get_game(name)
-        print(f"{name}\t{definition.title}: {definition.description}")
-        for line in option_lines(definition):
-            print(f"\t{line}")
-        print(f"\twins, draws and losses: {definition.outcome_rule}")
-    for name, reason in unavailable_games().items():  # catalogue games that cannot run here
-        print(f"{name}\tunavailable: {reason}")
-    return 0
-
-
-def _game_facts(definition: GameDefinition) -> dict[str, Any]:
-    """One game for ``arena games --json``: what the text listing shows, as fields."""
-    return {
-        "name": definition.name,
-        "title": definition.title,
-        "description": definition.description,
-        "version": definition.version,
-        "seats": list(definition.default_seats),
-        "options": [
-            {
-                "name": option.name,
-                "default": option.default,
-                "help": option.help,
-                "choices": list(option.choices) if option.choices else None,
-                "minimum": option.minimum,
-                "maximum": option.maximum,
-            }
-            for option in definition.options
-        ],
-        "outcome_rule": definition.outcome_rule,
-    }
+    return list_games(args.which, as_json=args.json)
 
 
 def cmd_app(args: argparse.Namespace) -> int:

@@ -48,7 +48,8 @@ LIST_THEN_COUNT_MODELS = """
 import contextlib, io, json
 from arena.cli.main import main
 with contextlib.redirect_stdout(io.StringIO()):
-    main(["games"])
+    for listing in (["games"], ["games", "openspiel"], ["games", "textarena"]):
+        main(listing)
 from pydantic import BaseModel
 def every(cls):
     for sub in cls.__subclasses__():

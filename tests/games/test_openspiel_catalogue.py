@@ -155,7 +155,7 @@ def test_listing_the_games_imports_neither_the_library_nor_the_state() -> None:
         "import contextlib, io, sys\n"
         "from arena.cli.main import main\n"
         "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
-        "    main(['games'])\n"
+        "    main(['games', 'openspiel'])\n"
         "assert 'openspiel:liars_dice' in out.getvalue()\n"
         "internals = ('pyspiel', 'games.openspiel_catalogue.state', 'games.openspiel_catalogue.baselines')\n"
         "print(sorted(set(internals) & set(sys.modules)))\n"

@@ -222,7 +222,8 @@ def test_declared_episode_facts_are_equal_for_every_seat_of_an_episode() -> None
 def test_the_outcome_rule_is_stated_for_people_and_kept_out_of_the_prompts(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["games"]) == 0
+    for listing in (["games"], ["games", "openspiel"], ["games", "textarena"]):
+        assert main(listing) == 0
     out = capsys.readouterr().out
     for name in game_names():
         definition = get_game(name)
