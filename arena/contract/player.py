@@ -72,6 +72,7 @@ class Decision:
     provider error that retrying will not fix (HTTP 400/404...): a run of them ends the
     episode ``player_failed``. ``sampling`` holds the sampling settings actually sent;
     ``served`` what the provider says answered the call (model id, fingerprint, model file).
+    ``revised`` marks a reply that held several different answers, of which ``action`` is the last.
     """
 
     action: BaseModel | dict[str, Any] | None
@@ -84,6 +85,7 @@ class Decision:
     permanent: bool = False
     sampling: dict[str, Any] | None = None
     served: dict[str, Any] | None = None
+    revised: bool = False
 
 
 @dataclass

@@ -110,6 +110,8 @@ class TurnRecord(Record):
     """What the provider said served the call (model id, ``system_fingerprint``, model file), stored
     only on a seat's first turn that reports it and when it changes (``None``: as before, or unknown)."""
     action_text: str = ""
+    revised: bool = False
+    """The reply used held several different answers and its last one was played (models only)."""
 
 
 class EpisodeStarted(Record):

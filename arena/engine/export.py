@@ -94,18 +94,21 @@ def export_turn(row: dict[str, Any]) -> dict[str, Any]:
     """A stored turn row as ``arena export`` writes it: the ``TurnRecord`` fields in order.
 
     ``action_text`` is left out; ``sampling`` only when some was sent, ``served`` only when the
-    turn recorded it; ``rebuild_error`` (before ``sampling``) only when the observation could
-    not be rebuilt.
+    turn recorded it, ``revised`` only when the reply changed its answer; ``rebuild_error``
+    (before ``sampling``) only when the observation could not be rebuilt.
     """
     turn = {name: value for name, value in stored_turn(row).items() if name not in NOT_EXPORTED}
     sampling = turn.pop("sampling")
     served = turn.pop("served")
+    revised = turn.pop("revised")
     if "rebuild_error" in row:
         turn["rebuild_error"] = row["rebuild_error"]
     if sampling is not None:
         turn["sampling"] = sampling
     if served is not None:
         turn["served"] = served
+    if revised:
+        turn["revised"] = True
     return turn
 
 

@@ -49,8 +49,9 @@ TURN_COLUMNS: tuple[str, ...] = (
 
 # Read from the records' __dict__: item lookups cost half of attribute reads on pydantic models.
 _plain_values = operator.itemgetter(*_PLAIN)
-_ACTION, _VALID, _FALLBACK, _ERROR, _ATTEMPTS, _SAMPLING, _SERVED = (
-    _PLAIN.index(name) for name in ("action", "valid", "fallback", "error", "attempts", "sampling", "served")
+_ACTION, _VALID, _FALLBACK, _ERROR, _ATTEMPTS, _SAMPLING, _SERVED, _REVISED = (
+    _PLAIN.index(name)
+    for name in ("action", "valid", "fallback", "error", "attempts", "sampling", "served", "revised")
 )
 
 
@@ -70,6 +71,7 @@ def turn_row(episode_id: int, turn: TurnRecord) -> list[Any]:
     plain[_ACTION] = dumps(action)
     plain[_VALID] = int(values["valid"])
     plain[_FALLBACK] = int(values["fallback"])
+    plain[_REVISED] = int(values["revised"])
     if values["error"] is not None:
         plain[_ERROR] = str(values["error"])
     attempts = values["attempts"]

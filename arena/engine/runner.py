@@ -158,6 +158,7 @@ class EpisodeRunner:
         self.fallbacks = dict.fromkeys(game.seats, 0)
         self.invalid = dict.fromkeys(game.seats, 0)
         self.decisions = dict.fromkeys(game.seats, 0)
+        self.revised = dict.fromkeys(game.seats, 0)
         self.failure_limit = failure_limit
         self.failure_streak = dict.fromkeys(game.seats, 0)
         self.last_failure = dict.fromkeys(game.seats, "")
@@ -243,6 +244,8 @@ class EpisodeRunner:
             result.metrics["invalid_replies"] = self.invalid[seat]
             result.metrics["decisions"] = decisions
             result.metrics["fallback_rate"] = round(self.fallbacks[seat] / decisions, 4) if decisions else 0.0
+            if self.players[seat].kind == "model":  # only a model's reply can hold several answers
+                result.metrics["revised"] = self.revised[seat]
         self._emit(EpisodeEnded(status=status, results=results, message=message, usage=dict(self.usage)))
         return EpisodeOutcome(status, results, self.episode_id, message, self.usage)
 
@@ -352,6 +355,7 @@ class EpisodeRunner:
         self.decisions[seat] += 1
         self.invalid[seat] += len(row["attempts"] or ())
         self.fallbacks[seat] += int(bool(row["fallback"]))
+        self.revised[seat] += int(bool(row.get("revised")))
         self.usage[seat] += usage
 
     def _served_once(self, record: PendingTurn) -> None:
@@ -413,6 +417,7 @@ class EpisodeRunner:
             action, error, detail = self._check(seat, decision)
             if action is not None:
                 pending.accept(action, decision)
+                self.revised[seat] += int(decision.revised)
                 return pending
             pending.attempts.append(
                 Attempt(

@@ -34,6 +34,8 @@ class PendingTurn:
     served: dict[str, Any] | None = None
     """What the provider last said served this decision; the runner clears it when unchanged."""
     fallback: bool = False
+    revised: bool = False
+    """The decision used was the last of several different answers in its reply."""
     action_model: BaseModel = field(default=None)  # type: ignore[assignment]
 
     def absorb(self, decision: Decision, request: DecisionRequest) -> bool:
@@ -59,8 +61,10 @@ class PendingTurn:
         if decision is None:
             self.fallback = True
             self.reason = str(getattr(action, "reason", "") or "fallback")
-        elif not self.reason:
-            self.reason = str(getattr(action, "reason", "") or "")
+        else:
+            self.revised = decision.revised
+            if not self.reason:
+                self.reason = str(getattr(action, "reason", "") or "")
 
     def record(self, index: int, game: GameState, dumper: ObservationDumper) -> TurnRecord:
         """The turn's record, the ``index``-th of its episode; ``game`` has applied its step."""
@@ -90,6 +94,7 @@ class PendingTurn:
             "sampling": self.sampling,
             "served": self.served,
             "action_text": game.definition.view.describe_action(game, seat, action),
+            "revised": self.revised,
         }
         return unvalidated(TurnRecord, values, _TURN_FIELD_NAMES)
 
@@ -121,6 +126,7 @@ def stored_record(row: dict[str, Any], observation: BaseModel, game: GameState, 
         "sampling": row["sampling"],
         "served": row["served"],
         "action_text": row["action_text"] or "",
+        "revised": bool(row.get("revised")),
     }
     return unvalidated(TurnRecord, values, _TURN_FIELD_NAMES)
 

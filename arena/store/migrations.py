@@ -289,5 +289,12 @@ def _v11(db: Database) -> None:
     db.execute("ALTER TABLE episodes RENAME COLUMN config TO options")
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11]
+def _v12(db: Database) -> None:
+    # A model reply that held several different answers, of which the last was played
+    # ("I considered {...} ... final answer: {...}"). Older turns read NULL: the first object
+    # was played then, and no one counted revisions.
+    db.execute("ALTER TABLE turns ADD COLUMN revised INTEGER")
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11, _v12]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""

@@ -4,7 +4,8 @@ Structured output, two modes (``anthropic_mode`` in the models file):
 
 * ``tool`` (default): one tool whose ``input_schema`` is the action schema, forced with
   ``tool_choice={"type": "tool", "name": ...}``; works with every Claude model. The
-  tool input is the action and ``Decision.raw`` is its JSON.
+  tool input is the action and ``Decision.raw`` is its JSON (several tool calls: one per
+  line, and the last one is played).
 * ``output_config``: ``output_config={"format": {"type": "json_schema", "schema": ...}}``
   (objects closed with ``additionalProperties: false``) for models that support it.
 
@@ -92,13 +93,14 @@ class AnthropicPlayer(ModelPlayer):
             **kwargs,
         )
         texts: list[str] = []
-        tool_input: dict[str, object] | None = None
+        tool_inputs: list[str] = []
         for block in message.content:
             if block.type == "text":
                 texts.append(block.text)
-            elif block.type == "tool_use" and tool_input is None:
-                tool_input = dict(block.input)
-        raw = json.dumps(tool_input, ensure_ascii=False) if tool_input is not None else "".join(texts)
+            elif block.type == "tool_use":
+                tool_inputs.append(json.dumps(dict(block.input), ensure_ascii=False))
+        # Every tool call, one per line: the parser plays the last and marks a reply that changed its mind.
+        raw = "\n".join(tool_inputs) if tool_inputs else "".join(texts)
         completion = Completion(raw, _usage(message.usage), served=served_by(model=message.model))
         if message.stop_reason == "refusal":
             details = message.stop_details

@@ -402,4 +402,4 @@ class ModelPlayer(Player):
             parsed = parse_reply(raw, schema)
         except ReplyParseError as exc:
             return Decision(None, raw=raw, usage=usage, error=exc.error_class, error_detail=str(exc))
-        return Decision(parsed.action, reason=parsed.reason, raw=raw, usage=usage)
+        return Decision(parsed.action, reason=parsed.reason, raw=raw, usage=usage, revised=parsed.revised)

@@ -1,7 +1,9 @@
 """Defensive reading of model replies into an action mapping.
 
 Models wrap JSON in code fences, talk around it, rename fields and quote numbers.
-:func:`parse_reply` finds the first JSON object in a reply, maps field names onto the
+:func:`parse_reply` takes the last complete JSON object of a reply (a model that revises
+itself, "I considered {...} ... final answer: {...}", plays its final answer; a reply
+with several different action objects is marked ``revised``), maps field names onto the
 schema's properties (case-insensitively, ignoring punctuation, with a few synonyms),
 coerces numbers given as strings when the schema asks for numbers, and splits off the
 stated reason. It never checks ranges or rules: the runner validates the result.
@@ -40,7 +42,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "amount": ("value", "quantity", "qty"),
 }
 _WRAPPER_KEYS = {"action", "answer", "response", "result", "output", "decision", "json", "data", "move"}
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\n?(.*?)```", re.DOTALL)
 _NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?:\D|$))")
 _TRUE = {"true", "yes", "y", "1", "on"}
@@ -59,11 +60,20 @@ class ParsedReply:
 
     action: dict[str, Any]
     reason: str
+    revised: bool = False
+    """The reply held several different action objects (its last one is ``action``)."""
 
 
 def parse_reply(text: str, schema: dict[str, Any]) -> ParsedReply:
-    """Read the action in ``text`` against ``schema``; raises :class:`ReplyParseError`."""
-    obj = extract_json_object(text)
+    """Read the action in ``text`` against ``schema``; raises :class:`ReplyParseError`.
+
+    The last complete JSON object is the answer; ``revised`` says the reply held more than
+    one different object that names a field of the schema (an example or a restated
+    observation that shares none of its fields is not a revision).
+    """
+    found = json_objects(text)
+    obj = found[-1]
+    revised = _revised(found, schema)
     obj = unwrap(obj, schema)
     obj = normalise_fields(obj, schema)
     obj = coerce_values(obj, schema)
@@ -75,30 +85,57 @@ def parse_reply(text: str, schema: dict[str, Any]) -> ParsedReply:
         reason = reason_value if isinstance(reason_value, str) else json.dumps(reason_value)
     if "reason" in obj and "reason" not in props:
         obj = {k: v for k, v in obj.items() if k != "reason"}
-    return ParsedReply(action=obj, reason=reason.strip())
+    return ParsedReply(action=obj, reason=reason.strip(), revised=revised)
 
 
 def extract_json_object(text: str) -> dict[str, Any]:
-    """The first JSON object in ``text``: whole reply, fenced block, or balanced braces."""
+    """The last complete JSON object in ``text`` (see :func:`json_objects`)."""
+    return json_objects(text)[-1]
+
+
+def json_objects(text: str) -> list[dict[str, Any]]:
+    """Every complete top-level JSON object in ``text``, in order (at least one).
+
+    The whole reply when it is one object; else each balanced ``{...}`` that parses
+    (inside code fences or prose alike), an object nested in one already found not
+    counted again. Raises :class:`ReplyParseError` when there is none.
+    """
     stripped = text.strip().lstrip("\ufeff")
     if not stripped:
         raise ReplyParseError("empty reply")
-    candidates = [stripped]
-    candidates += [m.group(2).strip() for m in _FENCE.finditer(stripped)]
-    for candidate in candidates:
-        found = _loads_object(candidate)
-        if found is not None:
-            return found
+    whole = _loads_object(stripped)
+    if whole is not None:
+        return [whole]
+    found: list[dict[str, Any]] = []
+    after = 0
     for start in (i for i, ch in enumerate(stripped) if ch == "{"):
+        if start < after:
+            continue
         end = _balanced_end(stripped, start)
         if end is None:
             continue
-        found = _loads_object(stripped[start : end + 1])
-        if found is not None:
-            return found
+        obj = _loads_object(stripped[start : end + 1])
+        if obj is not None:
+            found.append(obj)
+            after = end + 1
+    if found:
+        return found
     if "{" in stripped and _balanced_end(stripped, stripped.index("{")) is None:
         raise ReplyParseError("JSON object is not closed (reply cut off?)")
     raise ReplyParseError("no JSON object found in the reply")
+
+
+def _revised(found: list[dict[str, Any]], schema: dict[str, Any]) -> bool:
+    """More than one different object in ``found`` that names a field of ``schema``."""
+    if len(found) < 2:
+        return False
+    props = {canon(p) for p in schema.get("properties", {})}
+    distinct = set()
+    for obj in found:
+        fields = {canon(key) for key in unwrap(obj, schema)}
+        if not props or fields & props:
+            distinct.add(json.dumps(obj, sort_keys=True, default=str))
+    return len(distinct) > 1
 
 
 def _loads_object(text: str) -> dict[str, Any] | None:

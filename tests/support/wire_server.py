@@ -54,6 +54,8 @@ class Behaviour:
     """The ``model`` the reply names (a dated snapshot, say); ``None``: the model asked for."""
     system_fingerprint: str | None = None
     """Chat Completions' ``system_fingerprint`` (sent as null when ``None``, as OpenAI does)."""
+    tool_inputs: list[dict[str, Any]] | None = None
+    """Messages API in tool mode: one ``tool_use`` block per input, in order (a model calling twice)."""
 
 
 @dataclass
@@ -70,6 +72,11 @@ def reply(content: Any, **kwargs: Any) -> Behaviour:
     """A normal reply: a dict is sent as compact JSON, a string as is."""
     text = content if isinstance(content, str) else json.dumps(content)
     return Behaviour(text=text, **kwargs)
+
+
+def revised(first: Any, last: Any) -> Behaviour:
+    """A reply that states one answer, then changes its mind: the last object is the answer."""
+    return reply(f"I considered {json.dumps(first)} at first.\nFinal answer: {json.dumps(last)}")
 
 
 def fenced(content: Any) -> Behaviour:
@@ -460,8 +467,12 @@ def _messages_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
                 parsed = json.loads(behaviour.text or "")
             except ValueError:
                 parsed = None
-        if isinstance(parsed, dict):
-            content = [{"type": "tool_use", "id": "toolu_wire", "name": tool_choice["name"], "input": parsed}]
+        inputs = behaviour.tool_inputs or ([parsed] if isinstance(parsed, dict) else [])
+        if inputs and tool_choice.get("type") == "tool":
+            content = [
+                {"type": "tool_use", "id": f"toolu_wire{n}", "name": tool_choice["name"], "input": given}
+                for n, given in enumerate(inputs)
+            ]
             stop_reason = "tool_use"
         else:
             content = [{"type": "text", "text": behaviour.text or ""}]
