@@ -30,9 +30,15 @@ class _ModelKind(PlayerKind):
 
     def prompt_templates(self) -> PromptTemplates:
         """The system message and the re-ask note every model seat is sent."""
-        from players.models.prompting import FEEDBACK_TEMPLATE, SYSTEM_TEMPLATE, templates_sha256
+        from players.models.prompting import (
+            FEEDBACK_BY_CLASS,
+            FEEDBACK_TEMPLATE,
+            SYSTEM_TEMPLATE,
+            templates_sha256,
+        )
 
         texts = {"system": SYSTEM_TEMPLATE, "re-ask": FEEDBACK_TEMPLATE}
+        texts |= {f"re-ask ({error})": text for error, text in FEEDBACK_BY_CLASS.items()}
         return PromptTemplates(texts, templates_sha256(), "system_prompt_version")
 
     def builtin_price_source(self) -> dict[str, str] | None:

@@ -97,10 +97,10 @@ class DecisionRequest:
 
     ``prompt`` is rendered on first access, so scripted players never pay for it; the
     runner stores it only when it was rendered. ``feedback`` carries the validation
-    error of the previous attempt when the runner asks a second time. ``check`` runs the
-    game's rule check on a candidate action (a human form uses it to explain a wrong
-    entry inline and let the person correct it). ``episode`` names the episode (unique in
-    the process): a player that keeps state across turns keys it by ``(episode, seat)``.
+    error of the previous attempt when the runner asks a second time, ``feedback_error``
+    its class. ``check`` runs the game's rule check on a candidate action (a human form uses
+    it to explain a wrong entry inline and let the person correct it). ``episode`` names the
+    episode (unique in the process): a player that keeps state across turns keys it by ``(episode, seat)``.
     """
 
     game: str
@@ -113,6 +113,8 @@ class DecisionRequest:
     prompt_version: str
     feedback: str | None = None
     attempt: int = 1
+    feedback_error: ErrorClass | None = None
+    """Why the previous attempt failed (``unparsable``, ``illegal``, ``truncated``...) on a re-ask."""
     check: Callable[[BaseModel], str | None] | None = None
     caution: Callable[[BaseModel], str | None] | None = None
     """For a person: why a legal action deserves a second thought (asked as "…; go ahead? y/N")."""

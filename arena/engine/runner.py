@@ -399,7 +399,10 @@ class EpisodeRunner:
         self.decisions[seat] += 1
         for attempt in (1, 2):
             if attempt == 2:
-                request = replace(request, feedback=pending.attempts[-1].detail, attempt=2)
+                failed = pending.attempts[-1]
+                request = replace(
+                    request, feedback=failed.detail, attempt=2, feedback_error=ErrorClass(failed.error)
+                )
             started = time.perf_counter()
             try:
                 decision = await player.decide(request)

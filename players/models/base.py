@@ -31,7 +31,7 @@ from .calls import ClosableClient, Completion, concurrency_gate
 from .config import ModelSettings
 from .memory import ChatMessage, TranscriptMemory, split_head
 from .parsing import ReplyParseError, parse_reply
-from .prompting import FEEDBACK_TEMPLATE, SYSTEM_PROMPT_VERSION, SYSTEM_TEMPLATE, decision_seed
+from .prompting import SYSTEM_PROMPT_VERSION, SYSTEM_TEMPLATE, decision_seed, feedback_note
 from .retry import ProviderFailure, RetryLog, RetryPolicy, call_with_retries
 from .schema import DEFAULT_STRING_CAP, OUTPUT_CAP_RULE, action_schema, capped_schema, output_estimate
 from .sdkutil import http_headers, scrub, scrub_value, sdk_message, shared_ssl_context
@@ -280,7 +280,7 @@ class ModelPlayer(Player):
         :mod:`players.models.memory`); ``system`` counts towards its token budget, and so
         does a re-ask's extra text when the model's context is known.
         """
-        note = FEEDBACK_TEMPLATE.format(feedback=request.feedback) if request.feedback else ""
+        note = feedback_note(request.feedback, request.feedback_error) if request.feedback else ""
         last, extra = self._last_reply, list[ChatMessage]()
         if (
             note

@@ -17,11 +17,37 @@ FEEDBACK_TEMPLATE = (
     "Your previous reply could not be used: {feedback}\n"
     "Reply again with a single JSON object that matches the schema."
 )
+"""The re-ask after a failure of any other class (a refusal, a player's own error)."""
+FEEDBACK_BY_CLASS: dict[str, str] = {
+    "unparsable": (
+        "Your previous reply could not be read as JSON: {feedback}\n"
+        "Reply again with exactly one JSON object that matches the schema, and no other text."
+    ),
+    "schema": (
+        "Your previous reply did not match the schema: {feedback}\n"
+        "Reply again with one JSON object whose fields and values match the schema."
+    ),
+    "illegal": (
+        "Your previous move is not allowed by the rules: {feedback}\n"
+        "Choose a legal move and reply again with one JSON object that matches the schema."
+    ),
+    "truncated": (
+        "Your previous reply was cut off: {feedback}\n"
+        "Answer shorter: reply with only the JSON object, keeping any free text to one short sentence."
+    ),
+}
+"""The re-ask names what went wrong, so it asks something the first ask did not."""
+
+
+def feedback_note(feedback: str, error: str | None) -> str:
+    """The re-ask's note for a failure of class ``error`` (``None``: unknown) with ``feedback``'s detail."""
+    return FEEDBACK_BY_CLASS.get(error or "", FEEDBACK_TEMPLATE).format(feedback=feedback)
 
 
 def templates_sha256() -> str:
     """The full SHA-256 of the system and re-ask templates (joined by a newline)."""
-    return hashlib.sha256(f"{SYSTEM_TEMPLATE}\n{FEEDBACK_TEMPLATE}".encode()).hexdigest()
+    texts = [SYSTEM_TEMPLATE, FEEDBACK_TEMPLATE, *FEEDBACK_BY_CLASS.values()]
+    return hashlib.sha256("\n".join(texts).encode()).hexdigest()
 
 
 SYSTEM_PROMPT_VERSION = templates_sha256()[:12]
