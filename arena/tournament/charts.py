@@ -19,6 +19,7 @@ from typing import Any
 from arena.contract.game import GameDefinition
 from arena.store.database import Store
 from arena.tournament import chart_data
+from arena.tournament.report_text import visible
 
 VEGA_LITE = "5.21"
 """The Vega-Lite version the specifications are rendered with (pinned: same input, same SVG)."""
@@ -305,7 +306,24 @@ def render(charts: Sequence[Chart]) -> list[tuple[Chart, str, bytes]]:
         ) from None
     rendered = []
     for chart in charts:
-        svg = stable_ids(vl_convert.vegalite_to_svg(chart.spec, vl_version=VEGA_LITE), chart.name)
-        png = vl_convert.vegalite_to_png(chart.spec, vl_version=VEGA_LITE, scale=PNG_SCALE)
+        spec = shown(chart.spec)
+        svg = stable_ids(vl_convert.vegalite_to_svg(spec, vl_version=VEGA_LITE), chart.name)
+        png = vl_convert.vegalite_to_png(spec, vl_version=VEGA_LITE, scale=PNG_SCALE)
         rendered.append((chart, svg, png))
     return rendered
+
+
+def shown(value: Any) -> Any:
+    """``value`` (a specification) with every string's control and bidi characters as escapes.
+
+    A player's name can hold any character a model id holds: an escape character in one made
+    vl-convert abort the whole process (its SVG parser panics on a non-XML character), and a
+    right-to-left override would reorder the chart's labels.
+    """
+    if isinstance(value, str):
+        return visible(value, keep_lines=True)
+    if isinstance(value, dict):
+        return {key: shown(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [shown(item) for item in value]
+    return value

@@ -277,7 +277,7 @@ def write_report(store: Store, tournament_id: int, folder: Path, *, charts: bool
 
             html_path = folder / "report.html"
             html_path.write_text(
-                report_html(report, [(title, svg) for _, title, svg, _ in drawn], text), encoding="utf-8"
+                report_html(report, {name: svg for name, _, svg, _ in drawn}, text), encoding="utf-8"
             )
             written.append(html_path)
     except OSError as exc:
@@ -320,8 +320,13 @@ def _ratings_markdown(report: dict[str, Any]) -> list[str]:
     """The ratings section: how they were fitted, one table per group, and how sure the order is."""
     info = report["ratings"]
     method = "Plackett-Luce" if info["method"] == "plackett-luce" else "Bradley-Terry"
-    lines = [f"## Ratings ({method})", "", f"- fit: {info['fit']}", f"- intervals: {info['interval']}"]
-    lines.append(f"- scale: {info['scale']}")
+    lines = [
+        f"## Ratings ({method})",
+        "",
+        f"- fit: {_cell(info['fit'])}",
+        f"- intervals: {_cell(info['interval'])}",
+    ]
+    lines.append(f"- scale: {_cell(info['scale'])}")
     for note in (rough_note(info), groups_note(info)):
         if note:
             lines.append(f"- **{_cell(note)}**")
@@ -340,13 +345,13 @@ def _ratings_markdown(report: dict[str, Any]) -> list[str]:
             dollars = "unpriced" if row.get("unpriced") else _cell(row.get("usd_per_episode"), 4)
             lines.append(
                 f"| {_cell(row.get('rank'))} | {_cell(row['player'])} | {_cell(rating_text(row))}"
-                f" | {interval_text(row)} | {row['episodes']} | {row['wins']} | {row['draws']}"
+                f" | {_cell(interval_text(row))} | {row['episodes']} | {row['wins']} | {row['draws']}"
                 f" | {row['losses']} | {dollars} |"
             )
     if info.get("openskill"):
         lines += [
             "",
-            f"{info['openskill']['label']}:",
+            f"{_cell(info['openskill']['label'])}:",
             "",
             "| player | mu | sigma | games |",
             "|---|---:|---:|---:|",
@@ -359,8 +364,8 @@ def _ratings_markdown(report: dict[str, Any]) -> list[str]:
     lines.append("|---|---|---:|---:|---|")
     for row in report["order_confidence"]:
         lines.append(
-            f"| {_cell(row['higher'])} | {_cell(row['lower'])} | {gap_text(row)}"
-            f" | {probability_text(row['p_order_right'])} | {_cell(separation_text(row))} |"
+            f"| {_cell(row['higher'])} | {_cell(row['lower'])} | {_cell(gap_text(row))}"
+            f" | {_cell(probability_text(row['p_order_right']))} | {_cell(separation_text(row))} |"
         )
     return lines
 
@@ -394,7 +399,7 @@ def _embed(charts: dict[str, str], name: str) -> list[str]:
     """A chart's SVG embedded with its caption (the PNG beside it has the same name)."""
     if name not in charts:
         return []
-    caption = _cell(charts[name]).replace("[", "\\[").replace("]", "\\]")
+    caption = _cell(charts[name])  # brackets escaped: a caption cannot close the image's text
     return ["", f"![{caption}]({name}.svg)", "", f"*{caption}* ([PNG]({name}.png))"]
 
 

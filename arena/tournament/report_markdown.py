@@ -1,31 +1,31 @@
 """The disclosure parts of ``report.md``: identity, harness, cost, inference, failures, appendix.
 
 :func:`arena.tournament.report.markdown` puts :func:`head_lines` before the tables and
-:func:`tail_lines` after them. Text from players and models (names, prompts) is escaped for
-table cells or put in fences longer than any run of backticks it holds.
+:func:`tail_lines` after them. Text from players, models, games and people (names, model ids,
+reasons, prompts) goes through :mod:`arena.tournament.report_text`: Markdown-escaped in lines
+and table cells, literal in code spans and fences, control and bidi characters as escapes.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
+
+from arena.tournament.report_text import code_span, fenced, markdown_text
 
 
 def cell(value: Any, digits: int = 2) -> str:
-    """A value for a Markdown table cell or list item: ``-`` for none, pipes escaped, one line."""
+    """A value for a Markdown table cell or list item: ``-`` for none, one line of inert text."""
     if value is None:
         return "-"
     if isinstance(value, float):
         return f"{value:.{digits}f}"
-    return str(value).replace("|", "\\|").replace("\n", " ")
+    return markdown_text(value)
 
 
-def fenced(text: str) -> list[str]:
-    """``text`` verbatim in a fenced block whose fence no run of backticks inside can close."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return [f"{fence}text", *text.split("\n"), fence]
+def json_code(value: Any) -> str:
+    """``value`` as JSON in a code span (literal: its ``<`` or ``*`` are never markup)."""
+    return code_span(json.dumps(value, ensure_ascii=False))
 
 
 def _seconds(value: float | None) -> str:
@@ -54,7 +54,7 @@ def counts_text(counts: dict[str, int]) -> str:
 def _commit(arena: dict[str, Any]) -> str:
     if arena.get("commit"):
         state = {True: "with uncommitted changes", False: "clean", None: "state unknown"}[arena.get("dirty")]
-        return f"commit `{arena['commit']}` ({state})"
+        return f"commit {code_span(str(arena['commit']))} ({state})"
     return f"no commit known ({cell(arena.get('commit_note'))})"
 
 
@@ -64,13 +64,13 @@ def head_lines(report: dict[str, Any]) -> list[str]:
     arena = ident["arena"]
     source = ident.get("game_source")
     game_source = (
-        f"- game source: package `{source['package']}`, SHA-256 `{source['sha256']}` over"
+        f"- game source: package {code_span(str(source['package']))}, SHA-256 `{source['sha256']}` over"
         f" {len(source['files'])} files (each file's SHA-256 in report.json, identity.game_source)"
         if source
         else "- game source: not found"
     )
     versions = "; ".join(
-        f"game {v['game']}, prompt {v['prompt']}, arena {v['arena']}"
+        f"game {cell(v['game'])}, prompt {cell(v['prompt'])}, arena {cell(v['arena'])}"
         for v in ident.get("episode_versions", [])
     )
     env = harness["environment"]
@@ -78,36 +78,38 @@ def head_lines(report: dict[str, Any]) -> list[str]:
         f"# Tournament {ident['tournament_id']}: {cell(ident['name'])}",
         "",
         "## Benchmark identity",
-        f"- game `{ident['game']}` version {ident['game_version']}, prompt {ident['prompt_version']},"
-        f" arena {ident['arena_version']}",
+        f"- game {code_span(str(ident['game']))} version {cell(ident['game_version'])},"
+        f" prompt {cell(ident['prompt_version'])}, arena {cell(ident['arena_version'])}",
         f"- Arena code: {_commit(arena)}; source SHA-256 `{arena['source_sha256']}` over"
-        f" {arena['source_files']} files of {', '.join(arena['source_packages'])}",
+        f" {arena['source_files']} files of {cell(', '.join(arena['source_packages']))}",
         game_source,
         f"- episodes were played with: {versions or 'none counted'}",
-        f"- {ident['seeds']} deal seeds from master seed {ident['master_seed']} ({ident['deal_seed_rule']})",
-        f"- seats: {', '.join(ident['seats'])}; options: `{json.dumps(ident['options'])}`",
+        f"- {ident['seeds']} deal seeds from master seed {ident['master_seed']}"
+        f" ({code_span(str(ident['deal_seed_rule']))})",
+        f"- seats: {cell(', '.join(ident['seats']))}; options: {json_code(ident['options'])}",
         f"- episodes: {ident['episodes_finished']} of {ident['episodes_planned']} counted;"
-        f" status {ident['status']}",
+        f" status {cell(ident['status'])}",
         f"- run: started {cell(ident.get('started_at'))}, finished {cell(ident.get('finished_at'))}",
-        f"- schedule: {ident['schedule_rule']}",
+        f"- schedule: {cell(ident['schedule_rule'])}",
         "",
         "## Harness",
-        f"- first to move: {_first(harness['first_to_move'])}; episode length: {harness['episode_length']}"
+        f"- first to move: {cell(_first(harness['first_to_move']))};"
+        f" episode length: {cell(harness['episode_length'])}"
         f" steps with the default deal, at most {harness['max_steps']} on this tournament's deals",
-        f"- re-ask: {harness['reask']}",
+        f"- re-ask: {cell(harness['reask'])}",
         f"- fallback: {cell(harness['fallback'])}",
-        f"- timeout: {harness['timeout_note']}",
+        f"- timeout: {cell(harness['timeout_note'])}",
         f"- concurrency {harness['concurrency']}; {_budget(harness['budget'])}",
         *(f"- run {number}: {run_line(run)}" for number, run in enumerate(harness.get("runs") or [], 1)),
-        f"- environment: {env['python']} on {env['platform']}; {env['packages_count']} installed"
+        f"- environment: {cell(env['python'])} on {cell(env['platform'])}; {env['packages_count']} installed"
         f" packages, SHA-256 `{env['packages_sha256']}` (listed in appendix D);"
-        f" environment SHA-256 `{env['environment_sha256']}` ({env['rule']})",
+        f" environment SHA-256 `{env['environment_sha256']}` ({cell(env['rule'])})",
     ]
     for group in harness["prompt_templates"]:
         match = {True: "; matches what the seats recorded", False: "; differs from what the seats recorded"}
         lines.append(
-            f"- prompt templates of {group['owner']}: version {group['version']}, SHA-256"
-            f" `{group['sha256'] or 'unknown'}` ({group['rule']}{match.get(group.get('matches'), '')});"
+            f"- prompt templates of {cell(group['owner'])}: version {cell(group['version'])}, SHA-256"
+            f" `{group['sha256'] or 'unknown'}` ({cell(group['rule'])}{match.get(group.get('matches'), '')});"
             " texts in appendix A"
         )
     return [*lines, ""]
@@ -147,7 +149,7 @@ def _cost(report: dict[str, Any]) -> list[str]:
         f" {cost.get('cache_write_tokens', 0)} written to it) and"
         f" {cost['output_tokens']} output tokens",
         f"- wall-clock: started {cell(clock['started_at'])}, finished {cell(clock['finished_at'])}"
-        f" ({_seconds(clock['span_seconds'])}, {clock['span_note']}); counted episodes"
+        f" ({_seconds(clock['span_seconds'])}, {cell(clock['span_note'])}); counted episodes"
         f" {_seconds(clock['episode_seconds'])} summed; {clock['decisions']} decisions"
         f" {_seconds(clock['decision_seconds'])} summed",
         "",
@@ -177,7 +179,7 @@ def _price_source(price: dict[str, Any] | None) -> str:
     parts = []
     source = price.get("price_source")
     if source:
-        parts.append(f"{cell(source['source'])} ({source['date']})")
+        parts.append(f"{cell(source['source'])} ({cell(source['date'])})")
     elif price["priced"]:
         parts.append("models file (no price_source given)")
     else:
@@ -186,7 +188,7 @@ def _price_source(price: dict[str, Any] | None) -> str:
     if builtin and price["priced"]:
         parts.append(
             f"built-in cache-price ratios, for cache prices the models file leaves unset:"
-            f" {cell(builtin['source'])} ({builtin['date']})"
+            f" {cell(builtin['source'])} ({cell(builtin['date'])})"
         )
     return "; ".join(parts)
 
@@ -194,11 +196,12 @@ def _price_source(price: dict[str, Any] | None) -> str:
 def _inference(report: dict[str, Any]) -> list[str]:
     lines = ["", "## Inference settings as used"]
     for player, info in report["inference"].items():
-        lines.append(f"- {cell(player)} ({info['kind']}): `{json.dumps(info.get('settings', {}))}`")
+        lines.append(f"- {cell(player)} ({cell(info['kind'])}): {json_code(info.get('settings', {}))}")
         sampling = info.get("sampling")
         if sampling:
             lines.append(
-                f"  - sampling: {sampling['method']}; seed: {sampling['seed']}; {sampling['passes']}"
+                f"  - sampling: {cell(sampling['method'])}; seed: {cell(sampling['seed'])};"
+                f" {cell(sampling['passes'])}"
             )
         cap = info.get("output_cap_sent")
         if cap:
@@ -210,7 +213,7 @@ def _inference(report: dict[str, Any]) -> list[str]:
             lines.append("  - served by: not reported by the provider")
         for served in info["served"]:
             facts = ", ".join(
-                f"{name} {cell(value) if not isinstance(value, dict) else json.dumps(value)}"
+                f"{cell(name)} {cell(value) if not isinstance(value, dict) else json_code(value)}"
                 for name, value in served.items()
                 if name not in ("episodes", "first_episode", "last_episode")
             )
@@ -231,7 +234,7 @@ def _failures(report: dict[str, Any]) -> list[str]:
     lines = [
         "",
         "## Failures (kept apart from skill)",
-        f"- episodes by status: {counts_text(failures['episodes_by_status'])}",
+        f"- episodes by status: {cell(counts_text(failures['episodes_by_status']))}",
         "",
         "| player | decisions | invalid | re-asked | fallback | timeouts | provider errors |",
         "|---|---:|---:|---:|---:|---:|---:|",
@@ -244,8 +247,8 @@ def _failures(report: dict[str, Any]) -> list[str]:
     lines += ["", "Replies not used as given, by error class, and episodes left out, per player:", ""]
     left_out = failures.get("left_out_by_player", {})
     for player, classes in failures.get("errors_by_player", {}).items():
-        errors = ", ".join(f"{name} {count}" for name, count in classes.items()) or "none"
-        gone = ", ".join(f"{status} {count}" for status, count in left_out.get(player, {}).items()) or "none"
+        errors = cell(counts_text(classes))
+        gone = cell(counts_text(left_out.get(player, {})))
         lines.append(f"- {cell(player)}: errors {errors}; episodes left out {gone}")
     return lines
 
@@ -255,7 +258,7 @@ def _left_out(report: dict[str, Any]) -> list[str]:
         return []
     lines = ["", "## Left out (not counted)", ""]
     return lines + [
-        f"- episode {i['episode_id']} ({i['status']}): {cell(i['reason'])}" for i in report["left_out"]
+        f"- episode {i['episode_id']} ({cell(i['status'])}): {cell(i['reason'])}" for i in report["left_out"]
     ]
 
 
@@ -264,7 +267,7 @@ def _appendix(report: dict[str, Any]) -> list[str]:
     lines = ["", "## Appendix A: prompt templates", ""]
     for template in appendix["prompt_templates"]:
         lines += [
-            f"### {template['name']}",
+            f"### {cell(template['name'])}",
             "",
             f"SHA-256 `{template['sha256']}`",
             "",
@@ -274,7 +277,7 @@ def _appendix(report: dict[str, Any]) -> list[str]:
     lines += ["## Appendix B: the rules each seat was told", ""]
     for rules in appendix["rules"]:
         lines += [
-            f"### seat {rules['seat']}",
+            f"### seat {cell(rules['seat'])}",
             "",
             f"SHA-256 `{rules['sha256']}`",
             "",
@@ -286,7 +289,7 @@ def _appendix(report: dict[str, Any]) -> list[str]:
         lines += ["No model seat took part: no prompt was sent.", ""]
     for prompt in appendix["example_prompts"]:
         lines += [
-            f"### seat {prompt['seat']} ({cell(prompt['player'])}), episode {prompt['episode_id']},"
+            f"### seat {cell(prompt['seat'])} ({cell(prompt['player'])}), episode {prompt['episode_id']},"
             f" step {prompt['step']}",
             "",
             f"SHA-256 `{prompt['sha256']}`",
@@ -302,7 +305,7 @@ def run_line(run: dict[str, Any]) -> str:
     """One run's executor as the report lists it: ``ray: 2 nodes, 4 CPUs; workers: local:m x2``."""
     executor = str(run.get("executor", "?"))
     if executor != "ray":
-        return f"{executor}, {run.get('concurrency', '?')} episodes at once"
+        return f"{cell(executor)}, {cell(run.get('concurrency', '?'))} episodes at once"
     workers = ", ".join(f"{cell(name)} x{count}" for name, count in dict(run.get("workers") or {}).items())
     where = cell(str(run.get("address") or "a local Ray instance"))
     cpus = run.get("cpus")

@@ -11,10 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arena.contract.labels import label
-
-
-def _text(value: object) -> str:
-    return str(value).replace("|", "\\|").replace("\n", " ")
+from arena.tournament.report_text import markdown_text
 
 
 def _summary(s: Mapping[str, Any]) -> str:
@@ -25,14 +22,14 @@ def _summary(s: Mapping[str, Any]) -> str:
 
 def _summaries(by_metric: Mapping[str, Mapping[str, Any]]) -> str:
     # A metric's name in words ("final cash"); report.json keeps the identifier (final_cash).
-    return ", ".join(f"{_text(label(name))} {_summary(s)}" for name, s in by_metric.items())
+    return ", ".join(f"{markdown_text(label(name))} {_summary(s)}" for name, s in by_metric.items())
 
 
 def metrics_markdown(report: Mapping[str, Any]) -> list[str]:
     """The lines of the metrics sections (each section starts with an empty line)."""
     lines: list[str] = []
     if report.get("outcome_rule"):
-        lines += ["", "## Wins, draws and losses", "", _text(report["outcome_rule"])]
+        lines += ["", "## Wins, draws and losses", "", markdown_text(report["outcome_rule"])]
     lines += [
         "",
         "## Each player's own metrics (mean, 95% interval)",
@@ -42,10 +39,10 @@ def metrics_markdown(report: Mapping[str, Any]) -> list[str]:
     ]
     by_seat: Mapping[str, Mapping[str, Any]] = report.get("metrics_by_seat") or {}
     for player, by_metric in report["metrics"].items():
-        lines.append(f"- **{_text(player)}**: {_summaries(by_metric)}")
+        lines.append(f"- **{markdown_text(player)}**: {_summaries(by_metric)}")
         seats = by_seat.get(player) or {}
         if len(seats) > 1:
-            lines += [f"  - as {_text(seat)}: {_summaries(found)}" for seat, found in seats.items()]
+            lines += [f"  - as {markdown_text(seat)}: {_summaries(found)}" for seat, found in seats.items()]
     facts: Mapping[str, Any] = report.get("deal_facts") or {}
     everything: Mapping[str, Any] = facts.get("all") or {}
     if not facts.get("metrics") and not facts.get("dealt"):
@@ -61,12 +58,12 @@ def metrics_markdown(report: Mapping[str, Any]) -> list[str]:
         lines.append(f"- all deals ({everything['episodes']}): {_summaries(everything['metrics'])}")
         for group in facts.get("by_lineup") or ():
             seating = ", ".join(f"{seat} {player}" for seat, player in group["seating"].items())
-            lines.append(f"- {_text(seating)} ({group['episodes']}): {_summaries(group['metrics'])}")
+            lines.append(f"- {markdown_text(seating)} ({group['episodes']}): {_summaries(group['metrics'])}")
     for name in facts.get("dealt") or ():
         cells = ", ".join(
-            f"{_text(seat)} {_summary(found[name])}"
+            f"{markdown_text(seat)} {_summary(found[name])}"
             for seat, found in (everything.get("by_seat") or {}).items()
             if name in found
         )
-        lines.append(f"- dealt to each seat, whoever held it: {_text(label(name))}: {cells}")
+        lines.append(f"- dealt to each seat, whoever held it: {markdown_text(label(name))}: {cells}")
     return lines

@@ -22,7 +22,7 @@ from arena.store.database import Store
 from arena.tournament import chart_data
 from arena.tournament.charts import cost_chart, ratings_chart, render, report_charts, win_matrix_chart
 from arena.tournament.config import build_config
-from arena.tournament.report import build_report, write_report
+from arena.tournament.report import build_report, markdown, write_report
 from arena.tournament.run import run_tournament
 from tests.support.wire_server import WireServer
 from tests.tournament.test_disclosure import unpriced_tournament
@@ -175,5 +175,5 @@ async def test_a_player_name_is_text_in_the_svg_and_the_page_never_markup(store:
     charts = [c for c in (ratings_chart(report), win_matrix_chart(report)) if c is not None]
     svgs = [svg for _, svg, _ in render(charts)]
     assert all("<script" not in svg and "&lt;script&gt;" in svg for svg in svgs)
-    page = report_html(report, [("ratings", svgs[0])], "text")
+    page = report_html(report, {"chart-ratings": svgs[0]}, markdown(report, [("chart-ratings", "ratings")]))
     assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
