@@ -19,6 +19,7 @@ from arena.tournament.wording import (
     gap_text,
     groups_note,
     interval_text,
+    prior_note,
     probability_text,
     rating_text,
     rough_note,
@@ -57,6 +58,8 @@ def render_table(table: dict[str, Any]) -> RenderableType:
     for group in groups:
         rows = [row for row in table["players"] if row.get("group") == group]
         parts.append(FittedTable(_ratings_table(rows, group, len(groups), names), lead=2))
+    if note := prior_note(ratings_info):
+        parts.append(Text(note, style="dim"))
     if ratings_info and ratings_info.get("openskill"):
         parts.append(FittedTable(_openskill_table(ratings_info["openskill"], names)))
     parts.append(_metrics_table(table, names))
@@ -125,6 +128,8 @@ def render_leaderboard(board: dict[str, Any]) -> RenderableType:
         rows = [row for row in board["players"] if row.get("group") == group]
         parts.append(FittedTable(_leaderboard_table(rows, games, group, len(groups), names), lead=2))
     parts.append(Text(plain_text(info["per_game"]), style="dim"))
+    if note := prior_note(ratings):
+        parts.append(Text(note, style="dim"))
     if board["order_confidence"]:
         parts.append(FittedTable(_order_table(board["order_confidence"], names), lead=2))
     return Group(*parts)

@@ -26,8 +26,22 @@ BAND = (0.25, 0.75)
 def rating_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per rated player: rating, interval ends, and which end is open (drawn as an arrow)."""
     rows = []
+    known = {row["player"]: row.get("rating") for row in report["players"]}
     for row in report["players"]:
         low, high, rating = row.get("rating_low"), row.get("rating_high"), row.get("rating")
+        bound = row.get("bound")
+        if (
+            low is None
+            and high is None
+            and rating is None
+            and bound
+            and known.get(bound["other"]) is not None
+        ):
+            # a sweep of too few seeds to bound the gap: drawn open from the other player's rating
+            if bound["side"] == "above":
+                low = known[bound["other"]]
+            else:
+                high = known[bound["other"]]
         if low is None and high is None and rating is None:
             continue
         rows.append(

@@ -16,14 +16,22 @@ For each pair (higher, lower) of neighbours in :class:`ratings.Ratings` (table o
   (``more_seeds_high`` is ``None``, open, when that interval reaches zero: perhaps never);
   ``more_seeds`` is the middle (the point gap). ``"not_separable"``: even the optimistic
   end needs more than ``max_factor`` times the seeds played (``more_seeds`` ``None``).
-* ``"swept"``: neighbouring tiers (:mod:`arena.tournament.tiers`): every game between them
-  went the upper one's way. ``diff`` is the least gap the sweep supports
-  (:func:`intervals.sweep_points`), ``p_order_right`` is ``1 - 0.5 ** seeds``, and no more
-  seeds are needed to order them.
-* ``"not_comparable"``: no chain of games fixes their order: they never met, directly or
-  through others (different groups, or a player with no finished game), or two tiers of a
-  group that only a third tier links. ``p_order_right`` is 0.5, ``diff`` and the
-  forecast ``None``.
+* ``"swept"``: neighbours of different tiers (:mod:`arena.tournament.tiers`) joined by a
+  chain of sweeps (:class:`ratings.Link`): the upper one won every game against the lower
+  one, or against ``sweep_via[0]``, who won every game against the next, and so on.
+  ``diff`` is the least gap the chain supports (the steps' :func:`intervals.sweep_points`
+  added up; ``None`` when a step has too few seeds to bound any gap), ``p_order_right`` is
+  ``1 - sum(0.5 ** seeds)`` over the steps, ``sweep_seeds`` the fewest seeds of a step.
+* ``"not_comparable"``: no games fix their order. ``why`` is ``never_met`` (different
+  groups, or a player with no finished game) or ``no_games_decide`` (one group, but no
+  chain of sweeps joins the two: one swept only part of a tier, say). They share a rank;
+  ``p_order_right`` is 0.5, ``diff`` and the forecast ``None``.
+* No spread: when either player's results were the same on every seed
+  (:attr:`ratings.Ratings.no_spread`), the bootstrap keeps every gap in every resample;
+  ``se`` is then at least what the two players' (exact binomial) intervals allow and
+  ``p_order_right`` the normal probability of the gap's sign at that ``se``.
+* The ceiling: no forecast says more than :data:`CEILING` (10,000) more seeds; past it the
+  range is open ("more than 10,000: perhaps never").
 * ``more_usd``: ``more_seeds`` times the cost of one more deal seed of the whole schedule,
   which is every player's appearances per seed times its observed cost per episode
   (``None`` when a player's cost is unknown). The whole schedule is counted because the
@@ -44,8 +52,6 @@ from arena.tournament.intervals import (
     LEVEL,
     keep_share,
     order_probability,
-    sweep_order_probability,
-    sweep_points,
     t_quantile,
 )
 from arena.tournament.ratings import Ratings
@@ -58,7 +64,15 @@ MORE_SEEDS = "more_seeds"
 NOT_SEPARABLE = "not_separable"
 NOT_COMPARABLE = "not_comparable"
 SWEPT = "swept"
+NEVER_MET = "never_met"
+UNDECIDED = "no_games_decide"
 STATUS_TEXT = {NOT_COMPARABLE: "not comparable (never met)", SWEPT: "swept", SEPARATED: "separated"}
+WHY_TEXT = {
+    NEVER_MET: "not comparable (never met)",
+    UNDECIDED: "not comparable (no games between them decide the order)",
+}
+CEILING = 10_000
+"""More deal seeds than this are not forecast: the text says "more than 10,000: perhaps never"."""
 """How every front end words a status (``more_seeds`` and ``not_separable`` carry numbers of their own)."""
 
 
@@ -77,6 +91,9 @@ class OrderConfidence:
     more_seeds_low: int | None = None
     more_seeds_high: int | None = None
     sweep_seeds: int | None = None
+    sweep_via: tuple[str, ...] = ()
+    why: str | None = None
+    """For ``not_comparable``: :data:`NEVER_MET` (other groups), :data:`UNDECIDED` (no chain of sweeps)."""
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able form (the report's ``order_confidence`` rows)."""
@@ -92,6 +109,8 @@ class OrderConfidence:
             "more_seeds_high": self.more_seeds_high,
             "more_usd": self.more_usd,
             "sweep_seeds": self.sweep_seeds,
+            "sweep_via": list(self.sweep_via),
+            "why": self.why,
         }
 
 
@@ -136,11 +155,32 @@ def seeds_range(
     if gap + half <= 0 or (z * se / (gap + half)) ** 2 > max_factor:
         return NOT_SEPARABLE, None, None, None
     low = more(gap + half)
+    if low > CEILING:
+        return NOT_SEPARABLE, None, None, None
     middle = more(gap) if gap > 0 else None
     high = more(gap - half) if gap - half > 0 else None
-    if middle is not None and (middle + seeds_now) > max_factor * seeds_now:
+    if middle is not None and ((middle + seeds_now) > max_factor * seeds_now or middle > CEILING):
         middle = None
+    if high is not None and high > CEILING:
+        high = None  # a forecast past the ceiling is no forecast: perhaps never
     return MORE_SEEDS, middle, low, high
+
+
+def _spreadless_order(ratings: Ratings, i: int, diff: float, se: float) -> tuple[float, float]:
+    """``(se, P(order right))`` for neighbours ``i``, ``i + 1`` when one's results had no spread.
+
+    The bootstrap of such a pair resamples identical seeds and keeps any gap, however small,
+    in every resample. The pair's error is then at least what the players' intervals (widened
+    to the exact binomial interval, :func:`ratings.spreadless_interval`) allow, each read as a
+    normal 95% interval; P(order right) is the normal probability of the gap's sign.
+    """
+    halves = []
+    for j in (i, i + 1):
+        low, high = ratings.low[j], ratings.high[j]
+        if low is not None and high is not None:
+            halves.append((high - low) / (2.0 * Z95))
+    se = max(se, math.sqrt(sum(h * h for h in halves)))
+    return se, (NormalDist().cdf(diff / se) if se > 0 else 0.5)
 
 
 def order_confidence(
@@ -160,17 +200,21 @@ def order_confidence(
         higher, lower = ratings.players[i], ratings.players[i + 1]
         group, tier = ratings.group, ratings.tier
         if group[i] is None or group[i] != group[i + 1]:
-            rows.append(OrderConfidence(higher, lower, None, None, 0.5, NOT_COMPARABLE, None, None))
+            rows.append(
+                OrderConfidence(higher, lower, None, None, 0.5, NOT_COMPARABLE, None, None, why=NEVER_MET)
+            )
             continue
         if tier[i] != tier[i + 1]:
             link = ratings.link(higher, lower)
             if link is None:
-                rows.append(OrderConfidence(higher, lower, None, None, 0.5, NOT_COMPARABLE, None, None))
-            else:
-                p_right = sweep_order_probability(link.seeds)
-                gap = sweep_points(link.seeds)
                 rows.append(
-                    OrderConfidence(higher, lower, gap, None, p_right, SWEPT, 0, 0.0, 0, 0, link.seeds)
+                    OrderConfidence(higher, lower, None, None, 0.5, NOT_COMPARABLE, None, None, why=UNDECIDED)
+                )
+            else:
+                rows.append(
+                    OrderConfidence(
+                        higher, lower, link.points, None, link.p, SWEPT, 0, 0.0, 0, 0, link.seeds, link.via
+                    )
                 )
             continue
         offset_high, offset_low = ratings.offset[i], ratings.offset[i + 1]
@@ -179,6 +223,8 @@ def order_confidence(
         gaps = ratings.samples[:, i] - ratings.samples[:, i + 1]
         se = float(np.std(gaps, ddof=1)) if resamples > 1 else 0.0
         p_right = order_probability(keep_share(gaps), ratings.interval_seeds, resamples)
+        if ratings.no_spread and (ratings.no_spread[i] or ratings.no_spread[i + 1]):
+            se, p_right = _spreadless_order(ratings, i, diff, se)
         if p_right >= 0.5 + LEVEL / 2:
             rows.append(OrderConfidence(higher, lower, diff, se, p_right, SEPARATED, 0, 0.0, 0, 0))
             continue

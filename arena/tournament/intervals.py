@@ -150,3 +150,63 @@ def sweep_points(seeds: int) -> float:
 def sweep_order_probability(seeds: int) -> float:
     """How sure the order of a sweep over ``seeds`` seeds is: ``1 - 0.5 ** n``."""
     return 1.0 - 0.5**seeds
+
+
+def _beta_fraction(x: float, a: float, b: float) -> float:
+    """The continued fraction of the regularised incomplete beta function (Lentz's method)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    result = d
+    for m in range(1, 400):
+        for numerator in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            result *= c * d
+        if abs(c * d - 1.0) < 1e-14:
+            break
+    return result
+
+
+def beta_cdf(x: float, a: float, b: float) -> float:
+    """The Beta(a, b) distribution function (the regularised incomplete beta ``I_x(a, b)``), a, b > 0."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(log_front) * _beta_fraction(x, a, b) / a
+    return 1.0 - math.exp(log_front) * _beta_fraction(1.0 - x, b, a) / b
+
+
+def beta_quantile(q: float, a: float, b: float) -> float:
+    """The ``q`` quantile of Beta(a, b) (bisection on :func:`beta_cdf`)."""
+    low, high = 0.0, 1.0
+    for _ in range(100):
+        middle = (low + high) / 2.0
+        if beta_cdf(middle, a, b) < q:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2.0
+
+
+def exact_share_interval(share_sum: float, trials: int) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) 95% interval of a success share: ``share_sum`` of ``trials``.
+
+    ``share_sum`` may be fractional (a draw counts half): the beta quantiles take real
+    parameters. With no spread in the data this is all the data say about the share.
+    """
+    if trials < 1:
+        return 0.0, 1.0
+    k = min(max(share_sum, 0.0), float(trials))
+    tail = (1.0 - LEVEL) / 2.0
+    low = 0.0 if k <= 0.0 else beta_quantile(tail, k, trials - k + 1.0)
+    high = 1.0 if k >= trials else beta_quantile(1.0 - tail, k + 1.0, trials - k)
+    return low, high

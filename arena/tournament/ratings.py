@@ -30,10 +30,23 @@ seating played on a drawn seed comes along, so the interval reflects how much th
 depends on which deals were dealt. Draws come from ``numpy.random.default_rng(seed)``:
 same data and seed, same intervals.
 
+A sweep of so few seeds that its bound is no better than even odds (``p <= 0.5``, up to 5
+seeds) bounds no gap: the row says which side and how few seeds, with no number. A bound
+against a rated player starts from the far end of that player's own interval, not its point.
+
 Order. Inside a tier players are listed by rating; where a neighbouring pair's own
 bootstrap keeps the opposite order more often (the gap is inside the noise), the pair is
 listed the bootstrap's way and given one shared rank, so the printed order never
-contradicts its bootstrap.
+contradicts its bootstrap; equal ratings share a rank too. Between tiers the order is
+claimed only along games played: the two neighbours must be joined by a chain of sweeps
+(:class:`Link`: the upper one beat a player in every game, who beat the next, ... down to
+the lower one). Neighbours of different tiers with no such chain (one swept only part of a
+group, or they met nobody in common) share a rank, and the order table says "not
+comparable".
+
+No spread. A player whose results were the same on every deal seed (all draws, identical
+seeds) gives the bootstrap nothing to resample: its interval is widened to the exact
+binomial interval of its score share over its seeds (:func:`spreadless_interval`).
 """
 
 from __future__ import annotations
@@ -47,7 +60,14 @@ from typing import Literal, TypedDict
 import numpy as np
 import numpy.typing as npt
 
-from arena.tournament.intervals import expanded_percentiles, keep_share, sweep_points, sweep_probability
+from arena.tournament.intervals import (
+    exact_share_interval,
+    expanded_percentiles,
+    keep_share,
+    sweep_order_probability,
+    sweep_points,
+    sweep_probability,
+)
 from arena.tournament.records import EpisodeRecord, games, player_order
 from arena.tournament.tiers import Group, closure, groups
 
@@ -55,6 +75,8 @@ FloatArray = npt.NDArray[np.float64]
 ELO = 400.0 / math.log(10.0)
 CENTRE = 1000.0
 RIDGE = 1e-6  # keeps players in separate components of the comparison graph finite and centred
+SAME_RATING = 0.5
+"""Rating points under which two neighbours of a tier share a rank (the table shows them as one number)."""
 BRADLEY_TERRY = "bradley-terry"
 
 
@@ -199,12 +221,14 @@ class Bound:
     The player is at least ``points`` rating points ``side`` (above or below) ``other``;
     it rests on ``seeds`` deal seeds all won (or lost) against ``via`` (the player of its
     tier who met ``other``; the player itself for a lone player), whose win probability is
-    then at least ``p`` (exact one-sided 97.5% bound).
+    then at least ``p`` (exact one-sided 97.5% bound). ``points`` is ``None`` when that
+    bound is no better than even odds (a sweep of very few seeds, ``p <= 0.5``): the
+    seeds then say which side, not by how much.
     """
 
     side: Literal["above", "below"]
     other: str
-    points: float
+    points: float | None
     seeds: int
     p: float
     via: str
@@ -223,11 +247,23 @@ class Bound:
 
 @dataclass(frozen=True)
 class Link:
-    """Two neighbouring tiers of a group: every game between them won by the upper one."""
+    """Evidence for the order of two neighbouring players of different tiers: a chain of sweeps.
+
+    ``upper`` won every game it played against the next player of ``via`` (or ``lower``
+    itself when ``via`` is empty), that one every game against the next, and so on down to
+    ``lower``: each step is a sweep of games actually played. ``seeds`` is the fewest deal
+    seeds of any step; ``p`` the probability the order is right (one minus the chance that
+    some step's sweep is luck, ``1 - sum(0.5 ** n)`` over the steps); ``points`` the least gap
+    the chain supports (the steps' :func:`intervals.sweep_points` added up), ``None`` when a
+    step has too few seeds to bound its gap at all.
+    """
 
     upper: str
     lower: str
     seeds: int
+    via: tuple[str, ...] = ()
+    p: float = 0.0
+    points: float | None = None
 
 
 @dataclass(frozen=True)
@@ -239,7 +275,12 @@ class Ratings:
     is player ``i``'s rating in resample ``r`` relative to its tier (``NaN`` for a lone
     player). ``group[i]`` numbers the connected groups from 1 (``None``: no finished game);
     ``tier[i]`` numbers the tiers of a group from 0 (best). ``rank`` starts at 1 in every
-    group and is shared where the order is the bootstrap's, not the ratings'.
+    group and is shared where the order is the bootstrap's, not the ratings', where two
+    neighbours' ratings are equal (under :data:`SAME_RATING`), and where no games decide
+    the order of two neighbours of different tiers (no chain of sweeps, see :class:`Link`).
+    ``no_spread[i]``: the player's results were the same on every deal seed, so the
+    bootstrap cannot measure their spread; its interval is widened to the exact binomial
+    interval of its score share (:func:`spreadless_interval`).
     """
 
     players: tuple[str, ...]
@@ -258,6 +299,7 @@ class Ratings:
     interval_seeds: int
     method: str = BRADLEY_TERRY
     prior: float = 1.0
+    no_spread: tuple[bool, ...] = ()
 
     def rows(self) -> list[dict[str, object]]:
         """One JSON-able dict per player, in table order."""
@@ -276,7 +318,7 @@ class Ratings:
         ]
 
     def link(self, upper: str, lower: str) -> Link | None:
-        """The sweep between the tiers of ``upper`` and ``lower``, if they are neighbouring tiers."""
+        """The chain of sweeps ordering neighbours ``upper`` and ``lower`` of different tiers, if any."""
         return next((k for k in self.links if (k.upper, k.lower) == (upper, lower)), None)
 
 
@@ -382,6 +424,7 @@ class _TableBuilder:
         self.offset: dict[int, float | None] = {}
         self.samples = np.full((len(draws), m), np.nan)
         self.links: list[Link] = []
+        self.no_spread: set[int] = set()
 
     def add_group(self, number: int, group: Group, fitter: TierFit, anchor: int | None) -> None:
         """Fit every tier of ``group``, rate its reference tier and bound the others."""
@@ -402,20 +445,60 @@ class _TableBuilder:
             if t == reference:
                 self._rate_reference(tier, offsets[-1], scaled)
         self._bound_tiers(group, reference, offsets)
-        start = len(self.order)
-        for t, members in enumerate(ordered):
-            for i, p in enumerate(members):
-                position = len(self.order) - start + 1
-                # a pair listed against its ratings (the bootstrap's order) shares one rank
-                swapped = i > 0 and offsets[t][members[i - 1]] < offsets[t][p]
-                self.rank[p] = self.rank[members[i - 1]] if swapped else position
-                self.order.append(p)
-                self.group[p], self.tier[p] = number, t
+        listed = [(t, p) for t, members in enumerate(ordered) for p in members]
+        for position, ((t, p), previous) in enumerate(zip(listed, [None, *listed], strict=False), 1):
+            shared = False
+            if previous is not None:
+                t_above, above = previous
+                if t_above == t:
+                    # listed against its ratings (the bootstrap's order), or equal: one rank
+                    shared = offsets[t][above] - offsets[t][p] < SAME_RATING
+                else:
+                    link = self._chain(above, p, group.players)
+                    shared = link is None  # no games decide their order
+                    if link is not None:
+                        self.links.append(link)
+            self.rank[p] = self.rank[previous[1]] if shared and previous is not None else position
+            self.order.append(p)
+            self.group[p], self.tier[p] = number, t
+
+    def _chain(self, upper: int, lower: int, members: tuple[int, ...]) -> Link | None:
+        """The shortest chain of sweeps from ``upper`` down to ``lower`` in ``members`` (see :class:`Link`).
+
+        A step ``a -> b`` is a pair that met on some deal seed where ``b`` never scored
+        against ``a`` (no win, no draw). Among chains of one length the one whose weakest
+        step rests on the most seeds.
+        """
+        total, met = self.data.total, self.met_seeds
+        best: dict[int, tuple[int, tuple[int, ...]]] = {upper: (10**9, ())}
+        frontier = [upper]
+        while frontier and lower not in best:
+            found: dict[int, tuple[int, tuple[int, ...]]] = {}
+            for a in frontier:
+                weakest, path = best[a]
+                for b in members:
+                    if b in best or not met[a, b] or total[b, a] > 0:
+                        continue
+                    candidate = (min(weakest, int(met[a, b])), (*path, b))
+                    if b not in found or candidate[0] > found[b][0]:
+                        found[b] = candidate
+            best.update(found)
+            frontier = list(found)
+        if lower not in best:
+            return None
+        _, path = best[lower]
+        steps = list(pairwise((upper, *path)))
+        seeds = [int(met[a, b]) for a, b in steps]
+        points = [sweep_points(n) for n in seeds]
         names = self.data.players
-        for t, (upper, lower) in enumerate(pairwise(ordered)):
-            if group.above[t, t + 1]:
-                seeds = max(int(self.met_seeds[a, b]) for a in upper for b in lower)
-                self.links.append(Link(names[upper[-1]], names[lower[0]], seeds))
+        return Link(
+            upper=names[upper],
+            lower=names[lower],
+            seeds=min(seeds),
+            via=tuple(names[v] for v in path[:-1]),
+            p=max(0.0, 1.0 - sum(1.0 - sweep_order_probability(n) for n in seeds)),
+            points=sum(points) if all(x > 0 for x in points) else None,
+        )
 
     def _fit(self, tier: tuple[int, ...], fitter: TierFit) -> tuple[FloatArray, FloatArray]:
         if len(tier) == 1:
@@ -448,6 +531,13 @@ class _TableBuilder:
             self.high[p] = None if high is None else CENTRE + float(high[i])
             self.bounds[p] = None
             self.reference[p] = len(tier) == 1
+            floor = None if len(tier) == 1 else spreadless_interval(self.data.wins, p, tier)
+            if floor is not None:
+                self.no_spread.add(p)
+                rating = CENTRE + offsets[p]
+                low_now, high_now = self.low[p], self.high[p]
+                self.low[p] = min(rating + floor[0], math.inf if low_now is None else low_now)
+                self.high[p] = max(rating + floor[1], -math.inf if high_now is None else high_now)
 
     def _bound_tiers(self, group: Group, reference: int, offsets: list[dict[int, float]]) -> None:
         """One-sided bounds for every tier but the reference, chained outwards from it.
@@ -461,7 +551,7 @@ class _TableBuilder:
         side_of = {reference: 0}
         for t in [*range(reference - 1, -1, -1), *range(reference + 1, len(tiers))]:
             side = (1 if reach[t, reference] else 0) if t < reference else (-1 if reach[reference, t] else 0)
-            best: tuple[bool, float, int] | None = None
+            best: tuple[bool, float, int, int] | None = None
             chosen: _Candidate | None = None
             for u, b_tier in enumerate(tiers):
                 upper = t < u
@@ -474,13 +564,19 @@ class _TableBuilder:
                             continue
                         points = sweep_points(seeds)
                         level = None
-                        if side and side_of.get(u) in (0, side) and upper == (side > 0):
-                            value = (
-                                self.rating[b] if u == reference else (self.low if side > 0 else self.high)[b]
-                            )
+                        if side and side_of.get(u) in (0, side) and upper == (side > 0) and points > 0:
+                            # the far end of b's own interval, not its point rating: both may err
+                            edge = (self.low if side > 0 else self.high)[b]
+                            value = self.rating[b] if u == reference and edge is None else edge
                             if value is not None:
                                 level = value + side * points - offsets[t][a]
-                        key = (level is not None, side * level if level is not None else 0.0, seeds)
+                        # a number first, then the strongest, then more seeds, then the nearest tier
+                        key = (
+                            level is not None,
+                            side * level if level is not None else 0.0,
+                            seeds,
+                            -abs(u - t),
+                        )
                         if best is None or key > best:
                             best, chosen = key, _Candidate(a, b, seeds, points, level, upper)
             if side:
@@ -496,10 +592,13 @@ class _TableBuilder:
             self.rating[p] = None
             self.low[p] = edge if chosen.upper else None
             self.high[p] = None if chosen.upper else edge
+            points = None
+            if chosen.points > 0:
+                points = chosen.points + extra if chosen.upper else chosen.points - extra
             self.bounds[p] = Bound(
                 side="above" if chosen.upper else "below",
                 other=names[chosen.b],
-                points=chosen.points + extra if chosen.upper else chosen.points - extra,
+                points=points,
                 seeds=chosen.seeds,
                 p=sweep_probability(chosen.seeds),
                 via=names[chosen.a],
@@ -535,7 +634,40 @@ class _TableBuilder:
             interval_seeds=self.interval_seeds,
             method=method,
             prior=prior,
+            no_spread=tuple(p in self.no_spread for p in order),
         )
+
+
+def spreadless_interval(wins: FloatArray, player: int, tier: tuple[int, ...]) -> tuple[float, float] | None:
+    """Rating points below and above ``player``'s rating that its results alone allow, if they have no spread.
+
+    ``None`` unless ``player``'s score share against the rest of ``tier`` was the same on
+    every deal seed it played (all draws, or identical seeds): the seed bootstrap then
+    resamples one value and its interval is no wider than rounding. What the data do say
+    is the exact binomial interval of that share over the seeds played
+    (:func:`intervals.exact_share_interval`, a draw counting half), moved to the rating
+    scale as the log-odds distance from the share observed.
+    """
+    others = [q for q in tier if q != player]
+    scored = wins[:, player, others].sum(axis=1)
+    played = scored + wins[:, others, player].sum(axis=1)
+    seeds = played > 0
+    if not seeds.any():
+        return None
+    shares = scored[seeds] / played[seeds]
+    if shares.max() - shares.min() > 1e-12:
+        return None
+    n = int(seeds.sum())
+    share = float(shares[0])
+    low, high = exact_share_interval(share * n, n)
+    edge = 0.5 / max(n, 1)  # a share of 0 or 1 has no log-odds: measure from half a seed inside
+
+    def logit(x: float) -> float:
+        x = min(max(x, edge / 10.0), 1.0 - edge / 10.0)
+        return math.log(x / (1.0 - x))
+
+    centre = logit(min(max(share, edge), 1.0 - edge))
+    return ELO * (logit(low) - centre), ELO * (logit(high) - centre)
 
 
 class WinMatrix(TypedDict):

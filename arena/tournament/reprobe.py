@@ -55,6 +55,8 @@ SCHEMA_NAME = "reprobe.schema.json"
 SCHEMA_SHA256 = "321f2ff2cd22e1837fba331793f00a373a9a44fcbb5c32b4bd043305ee91bc78"
 """The vendored schema's SHA-256 (reprobe-audit commit ced77aa80bfaa77c1aeadc0f8234e371d2f890e0)."""
 HEADLINE = "bradley_terry_rating"
+SCORE_SHARE = "score_share"
+"""The headline of a player whose sweep is too short to bound its rating: (wins + draws / 2) / episodes."""
 
 Sha256Digest = Annotated[str, StringConstraints(pattern=r"^sha256:[a-f0-9]{64}$")]
 """A content digest as REPROBE writes it: ``sha256:`` and 64 lowercase hex digits."""
@@ -216,6 +218,8 @@ def headline(row: dict[str, Any]) -> HeadlineMetric | None:
 
     A player that won or lost every comparison it had has no rating, only a bound
     (``rating_low`` or ``rating_high``): the metric's name then says which side it bounds.
+    When its seeds are too few to bound the gap at all (the bound has no number), the
+    headline is its score share (:data:`SCORE_SHARE`), which the data do fix.
     ``None`` for a player with neither (no finished games).
     """
     rating = row.get("rating")
@@ -229,6 +233,11 @@ def headline(row: dict[str, Any]) -> HeadlineMetric | None:
     )
     if bound and isinstance(value, int | float) and math.isfinite(value):
         return HeadlineMetric(name=f"{HEADLINE}_{side}", value=float(value))
+    episodes = row.get("episodes")
+    if bound and isinstance(episodes, int) and episodes > 0:
+        # a sweep over too few seeds bounds no gap: the number the data do fix is the score share
+        share = (float(row.get("wins", 0)) + 0.5 * float(row.get("draws", 0))) / episodes
+        return HeadlineMetric(name=SCORE_SHARE, value=share)
     return None
 
 

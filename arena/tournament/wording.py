@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.tournament.confidence import MORE_SEEDS, NOT_SEPARABLE, STATUS_TEXT, SWEPT
+from arena.tournament.confidence import (
+    CEILING,
+    MORE_SEEDS,
+    NOT_COMPARABLE,
+    NOT_SEPARABLE,
+    STATUS_TEXT,
+    SWEPT,
+    WHY_TEXT,
+)
 
 MINUS = "\u2212"
 
@@ -25,6 +33,9 @@ def rating_text(row: Mapping[str, Any]) -> str:
     """``1056``, ``1000 (reference)``, ``≥ +570 over cost-plus``, ``≤ −570 vs cost-plus`` or ``-``."""
     bound = row.get("bound")
     if bound:
+        if bound["points"] is None:  # too few seeds to bound the gap: say how few, not a negative gap
+            verb = "above" if bound["side"] == "above" else "below"
+            return f"{verb} {bound['other']} ({_seeds(bound['seeds'])} only: too few to bound the gap)"
         if bound["side"] == "above":
             return f"≥ {signed(bound['points'])} over {bound['other']}"
         return f"≤ {signed(-bound['points'])} vs {bound['other']}"
@@ -56,7 +67,7 @@ def probability_text(p: float) -> str:
 def gap_text(row: Mapping[str, Any]) -> str:
     """The gap of an order-confidence row: ``57``, ``≥ 570`` for a sweep, ``-`` when there is none."""
     if row.get("diff") is None:
-        return "-"
+        return "≥ 0" if row["status"] == SWEPT else "-"
     return f"≥ {signed(row['diff'])}" if row["status"] == SWEPT else f"{row['diff']:.0f}"
 
 
@@ -64,21 +75,45 @@ def separation_text(row: Mapping[str, Any]) -> str:
     """What would separate the pair: ``separated``, ``swept (20 of 20 seeds)``, ``~27 more seeds (3-463)``"""
     status = row["status"]
     if status == SWEPT:
-        return f"swept ({row['sweep_seeds']} of {row['sweep_seeds']} seeds)"
+        seeds = row["sweep_seeds"]
+        via = row.get("sweep_via") or []
+        if via:
+            return f"swept through {' > '.join(via)} (each step {seeds} of {seeds} seeds or more)"
+        return f"swept ({seeds} of {seeds} seeds)"
     if status == NOT_SEPARABLE:
-        return "not separable at this gap"
+        return "not separable at this gap (perhaps never)"
+    if status == NOT_COMPARABLE:
+        return WHY_TEXT.get(row.get("why") or "", STATUS_TEXT[NOT_COMPARABLE])
     if status != MORE_SEEDS:
         return STATUS_TEXT.get(status, str(status))
     low, middle, high = row.get("more_seeds_low"), row.get("more_seeds"), row.get("more_seeds_high")
+    never = f"more than {CEILING:,}: perhaps never"
     if middle is None:
-        text = f"{low}+ more seeds, perhaps never"
+        text = f"{low}+ more seeds ({never})"
     elif high is None:
-        text = f"~{middle} more seeds ({low} or more, perhaps never)"
+        text = f"~{middle} more seeds ({low} or more; {never})"
     else:
         text = f"~{middle} more seeds ({low}-{high})"
     if row.get("more_usd"):
         text += f" (${row['more_usd']:.2f})"
     return text
+
+
+def _seeds(n: int) -> str:
+    return f"{n} deal seed{'s' if n != 1 else ''}"
+
+
+def prior_note(ratings: Mapping[str, Any] | None) -> str | None:
+    """The prior in one line (the text table's footer), or ``None`` without ratings."""
+    if not ratings or ratings.get("prior") is None:
+        return None
+    prior = ratings["prior"]
+    if not prior:
+        return "prior: none (plain maximum likelihood)"
+    return (
+        f"prior: {prior:g} virtual comparison{'s' if prior != 1 else ''} per pair that met, split as a draw"
+        " (pulls ratings together a little; its pull fades as one over the number of games)"
+    )
 
 
 def rough_note(ratings: Mapping[str, Any] | None) -> str | None:

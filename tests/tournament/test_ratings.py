@@ -81,7 +81,14 @@ def test_bootstrap_resamples_whole_deal_seeds() -> None:
         records.append(episode(f"{seed}/1", seed, "a", "b", 1, 0))
         records.append(episode(f"{seed}/2", seed, "b", "a", 1, 0))
     ratings = bradley_terry(records, seed=1)
-    assert max(rated(ratings.high)) - min(rated(ratings.low)) == pytest.approx(0.0, abs=1e-6)
+    assert np.ptp(ratings.samples) == pytest.approx(0.0, abs=1e-6)
+    # identical seeds: the bootstrap has no spread to measure, so the interval is the exact
+    # binomial one of a 20-of-40-seeds share (0.338..0.662), on the rating scale (issue 43)
+    assert ratings.no_spread == (True, True)
+    half = 400 * math.log10(0.6621 / 0.3379)
+    for low, high in zip(rated(ratings.low), rated(ratings.high), strict=True):
+        assert low == pytest.approx(1000 - half, abs=1) and high == pytest.approx(1000 + half, abs=1)
+    assert ratings.rank == (1, 1), "equal records share a rank"
     # the same totals with both of a seed's wins going to one player do spread
     clustered = []
     for seed in range(40):
