@@ -25,7 +25,7 @@ from arena.contract.usage import unpriced_seat
 from arena.engine import json_patch
 from arena.engine.export import refuse_secret
 from arena.plugins.games import installed_game
-from arena.store.database import SECRET_DEAL, Store
+from arena.store.database import CONTAINS, SECRET_DEAL, Store, contains_pattern
 
 SCHEMA_VERSION = 2
 """Version of the export's column lists; goes up when a column changes name or meaning.
@@ -187,8 +187,8 @@ def select_episodes(store: Store, selection: Selection) -> tuple[list[int], int]
         where.append("e.status = ?")
         params.append(selection.status)
     if selection.player:
-        where.append("EXISTS (SELECT 1 FROM seats s WHERE s.episode_id = e.id AND s.player LIKE ?)")
-        params.append(f"%{selection.player}%")
+        where.append(f"EXISTS (SELECT 1 FROM seats s WHERE s.episode_id = e.id AND s.player {CONTAINS})")
+        params.append(contains_pattern(selection.player))
     clause = f"WHERE {' AND '.join(where)}" if where else ""
     limit = f" LIMIT {int(selection.limit)}" if selection.limit is not None else ""
     # The newest `limit` episodes (as arena episodes lists them), written oldest first.

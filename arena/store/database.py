@@ -55,6 +55,17 @@ SECRET_DEAL = (
 """SQL on ``episodes e``: a person's episode that has not ended, whose deal stays secret."""
 
 
+CONTAINS = "LIKE ? ESCAPE '\\'"
+"""SQL for "contains the text :func:`contains_pattern` was given", case-insensitive for ASCII as LIKE is."""
+
+
+def contains_pattern(text: str) -> str:
+    """A LIKE pattern (for :data:`CONTAINS`) matching ``text`` literally anywhere: ``%`` and ``_``
+    in a filter such as ``--player 100%`` are characters, not wildcards."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
 class StoreError(Exception):
     """The database cannot be opened or written (path, permissions, corruption, a lock held too long)."""
 
@@ -410,8 +421,10 @@ class Store:
             where.append("e.status = ?")
             params.append(status)
         if player:
-            where.append("EXISTS (SELECT 1 FROM seats s2 WHERE s2.episode_id = e.id AND s2.player LIKE ?)")
-            params.append(f"%{player}%")
+            where.append(
+                f"EXISTS (SELECT 1 FROM seats s2 WHERE s2.episode_id = e.id AND s2.player {CONTAINS})"
+            )
+            params.append(contains_pattern(player))
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         # A name that stands for several configurations is shown as name#abcd (its config hash).
         sql = (
