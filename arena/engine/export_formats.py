@@ -25,6 +25,7 @@ import orjson
 from arena.engine import bulk_export
 from arena.engine.bulk_export import Column
 from arena.store.database import Store
+from arena.store.files import partial_path
 
 Format = Literal["jsonl", "csv", "parquet"]
 FORMATS: tuple[Format, ...] = ("jsonl", "csv", "parquet")
@@ -200,7 +201,7 @@ def write_export(
     every episode.
     """
     columns = bulk_export.columns(rows, observations)
-    partial = target.with_name(f".{target.name}.partial-{os.getpid()}") if target else None
+    partial = partial_path(target) if target else None
     stream: IO[str] | None = None
     writer: RowWriter
     try:
@@ -220,6 +221,8 @@ def write_export(
         writer.close()
         if partial is not None and target is not None:
             if stream is not None:
+                stream.flush()
+                os.fsync(stream.fileno())  # on disk before the rename: a crash leaves old or new
                 stream.close()
             partial.replace(target)
         return written

@@ -23,6 +23,7 @@ from arena.engine.runner import REASK_ERRORS
 from arena.plugins.games import get_game
 from arena.plugins.players import SpecError, parse_player_spec, player_kinds
 from arena.store.database import Store, StoreError
+from arena.store.files import write_atomically
 from arena.tournament import provenance, reprobe
 from arena.tournament.disclosure import (
     decision_seconds,
@@ -264,21 +265,19 @@ def write_report(store: Store, tournament_id: int, folder: Path, *, charts: bool
     try:
         folder.mkdir(parents=True, exist_ok=True)
         json_path = folder / "report.json"
-        json_path.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        write_atomically(json_path, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
         md_path = folder / "report.md"
-        md_path.write_text(text, encoding="utf-8")
+        write_atomically(md_path, text)
         written += [json_path, md_path]
         for name, _, svg, png in drawn:
-            (folder / f"{name}.svg").write_text(svg, encoding="utf-8")
-            (folder / f"{name}.png").write_bytes(png)
+            write_atomically(folder / f"{name}.svg", svg)
+            write_atomically(folder / f"{name}.png", png)
             written += [folder / f"{name}.svg", folder / f"{name}.png"]
         if drawn:
             from arena.tournament.report_html import report_html
 
             html_path = folder / "report.html"
-            html_path.write_text(
-                report_html(report, {name: svg for name, _, svg, _ in drawn}, text), encoding="utf-8"
-            )
+            write_atomically(html_path, report_html(report, {name: svg for name, _, svg, _ in drawn}, text))
             written.append(html_path)
     except OSError as exc:
         raise StoreError(f"cannot write the report to {folder}: {exc.strerror or exc}") from None
@@ -306,7 +305,7 @@ def write_reprobe(store: Store, tournament_id: int, folder: Path) -> list[tuple[
                 name += "-"
             names.add(name)
             path = folder / f"{name}.json"
-            path.write_text(json.dumps(document, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+            write_atomically(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
             written.append((path, reprobe.codebook_scores(manifest)))
     except OSError as exc:
         raise StoreError(f"cannot write the manifests to {folder}: {exc.strerror or exc}") from None

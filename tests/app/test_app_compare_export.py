@@ -13,7 +13,7 @@ from arena.app import create_app
 from arena.app.replay_data import ReplayData
 from arena.app.screens.compare import CELL_LIMIT, CompareScreen
 from arena.app.screens.episodes import EpisodesScreen
-from arena.app.screens.modals import ExportScreen
+from arena.app.screens.modals import ConfirmScreen, ExportScreen
 from arena.app.screens.replay import ReplayScreen
 from arena.display.sanitize import plain_text
 from arena.engine import bulk_export, json_patch
@@ -106,14 +106,17 @@ async def test_the_export_key_writes_the_listed_episodes(app_db: Path, tmp_path:
         for seed in (1, 2, 3)
     ]
     target = tmp_path / "out" / "episodes.csv"
+    target.parent.mkdir()
     app = create_app(app_db, load_models=False)
     async with started(app, size=(140, 40)) as pilot:
         screen = await open_episodes(pilot, app, 3)
         await pilot.press("x")
         await wait_until(pilot, lambda: isinstance(app.screen, ExportScreen), "the export box")
+        assert app.screen.query_one("#export-folder", Input).value == str(app_db.parent)
         box = app.screen.query_one("#export-path", Input)
         assert box.value.endswith(".jsonl")
-        box.value = str(target)
+        app.screen.query_one("#export-folder", Input).value = str(target.parent)
+        box.value = target.name
         await pilot.press("enter")
         await wait_until(pilot, lambda: bool(screen.last_export), "the export to end")
         assert screen.last_export == f"wrote 12 rows of 3 episodes to {target}"
@@ -122,13 +125,56 @@ async def test_the_export_key_writes_the_listed_episodes(app_db: Path, tmp_path:
         # Marked episodes only, one row per seat.
         await pilot.press("space", "x")
         await wait_until(pilot, lambda: isinstance(app.screen, ExportScreen), "the export box")
-        app.screen.query_one("#export-path", Input).value = str(tmp_path / "seats.jsonl")
+        app.screen.query_one("#export-folder", Input).value = str(tmp_path)
+        app.screen.query_one("#export-path", Input).value = "seats.jsonl"
         app.screen.query_one("#export-rows", Select).value = "seats"
         screen.last_export = ""
         await pilot.press("enter")
         await wait_until(pilot, lambda: bool(screen.last_export), "the second export")
         seats = list(read_rows(tmp_path / "seats.jsonl", "jsonl", bulk_export.columns("seats")))
         assert [(row["episode_id"], row["seat"]) for row in seats] == [(ids[-1], "a"), (ids[-1], "b")]
+
+
+async def test_the_export_box_writes_only_inside_its_folder_and_asks_before_replacing(
+    app_db: Path, tmp_path: Path
+) -> None:
+    await record(app_db, {"a": "baseline:weather", "b": "baseline:cost-plus"}, days=2)
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    kept = folder / "kept.jsonl"
+    kept.write_text("the old file\n")
+    outside = tmp_path / "outside.jsonl"
+    (folder / "link.jsonl").symlink_to(outside)
+    app = create_app(app_db, load_models=False)
+    async with started(app, size=(140, 40)) as pilot:
+        screen = await open_episodes(pilot, app, 1)
+        await pilot.press("x")
+        await wait_until(pilot, lambda: isinstance(app.screen, ExportScreen), "the export box")
+        box = app.screen
+        box.query_one("#export-folder", Input).value = str(folder)
+        error = box.query_one("#export-error", Static)
+        for name, said in [
+            ("../outside.jsonl", "not a plain file name"),
+            (str(outside), "not a plain file name"),
+            ("link.jsonl", "leads outside"),
+        ]:
+            box.query_one("#export-path", Input).value = name
+            await pilot.press("enter")
+            await wait_until(pilot, lambda said=said: said in render_plain(error.content), said)
+            assert app.screen is box and not outside.exists()
+        box.query_one("#export-path", Input).value = "kept.jsonl"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "are you sure")
+        assert "kept.jsonl exists. Replace it?" in app.screen.question
+        await pilot.press("n")
+        await wait_until(pilot, lambda: "is kept" in render_plain(error.content), "kept")
+        assert kept.read_text() == "the old file\n" and app.screen is box
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "are you sure, again")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: bool(screen.last_export), "the export to end")
+        assert screen.last_export == f"wrote 4 rows of 1 episodes to {kept}"
+        assert [row["step"] for row in read_rows(kept, "jsonl", bulk_export.columns("turns"))] == [0, 0, 1, 1]
 
 
 async def test_replay_shows_what_each_step_changed(app_db: Path) -> None:

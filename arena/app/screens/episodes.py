@@ -224,13 +224,14 @@ class EpisodesScreen(ListScreen):
             selection = Selection(game=self.filter.game, status=self.filter.status, player=player)
             what = f"every episode of {self.filter.describe()}"
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        default = str(self.arena.store.path.parent / f"export-{stamp}.jsonl")
 
-        def chosen(answer: tuple[str, str] | None) -> None:
+        def chosen(answer: tuple[Path, str] | None) -> None:
             if answer is not None:
-                self._export(selection, Path(answer[0]).expanduser(), answer[1])
+                self._export(selection, answer[0], answer[1])
 
-        self.app.push_screen(ExportScreen(what, default), chosen)
+        self.app.push_screen(
+            ExportScreen(what, self.arena.store.path.parent, f"export-{stamp}.jsonl"), chosen
+        )
 
     def _export(self, selection: Selection, target: Path, rows: str) -> None:
         from arena.engine import export_formats
@@ -250,7 +251,6 @@ class EpisodesScreen(ListScreen):
             store = Store(database)  # a store is used from one thread: this one opens its own
             try:
                 ids = bulk_export.episode_ids(store, selection)
-                target.parent.mkdir(parents=True, exist_ok=True)
                 kind: bulk_export.Rows = "seats" if rows == "seats" else "turns"
                 written = export_formats.write_export(store, ids, kind, "none", fmt, target)
             finally:

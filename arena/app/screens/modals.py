@@ -171,21 +171,28 @@ class JumpScreen(ModalScreen[int | None]):
         self.dismiss(None)
 
 
-class ExportScreen(ModalScreen[tuple[str, str] | None]):
-    """Asks where to write an export and which rows; the format follows the file's suffix."""
+class ExportScreen(ModalScreen[tuple[Path, str] | None]):
+    """Asks for a folder and a file name in it, and which rows; the format follows the file's suffix.
+
+    The file is written only inside the folder (a name that climbs out is refused, see
+    :func:`arena.store.files.file_in_folder`), and an existing file is replaced only once the
+    person says yes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, what: str, default_path: str) -> None:
+    def __init__(self, what: str, folder: Path, default_name: str) -> None:
         super().__init__(classes="confirm-modal")
         self.what = what
-        self.default_path = default_path
+        self.folder = folder
+        self.default_name = default_name
 
     def compose(self) -> ComposeResult:
         """Build the widgets."""
         with Vertical(id="confirm-box"):
-            yield Static(Text(f"Export {self.what} to (.jsonl, .csv or .parquet):"))
-            yield Input(value=self.default_path, id="export-path")
+            yield Static(Text(f"Export {self.what} into the folder:"))
+            yield Input(value=str(self.folder), id="export-folder")
+            yield Static(Text("as the file (.jsonl, .csv or .parquet):"))
+            yield Input(value=self.default_name, id="export-path")
             yield Select(
                 [(Text("one row per turn"), "turns"), (Text("one row per seat of an episode"), "seats")],
                 value="turns",
@@ -198,13 +205,37 @@ class ExportScreen(ModalScreen[tuple[str, str] | None]):
         """Set up once the widgets exist."""
         self.query_one("#export-path", Input).focus()
 
-    @on(Input.Submitted, "#export-path")
-    def _submitted(self, event: Input.Submitted) -> None:
-        path = event.value.strip()
-        if not path:
-            self.query_one("#export-error", Static).update(Text("give a file name", style="red"))
+    def _say(self, problem: str) -> None:
+        self.query_one("#export-error", Static).update(Text(plain_text(problem), style="red"))
+
+    @on(Input.Submitted)
+    def _submitted(self, _event: Input.Submitted) -> None:
+        from arena.store.files import OutsideFolder, file_in_folder
+
+        folder = Path(self.query_one("#export-folder", Input).value.strip()).expanduser()
+        if not folder.is_dir():
+            self._say(f"no folder {folder}")
             return
-        self.dismiss((path, str(self.query_one("#export-rows", Select).value)))
+        try:
+            target = file_in_folder(folder, self.query_one("#export-path", Input).value)
+        except OutsideFolder as exc:
+            self._say(str(exc))
+            return
+        rows = str(self.query_one("#export-rows", Select).value)
+        if not target.exists():
+            self.dismiss((target, rows))
+            return
+        if not target.is_file():
+            self._say(f"{target} is not a file")
+            return
+
+        def replace(yes: bool | None) -> None:
+            if yes:
+                self.dismiss((target, rows))
+            else:
+                self._say(f"{target.name} is kept: give another name")
+
+        self.app.push_screen(ConfirmScreen(f"{target} exists. Replace it?", "Replace", "Keep it"), replace)
 
     def action_cancel(self) -> None:
         """Close without exporting."""
