@@ -58,16 +58,23 @@ def run_app(db_path: Path, *, replay: int | None = None, open_replay: bool = Fal
     ``open_replay`` opens the replay screen directly: episode ``replay`` if given, else
     the list of saved episodes. A database that cannot be opened is one line on stderr.
     """
+    from arena.display.sanitize import plain_text
     from arena.store.database import StoreError
+    from arena.store.integrity import DamagedDatabase
 
     try:
         app = create_app(db_path, replay=replay, open_replay=open_replay, freeze_gc=True)
-    except StoreError as exc:
-        print(f"arena: error: {exc}", file=sys.stderr)
+        try:  # its lists and tables read the whole file: a damaged one is said here, not half shown
+            app.store.check_integrity()
+        except DamagedDatabase:
+            app.store.close()
+            raise
+    except (StoreError, DamagedDatabase) as exc:
+        print(f"arena: error: {plain_text(str(exc))}", file=sys.stderr)
         return 1
     result = app.run()
     # Once the app's screen is gone, the one line every command that writes leaves behind.
-    print(f"arena: database {db_path.absolute()}", file=sys.stderr)
+    print(f"arena: database {plain_text(str(db_path.absolute()))}", file=sys.stderr)
     if app.close_error:
         print(f"arena: error: {app.close_error}", file=sys.stderr)
         return 1

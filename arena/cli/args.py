@@ -322,7 +322,9 @@ def option_lines(definition: GameDefinition) -> list[str]:
 def open_store(args: argparse.Namespace, *, write: bool = True) -> Store:
     """The store ``--db`` names. Reading never creates anything; writing says what folder it creates.
 
-    A command that writes prints :func:`database_line` once it begins to play.
+    A command that only reads (it builds a listing, a table, a report or an export) first has
+    the file checked (``PRAGMA quick_check``): a damaged one is refused in one line that says how
+    to recover it. A command that writes prints :func:`database_line` once it begins to play.
     """
     from arena.store.database import Store, StoreError
 
@@ -337,7 +339,14 @@ def open_store(args: argparse.Namespace, *, write: bool = True) -> Store:
                 raise StoreError(f"no database yet at {path}: nothing has been played (arena play makes it)")
             raise StoreError(f"no database at {path} (the folder {path.parent} does not exist)")
         sys.stderr.write(f"arena: creating folder {plain_text(str(path.parent))} for the database\n")
-    return Store(path)
+    store = Store(path)
+    if not write:
+        try:
+            store.check_integrity()
+        except BaseException:
+            store.close()
+            raise
+    return store
 
 
 def database_line(store: Store) -> str:

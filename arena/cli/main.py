@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.args import UsageError, build_parser
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 USER_ERRORS = (
     ("arena.store.database", "StoreError"),
+    ("arena.store.integrity", "DamagedDatabase"),
     ("arena.contract.player", "PlayerSetupError"),
     ("arena.engine.export", "EpisodeNotFound"),
     ("arena.engine.export", "EpisodeSecret"),
@@ -59,6 +61,7 @@ PIPE_WIDTH = 160
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``arena`` console script."""
+    args: argparse.Namespace | None = None
     try:
         args = build_parser().parse_args(argv)
         models = getattr(args, "sub_models", None) or args.models
@@ -80,9 +83,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_FAILED
         if isinstance(exc, _loaded(INPUT_ERRORS)):
             return fail(str(exc), EXIT_USAGE)
+        from arena.cli.failures import failure_line, with_hint
+
         if isinstance(exc, (ValueError, *_loaded(USER_ERRORS))):  # e.g. a stored value that cannot be read
-            return fail(str(exc), EXIT_FAILED)
+            return fail(with_hint(str(exc)), EXIT_FAILED)
+
+        line = failure_line(exc, _database_named(args))
+        if line is not None:  # a full disk, a read-only or damaged database: the machine, not a bug
+            return fail(line, EXIT_FAILED)
         raise
+
+
+def _database_named(args: argparse.Namespace | None) -> Path | None:
+    """The database the command line names (for a message), or ``None`` before it was read."""
+    if args is None:
+        return None
+    from arena.store.paths import database_path
+
+    return database_path(getattr(args, "sub_db", None) or getattr(args, "db", None))
 
 
 def _loaded(names: tuple[tuple[str, str], ...]) -> tuple[type[BaseException], ...]:
@@ -434,6 +452,12 @@ def run() -> None:
     except BrokenPipeError:
         _silence_stdout()
         code = 1
+    except OSError as exc:  # stdout is a file on a full disk: what is left of the output cannot go
+        _silence_stdout()
+        if code == 0:
+            from arena.cli.failures import failure_line
+
+            code = fail(failure_line(exc, None) or str(exc), EXIT_FAILED)
     raise SystemExit(code)
 
 

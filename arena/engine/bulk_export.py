@@ -25,7 +25,7 @@ from arena.contract.usage import unpriced_seat
 from arena.engine import json_patch
 from arena.engine.export import refuse_secret
 from arena.plugins.games import installed_game
-from arena.store.database import CONTAINS, SECRET_DEAL, Store, contains_pattern
+from arena.store.database import CONTAINS, INT64_MAX, SECRET_DEAL, Store, contains_pattern, fits_sqlite
 
 SCHEMA_VERSION = 2
 """Version of the export's column lists; goes up when a column changes name or meaning.
@@ -175,8 +175,9 @@ def select_episodes(store: Store, selection: Selection) -> tuple[list[int], int]
     where: list[str] = []
     params: list[object] = []
     if selection.ids:
-        where.append(f"e.id IN ({','.join('?' * len(selection.ids))})")
-        params.extend(selection.ids)
+        held = [i for i in selection.ids if fits_sqlite(i)]  # a larger id names no episode
+        where.append(f"e.id IN ({','.join('?' * len(held))})")
+        params.extend(held)
     if selection.tournament is not None:
         where.append("e.tournament_id = ?")
         params.append(selection.tournament)
@@ -190,7 +191,7 @@ def select_episodes(store: Store, selection: Selection) -> tuple[list[int], int]
         where.append(f"EXISTS (SELECT 1 FROM seats s WHERE s.episode_id = e.id AND s.player {CONTAINS})")
         params.append(contains_pattern(selection.player))
     clause = f"WHERE {' AND '.join(where)}" if where else ""
-    limit = f" LIMIT {int(selection.limit)}" if selection.limit is not None else ""
+    limit = f" LIMIT {min(int(selection.limit), INT64_MAX)}" if selection.limit is not None else ""
     # The newest `limit` episodes (as arena episodes lists them), written oldest first.
     sql = (
         f"SELECT id, secret FROM (SELECT e.id, {SECRET_DEAL} AS secret FROM episodes e {clause}"

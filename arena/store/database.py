@@ -66,6 +66,15 @@ def contains_pattern(text: str) -> str:
     return f"%{escaped}%"
 
 
+INT64_MAX = 2**63 - 1
+"""The largest INTEGER SQLite holds: a larger id names nothing, a larger limit is no limit."""
+
+
+def fits_sqlite(value: int) -> bool:
+    """Whether ``value`` can be bound as an SQLite INTEGER (binding a larger one raises OverflowError)."""
+    return -INT64_MAX - 1 <= value <= INT64_MAX
+
+
 class StoreError(Exception):
     """The database cannot be opened or written (path, permissions, corruption, a lock held too long)."""
 
@@ -126,7 +135,18 @@ class Store:
             self._migrate()
             self._reap_orphans()
         except (OSError, sqlite3.Error) as exc:
+            from arena.store.integrity import damaged, looks_damaged
+
+            if looks_damaged(exc):
+                raise damaged(self.path, str(exc)) from None
             raise StoreError(f"cannot open database {self.path}: {exc}") from None
+
+    def check_integrity(self) -> None:
+        """Refuse a damaged file (:class:`arena.store.integrity.DamagedDatabase`, with how to
+        recover it) before a table, a report or an export is built from what is left of it."""
+        from arena.store.integrity import check_integrity
+
+        check_integrity(self.conn, self.path)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -327,7 +347,9 @@ class Store:
         self.conn.execute("UPDATE tournaments SET config=? WHERE id=?", (dumps(config), tournament_id))
 
     def episode(self, episode_id: int) -> dict[str, Any] | None:
-        """One episode row (JSON columns decoded), or ``None``."""
+        """One episode row (JSON columns decoded), or ``None`` (as for an id SQLite cannot hold)."""
+        if not fits_sqlite(episode_id):
+            return None
         rows = list(self._query("SELECT * FROM episodes WHERE id = ?", (episode_id,)))
         return rows[0] if rows else None
 
@@ -341,7 +363,9 @@ class Store:
         return self.conn.execute(sql, (episode_id,)).fetchone() is not None
 
     def tournament(self, tournament_id: int) -> dict[str, Any] | None:
-        """One tournament row (config decoded), or ``None``."""
+        """One tournament row (config decoded), or ``None`` (as for an id SQLite cannot hold)."""
+        if not fits_sqlite(tournament_id):
+            return None
         rows = list(self._query("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)))
         return rows[0] if rows else None
 
@@ -356,6 +380,7 @@ class Store:
 
     def list_tournaments(self, limit: int = 50) -> list[dict[str, Any]]:
         """Recent tournaments, newest first, with finished-episode counts and spend."""
+        limit = min(limit, INT64_MAX)
         sql = (
             "SELECT t.*, (SELECT count(*) FROM episodes e WHERE e.tournament_id = t.id"
             " AND e.status = 'finished') AS finished,"

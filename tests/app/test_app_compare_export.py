@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +136,11 @@ async def test_the_export_key_writes_the_listed_episodes(app_db: Path, tmp_path:
         assert [(row["episode_id"], row["seat"]) for row in seats] == [(ids[-1], "a"), (ids[-1], "b")]
 
 
+def shows(widget: Static, text: str) -> bool:
+    """Whether ``widget`` shows ``text`` now."""
+    return text in render_plain(widget.content)
+
+
 async def test_the_export_box_writes_only_inside_its_folder_and_asks_before_replacing(
     app_db: Path, tmp_path: Path
 ) -> None:
@@ -160,12 +166,13 @@ async def test_the_export_box_writes_only_inside_its_folder_and_asks_before_repl
         ]:
             box.query_one("#export-path", Input).value = name
             await pilot.press("enter")
-            await wait_until(pilot, lambda said=said: said in render_plain(error.content), said)
+            await wait_until(pilot, partial(shows, error, said), said)
             assert app.screen is box and not outside.exists()
         box.query_one("#export-path", Input).value = "kept.jsonl"
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "are you sure")
-        assert "kept.jsonl exists. Replace it?" in app.screen.question
+        confirm = app.screen
+        assert isinstance(confirm, ConfirmScreen) and "kept.jsonl exists. Replace it?" in confirm.question
         await pilot.press("n")
         await wait_until(pilot, lambda: "is kept" in render_plain(error.content), "kept")
         assert kept.read_text() == "the old file\n" and app.screen is box
