@@ -6,6 +6,12 @@ at a time and keeps at most one batch: exports stream. The encodings, which the 
 - JSON Lines: one JSON object per line, every column present, ``json`` columns nested.
 - CSV: a header line of the column names; ``json`` columns as JSON text, booleans ``true`` /
   ``false``, null as an empty cell (a column that cannot be null reads an empty cell as ``""``).
+  A CSV file is read in spreadsheets, so its text is inert there (:func:`spreadsheet_text`): a
+  ``str`` cell that a spreadsheet would take for a formula (it begins with ``=``, ``+``, ``-``,
+  ``@``, a tab or a carriage return, after any quotes) gets a leading ``'`` (OWASP's CSV
+  injection rule), which the reader removes; control and bidi characters in ``str`` and ``json``
+  cells are written as visible ``<U+202E>`` escapes (the reader keeps those: JSON Lines
+  and Parquet keep the text exact).
 - Parquet (optional extra ``parquet``, pyarrow): typed columns (int64, float64, bool, string),
   ``json`` columns as JSON text, one row group per batch written.
 """
@@ -15,7 +21,9 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import sys
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol
@@ -75,6 +83,37 @@ class JsonLinesWriter:
         self.out.flush()
 
 
+FORMULA_START = re.compile(r"^'*[=+\-@\t\r]")
+"""A cell a spreadsheet would run as a formula (or one that already starts with our quote)."""
+_SHOWN_AS_ESCAPES = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\uf8ff\U000e0000-\U000e007f]"
+)
+"""Characters that may be control, format (bidi, zero-width) or private ones: checked one by one."""
+
+
+def spreadsheet_text(text: str, *, formula: bool = True) -> str:
+    """``text`` as a CSV cell shows it inertly: control, bidi and other invisible format characters
+    as visible ``<U+XXXX>`` escapes (newlines and tabs kept), and, with ``formula``,
+    a leading ``'`` before what a spreadsheet would take for a formula."""
+    if _SHOWN_AS_ESCAPES.search(text):
+        text = "".join(_visible(char) for char in text)
+    if formula and FORMULA_START.match(text):
+        return "'" + text
+    return text
+
+
+def _visible(char: str) -> str:
+    if char in "\n\t" or unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Co"):
+        return char
+    return f"<U+{ord(char):04X}>"
+
+
+def from_spreadsheet_text(cell: str) -> str:
+    """Undo :func:`spreadsheet_text`'s formula quote (the escapes stay)."""
+    return cell[1:] if cell.startswith("'") and FORMULA_START.match(cell) else cell
+
+
 class CsvWriter:
     """A header, then one line per row (see the module docstring for the cell encoding)."""
 
@@ -110,8 +149,8 @@ _CSV_ENCODERS: dict[str, Callable[[Any], Any]] = {
     "int": int,
     "float": float,
     "bool": lambda value: "true" if value else "false",
-    "str": str,
-    "json": _json_text,
+    "str": lambda value: spreadsheet_text(str(value)),
+    "json": lambda value: spreadsheet_text(_json_text(value), formula=False),
 }
 
 
@@ -274,6 +313,6 @@ _CSV_DECODERS: dict[str, Callable[[str], Any]] = {
     "int": int,
     "float": float,
     "bool": lambda cell: cell == "true",
-    "str": str,
+    "str": from_spreadsheet_text,
     "json": orjson.loads,
 }

@@ -12,8 +12,6 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from arena.display.sanitize import plain_text
-
 DAMAGE_MARKERS = (
     "malformed",
     "not a database",
@@ -41,7 +39,7 @@ def recover_hint(path: Path) -> str:
 def damaged(path: Path, problem: str) -> DamagedDatabase:
     """The one-line error for a damaged ``path``."""
     return DamagedDatabase(
-        f"the database {path} is damaged ({plain_text(problem, limit=120)}); {recover_hint(path)}"
+        f"the database {path} is damaged ({problem[:120]}); {recover_hint(path)}"
     )
 
 

