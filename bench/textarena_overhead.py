@@ -44,7 +44,7 @@ from games.textarena_catalogue.seats import seat_name
 def library_loop(env_id: str, episodes: int) -> int:
     """TextArena's own loop; returns the steps played."""
     entry = LISTED[env_id]
-    moves_of = MOVES[entry.moves]
+    moves_of = MOVES[str(entry.moves)]  # the first thirteen read their moves off the state
     players = entry.players[0]
     steps = 0
     for seed in range(episodes):

@@ -56,6 +56,11 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
         " seat with the highest score wins, seats sharing it draw."
     )
     listing_order: ClassVar[int] = 500
+    race_outcome_rule: ClassVar[str] = (
+        "A race on one seeded puzzle: each seat's score is its own copy's TextArena reward less one"
+        " millionth per step it used, so the higher reward wins and, between equal rewards, fewer"
+        " steps; seats sharing the score draw."
+    )
 
     def __init__(self) -> None:
         self.view = TextArenaView()
@@ -79,7 +84,11 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
         return tuple(seat_name(i) for i in range(count))
 
     def state_class(self) -> type[TextArenaState]:
-        """The one TextArena state class (TextArena is imported with it)."""
+        """The TextArena state class, or the race's for a puzzle (TextArena is imported with it)."""
+        if self.listing.race:
+            from games.textarena_catalogue.race import TextArenaRaceState
+
+            return TextArenaRaceState
         from games.textarena_catalogue.state import TextArenaState
 
         return TextArenaState
@@ -99,7 +108,7 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
         """A new isolated episode of the environment."""
         from games.textarena_catalogue.episode import Episode
 
-        count = len(self.seats(options))
+        count = 1 if self.listing.race else len(self.seats(options))  # a racer plays a one-player copy
         kwargs = self.constructor_arguments(options)
         return Episode(self.listing.env_id, kwargs, count, seed, uses_numpy=self.listing.uses_numpy)
 
@@ -108,9 +117,14 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
         return _rules_text(type(self), json.dumps(options.model_dump(mode="json"), sort_keys=True), seat)
 
     def prompt(self, observation: TextArenaObservation, rules: str) -> str:
-        """The rules, then every other message the player received, in TextArena's own wording."""
+        """The rules, then every other message the player received, in TextArena's own wording.
+
+        The rules are the environment's own first message in this episode when the observation
+        holds it: a puzzle's may show its seeded board (they equal ``rules`` where it does not).
+        """
         told = [Message(-1, m.sender, m.text, m.kind) for m in observation.messages if m.kind != "PROMPT"]
-        return PROMPT_TEMPLATE.format(rules=rules, conversation=conversation(told).lstrip("\n"))
+        own = "\n".join(m.text for m in observation.messages if m.kind == "PROMPT")
+        return PROMPT_TEMPLATE.format(rules=own or rules, conversation=conversation(told).lstrip("\n"))
 
 
 @functools.lru_cache(maxsize=256)
@@ -118,7 +132,10 @@ def _rules_text(definition: type[TextArenaDefinition], options_json: str, seat: 
     game = definition()
     options = game.Options.model_validate(json.loads(options_json))
     episode = game.start_episode(0, options)
-    prompts = [m.text for m in episode.histories[int(seat.removeprefix("p"))] if m.kind == "PROMPT"]
+    player = (
+        0 if definition.listing.race else int(seat.removeprefix("p"))
+    )  # each racer is its copy's player 0
+    prompts = [m.text for m in episode.histories[player] if m.kind == "PROMPT"]
     return "\n".join(prompts)
 
 
@@ -152,8 +169,13 @@ def make_definition(listing: ListedEnv) -> TextArenaDefinition:
         "name": f"textarena:{listing.env_id}",
         "version": f"{installed}/{ADAPTER_VERSION}",
         "title": f"{listing.title} (TextArena)",
-        "description": f"{listing.description} TextArena environment {listing.env_id}.",
+        "description": f"{listing.description} {listing.summary} TextArena environment {listing.env_id}.",
         "listing": listing,
+        **(
+            {"outcome_rule": TextArenaDefinition.race_outcome_rule, "seats_differ": False}
+            if listing.race
+            else {}
+        ),
         "library_version": installed,
         "__module__": __name__,  # else "abc" (ABCMeta): a report discloses the source of this module
     }

@@ -26,6 +26,19 @@ def unwrapped(env: Any) -> Any:
     return env
 
 
+def _in_order(queued: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+    """(sender, text, kind) of a queued message, put back in order where the environment swapped them.
+
+    Countdown, Cryptarithm and Slitherlink (0.7.4) record the player's move with
+    ``add_observation(player_id, action, PLAYER_ACTION)``, positional, against the signature
+    ``(message, observation_type, from_id)``: the queue then holds (kind, player id, text).
+    """
+    sender, text, kind = queued
+    if isinstance(sender, ta.ObservationType) and isinstance(kind, str):
+        return text, kind, sender
+    return queued
+
+
 class Episode:
     """One environment's episode: ``step`` it with the current player's text."""
 
@@ -130,7 +143,7 @@ class Episode:
                     text,
                     kind.name,
                 )
-                for sender, text, kind in queues.get(player, [])
+                for sender, text, kind in map(_in_order, queues.get(player, []))
             ]
             queues[player] = []  # as TextArena's own get_current_player_observation does
             self.latest[player] = fresh

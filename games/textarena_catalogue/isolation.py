@@ -18,7 +18,9 @@ source by a test); a numpy swap costs ~115 us.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import random
 import threading
 from collections.abc import Callable
@@ -61,7 +63,10 @@ class EpisodeRandom:
                 saved_numpy = np.random.get_state(legacy=False)
                 np.random.set_state(self.numpy_state)
             try:
-                return function(*args, **kwargs)
+                # a few environments print (Settlers of Catan its board, LogicPuzzle its score):
+                # nothing the library prints may reach the terminal an app or a CLI listing owns
+                with contextlib.redirect_stdout(io.StringIO()):
+                    return function(*args, **kwargs)
             finally:
                 for name, method in zip(_MODULE_METHODS, saved, strict=True):
                     setattr(random, name, method)

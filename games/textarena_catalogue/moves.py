@@ -11,6 +11,7 @@ The tests play every listed environment with these moves and require that TextAr
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -111,6 +112,160 @@ def prisoners_dilemma(state: dict[str, Any], player: int, env: Any) -> list[str]
     return ["[Cooperate]", "[Defect]"]
 
 
+def wild_tic_tac_toe(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Either mark in every empty cell (``[X 4]``, ``[O 4]``)."""
+    cells = _empty_cells(state["board"])
+    return [f"[{mark} {cell[1:-1]}]" for mark in ("X", "O") for cell in cells]
+
+
+def ultimate_tic_tac_toe(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Every empty square of the mini-board the last move sends the player to, else of any open one
+    (``[7 8]``)."""
+    boards, macro = state["board"], state["macro_board"]
+
+    def open_squares(b: int) -> list[str]:
+        if macro[b // 3][b % 3] != " ":
+            return []
+        return [f"[{b} {r * 3 + c}]" for r in range(3) for c in range(3) if boards[b][r][c] == " "]
+
+    forced = state["next_micro_board"]
+    if forced is not None and open_squares(forced):
+        return open_squares(forced)
+    return [move for b in range(9) for move in open_squares(b)]
+
+
+def quantum_tic_tac_toe(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """A spooky mark in two different squares that have not collapsed (``[0,4]``)."""
+    free = [r * 3 + c for r in range(3) for c in range(3) if not state["board"][r][c]]
+    return [f"[{a},{b}]" for a, b in itertools.combinations(free, 2)]
+
+
+def cards_in_hand(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """The position of each card in the hand (``[play 2]``: Briscola, German whist)."""
+    return [f"[play {i}]" for i in range(1, len(state["players"][player]["hand"]) + 1)]
+
+
+def chopsticks(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Attacks of a live hand on a live hand (``[attack 0 1]``); splits are not listed (type them)."""
+    own, other = state["hands"][player], state["hands"][1 - player]
+    return [f"[attack {m} {o}]" for m in (0, 1) for o in (0, 1) if own[m] and other[o]]
+
+
+def memory_game(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Any two different cards not matched yet (``[0 1 1 0]``)."""
+    board, matched = state["board"], state["matched_positions"]
+    cells = [(r, c) for r in range(len(board)) for c in range(len(board[0])) if (r, c) not in matched]
+    return [f"[{a[0]} {a[1]} {b[0]} {b[1]}]" for a, b in itertools.combinations(cells, 2)]
+
+
+def matching_pennies(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Heads or tails."""
+    return ["[heads]", "[tails]"]
+
+
+def rock_paper_scissors(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Rock, paper or scissors."""
+    return ["[rock]", "[paper]", "[scissors]"]
+
+
+def two_thirds_average(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """A whole number from 0 to 100 (``[33]``; the environment takes decimals too)."""
+    return [f"[{n}]" for n in range(101)]
+
+
+def ultimatum(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """The proposer offers any whole amount of the pool (``[Offer: $3]``); the responder accepts or
+    rejects."""
+    if state["phase"] == "offering":
+        return [f"[Offer: ${x}]" for x in range(int(state["pool"]) + 1)]
+    return ["[Accept]", "[Reject]"]
+
+
+PUBLIC_LINES = ("{I will stay out if you enter.}", "{Let us both be careful.}", "{I plan to go in.}")
+
+
+def market_entry(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """A public message in a conversation turn (any ``{text}``), else enter or stay out."""
+    if state["phase"] == "conversation":
+        return list(PUBLIC_LINES)
+    return ["[E]", "[S]"]
+
+
+def public_goods(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """A public message in a conversation turn (any ``{text}``), else a contribution 0 .. endowment."""
+    if state["phase"] == "conversation":
+        return list(PUBLIC_LINES)
+    return [f"[{n}]" for n in range(int(state["endowment"]) + 1)]
+
+
+def three_player_ipd(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """A chat line in a conversation turn, else one choice per opponent (``[1 defect] [2 cooperate]``)."""
+    if state["phase"] == "conversation":
+        return list(CHAT_LINES)
+    others = [p for p in range(3) if p != player]
+    return [
+        " ".join(f"[{p} {choice}]" for p, choice in zip(others, choices, strict=True))
+        for choices in itertools.product(("cooperate", "defect"), repeat=len(others))
+    ]
+
+
+def directions(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """One of four directions (``[up]``)."""
+    return ["[up]", "[down]", "[left]", "[right]"]
+
+
+def directions_title(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """One of four directions, as 2048 writes them (``[Up]``)."""
+    return ["[Up]", "[Down]", "[Left]", "[Right]"]
+
+
+def blackjack(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Hit or stand."""
+    return ["[Hit]", "[Stand]"]
+
+
+def secretary(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Accept the value shown or see the next one."""
+    return ["[accept]", "[continue]"]
+
+
+def three_cups(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """One of the three cups."""
+    return ["[0]", "[1]", "[2]"]
+
+
+def guess_the_number(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Every number in the environment's range (``[7]``)."""
+    return [f"[{n}]" for n in range(env.min_number, env.max_number + 1)]
+
+
+def bandit(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """One of the buttons (``[red]``)."""
+    return [f"[{button}]" for button in env.buttons]
+
+
+def tower_of_hanoi(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """A top disk onto an empty tower or a larger disk (``[A C]``)."""
+    towers = state["towers"]
+    return [
+        f"[{a} {b}]"
+        for a, b in itertools.permutations(sorted(towers), 2)
+        if towers[a] and (not towers[b] or towers[b][-1] > towers[a][-1])
+    ]
+
+
+def lights_out(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Any light (``[2 3]``)."""
+    grid = state["grid"]
+    return [f"[{r} {c}]" for r in range(len(grid)) for c in range(len(grid[0]))]
+
+
+def minesweeper(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Any cell not revealed yet (``[3 2]``)."""
+    revealed = state["revealed"]
+    return [f"[{r} {c}]" for r in range(len(revealed)) for c in range(len(revealed[0])) if not revealed[r][c]]
+
+
 MOVES: dict[str, MoveList] = {
     "tic_tac_toe": tic_tac_toe,
     "connect_four": connect_four,
@@ -124,5 +279,66 @@ MOVES: dict[str, MoveList] = {
     "colonel_blotto": colonel_blotto,
     "battleship": battleship,
     "prisoners_dilemma": prisoners_dilemma,
+    "wild_tic_tac_toe": wild_tic_tac_toe,
+    "ultimate_tic_tac_toe": ultimate_tic_tac_toe,
+    "quantum_tic_tac_toe": quantum_tic_tac_toe,
+    "cards_in_hand": cards_in_hand,
+    "chopsticks": chopsticks,
+    "memory_game": memory_game,
+    "matching_pennies": matching_pennies,
+    "rock_paper_scissors": rock_paper_scissors,
+    "two_thirds_average": two_thirds_average,
+    "ultimatum": ultimatum,
+    "market_entry": market_entry,
+    "public_goods": public_goods,
+    "three_player_ipd": three_player_ipd,
+    "directions": directions,
+    "directions_title": directions_title,
+    "blackjack": blackjack,
+    "secretary": secretary,
+    "three_cups": three_cups,
+    "guess_the_number": guess_the_number,
+    "bandit": bandit,
+    "tower_of_hanoi": tower_of_hanoi,
+    "lights_out": lights_out,
+    "minesweeper": minesweeper,
 }
 """Each listing's ``moves`` key to its function."""
+
+
+ANNOUNCED_MARKERS = (
+    "Available Moves:",
+    "Available moves:",
+    "Valid moves:",
+    "Available Actions:",
+    "Your options:",
+    "Your remaining hand:",
+)
+"""Where an environment lists the moves it takes now, in its own message to the player."""
+
+_BRACKETED = re.compile(r"\[[^\[\]\n]+\]")
+
+
+def announced(texts: list[str]) -> list[str]:
+    """The bracketed moves of the latest message (of ``texts``, oldest first) that lists moves.
+
+    ``Available Moves: [a2 b4], [a2 c3]`` gives ``["[a2 b4]", "[a2 c3]"]``: the moves are read
+    off the line after the marker, as the environment wrote them, in its order, duplicates
+    dropped.
+    """
+    for text in reversed(texts):
+        for marker in ANNOUNCED_MARKERS:
+            at = text.rfind(marker)
+            if at >= 0:
+                line = text[at + len(marker) :].split("\n", 1)[0]
+                return list(dict.fromkeys(_BRACKETED.findall(line)))
+    return []
+
+
+def listed_moves(listing: Any, episode: Any, player: int) -> list[str]:
+    """The moves ``listing`` lists for ``player`` in ``episode`` now (empty for a free-move game)."""
+    if listing.moves is None:
+        return []
+    if listing.moves == "announced":
+        return announced([m.text for m in episode.histories[player] if m.sender == "GAME"])
+    return MOVES[listing.moves](episode.game_state(), player, episode.base)

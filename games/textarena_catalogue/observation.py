@@ -25,6 +25,10 @@ class TextArenaObservation(BaseModel):
         default_factory=list,
         description="the moves the environment accepts from this player now (empty when it is not its turn)",
     )
+    examples: list[str] = Field(
+        default_factory=list,
+        description="where moves cannot be listed: example moves in the game's format, which it may refuse",
+    )
 
 
 class TextArenaAction(BaseModel):

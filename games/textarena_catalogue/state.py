@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from arena.contract.game import GameDefinition, GameState, SeatResult
 from games.textarena_catalogue.episode import Episode
 from games.textarena_catalogue.messages import conversation
-from games.textarena_catalogue.moves import MOVES
+from games.textarena_catalogue.moves import listed_moves
 from games.textarena_catalogue.observation import TextArenaAction, TextArenaMessage, TextArenaObservation
 from games.textarena_catalogue.seats import player_id, seat_name
 
@@ -105,10 +105,18 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
             return []
         if self._moves is None or self._moves[0] != len(self.actions):
             episode = self.episode
-            function = MOVES[self.definition.listing.moves]
-            found = function(episode.game_state(), episode.current_player, episode.base)
+            found = listed_moves(self.definition.listing, episode, episode.current_player)
+            if self.definition.listing.filtered:  # the environment's own verdict, each on a copy
+                found = [move for move in found if self._trial(move)[0] is None]
             self._moves = (len(self.actions), found)
         return list(self._moves[1])
+
+    def _trial(self, move: str) -> tuple[str | None, Episode]:
+        trial = self._trials.get(move)
+        if trial is None:
+            trial = self.episode.trial(move)
+            self._trials[move] = trial
+        return trial
 
     def observation(self, seat: str) -> TextArenaObservation:
         """Every message TextArena sent ``seat``'s player, and its moves now."""
@@ -120,6 +128,9 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
             your_turn=seat in self.pending(),
             messages=self._messages(player),
             moves=self.legal_moves(seat),
+            examples=[]
+            if self.definition.listing.listed_moves or seat not in self.pending()
+            else self.examples(),
         )
 
     def _messages(self, player: int) -> list[TextArenaMessage]:
@@ -127,6 +138,14 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         history = self.episode.histories[player]
         made += [TextArenaMessage(sender=m.sender, text=m.text, kind=m.kind) for m in history[len(made) :]]
         return list(made)
+
+    def library_rewards(self) -> dict[str, float]:
+        """TextArena's rewards by its player id (empty until the game is over)."""
+        return {str(k): v for k, v in (self.episode.rewards or {}).items()}
+
+    def history(self, seat: str) -> list[Any]:
+        """Every message ``seat``'s player received, in order."""
+        return list(self.episode.histories[player_id(seat)])
 
     def conversation(self, seat: str) -> str:
         """``seat``'s messages as TextArena's LLM wrapper writes them (the string ``ta.make(id)`` gives)."""
@@ -140,20 +159,27 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         """TextArena's own verdict: a move it would refuse comes back as its reason."""
         if action.move in self.legal_moves(seat):
             return None
-        trial = self._trials.get(action.move)
-        if trial is None:
-            trial = self.episode.trial(action.move)
-            self._trials[action.move] = trial
-        reason = trial[0]
+        reason = self._trial(action.move)[0]
         return None if reason is None else f"TextArena refused the move {action.move!r}: {reason}"
 
     def fallback(self, seat: str) -> TextArenaAction:
-        """The first legal move in the environment's order (a deterministic, legal move)."""
-        return TextArenaAction(move=self.legal_moves(seat)[0], reason="fallback: the first legal move")
+        """The first legal move in the environment's order (a deterministic, legal move); for a free-move
+        game its first example move, which the environment judges (its invalid-move rule decides)."""
+        moves = self.legal_moves(seat)
+        if moves:
+            return TextArenaAction(move=moves[0], reason="fallback: the first legal move")
+        return TextArenaAction(move=self.examples()[0], reason="fallback: the game's first example move")
+
+    def examples(self) -> list[str]:
+        """The stand-in moves of a game whose moves are not listed (the environment judges them)."""
+        return list(self.definition.listing.examples) or ["[pass]"]
 
     def sample_action(self, seat: str, rng: random.Random) -> TextArenaAction:
-        """A uniformly random legal move."""
-        return TextArenaAction(move=rng.choice(self.legal_moves(seat)), reason="random legal move")
+        """A uniformly random legal move (a random example move where moves are not listed)."""
+        moves = self.legal_moves(seat)
+        if moves:
+            return TextArenaAction(move=rng.choice(moves), reason="random legal move")
+        return TextArenaAction(move=rng.choice(self.examples()), reason="random example move")
 
     def apply(self, actions: dict[str, TextArenaAction]) -> None:
         """Forward the pending seat's move to TextArena."""
@@ -250,6 +276,7 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         twin._live_key = None  # never copied for a round trip: its messages are not the episode's
         twin._read_only = True
         twin._message_models = {}  # its messages differ from this state's
+        twin._trials = {}  # a copy tried from its marked messages must never be played by this state
         history = twin.episode.histories[player]
         for i in private:
             m = history[i]

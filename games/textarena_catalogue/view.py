@@ -24,7 +24,7 @@ class TextArenaView(GameView["TextArenaState", "TextArenaAction"]):
         seats = state.seats if viewer is None else (viewer,)
         parts = []
         for seat in seats:
-            told = [m for m in state.episode.histories[player_id(seat)] if m.kind != "PROMPT"]
+            told = [m for m in state.history(seat) if m.kind != "PROMPT"]
             shown = told[-self.recent :]
             lines = [f"== {seat} (TextArena player {player_id(seat)}) =="]
             if len(told) > len(shown):
@@ -51,6 +51,6 @@ class TextArenaView(GameView["TextArenaState", "TextArenaAction"]):
             "env_kwargs": definition.constructor_arguments(state.options),
             "players": len(state.seats),
             "seed": state.seed,
-            "actions": list(state.actions),
-            "rewards": {str(k): v for k, v in (state.episode.rewards or {}).items()},
+            "actions": state.to_json().get("actions", state.to_json().get("steps")),
+            "rewards": state.library_rewards(),
         }

@@ -31,10 +31,23 @@ SHORT: dict[str, dict[str, Any]] = {
     "ColonelBlotto-v0": {"num_rounds": 2},
     "IteratedPrisonersDilemma-v0": {"num_rounds": 2},
 }
-ONE_SEED = {"ThreePlayerTicTacToe-v0", "Battleship-v0", "HighSociety-v0", "GameOfPureStrategy-v0"}
+ONE_SEED = {
+    "ThreePlayerTicTacToe-v0",
+    "Battleship-v0",
+    "HighSociety-v0",
+    "GameOfPureStrategy-v0",
+    "GermanWhist-v0",
+}
+FIRST = list(LISTED)[:13]
+"""The thirteen environments of the first adapter (every one has a legal-move function of its own)."""
+KINDS = ["Crusade-v0", "GermanWhist-v0", "TowerOfHanoi-v0", "Minesweeper-v0"]
+"""One of each later kind with listed moves, whole episodes: moves announced by the environment, moves
+the environment filters on a copy, raced puzzles (one filtered). Free-move games cannot pass
+``check_game`` (their example moves may be refused); the catalogue test plays every offered game,
+capped: tests/games/test_textarena_catalogue.py."""
 
 
-@pytest.mark.parametrize("env_id", list(LISTED))
+@pytest.mark.parametrize("env_id", [*FIRST, *KINDS])
 def test_check_game_passes(env_id: str) -> None:
     seeds = (0,) if env_id in ONE_SEED else (0, 1)
     check_game(get_game(f"textarena:{env_id}"), seeds=seeds, options=SHORT.get(env_id, {}))
@@ -87,7 +100,8 @@ def test_the_leak_probe_marks_a_poker_hand_and_only_its_owner_sees_it() -> None:
 
 
 def test_the_rules_are_the_environment_s_own_prompt_for_every_seed() -> None:
-    for env_id, entry in LISTED.items():
+    for env_id in FIRST:
+        entry = LISTED[env_id]
         options = SHORT.get(env_id, {})
         definition = get_game(f"textarena:{env_id}")
         model = definition.parse_options(options)

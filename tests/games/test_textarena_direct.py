@@ -58,7 +58,7 @@ def drive_directly(env_id: str, options: dict[str, Any], seed: int) -> dict[str,
     while not done:
         pid, observation = env.get_observation()
         base = unwrapped(env)
-        move = rngs[pid].choice(MOVES[entry.moves](base.state.game_state, pid, base))
+        move = rngs[pid].choice(MOVES[str(entry.moves)](base.state.game_state, pid, base))
         observations.append((seat_name(pid), observation))
         moves.append(move)
         done, _ = env.step(move)

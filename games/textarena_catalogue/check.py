@@ -1,0 +1,110 @@
+"""The catalogue check: a candidate environment plays, alone and side by side, the same every time.
+
+One function, :func:`check_candidate`, is shared by the catalogue test (every offered game, a
+few seeds, short) and by ``bench/textarena_catalogue.py`` (every candidate, more seeds and
+steps), which writes what passes to ``offered.json``: the listing is what passed. A game passes
+when its ``random`` baseline (a listed move, or an example move where moves are not listed)
+plays it without an error, the environment refuses none of the listed moves, and each seed's
+episode is the same played twice alone and played interleaved with another seed's.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.textarena_catalogue.listing import ListedEnv
+
+
+@dataclass
+class CheckResult:
+    """What one candidate did under the check."""
+
+    env_id: str
+    seeds: tuple[int, ...]
+    steps: dict[int, int] = field(default_factory=dict)
+    """Steps played per seed (up to the cap)."""
+    ended: int = 0
+    """Seeds whose episode ended within the cap."""
+    refused_listed: int = 0
+    """Listed moves the environment refused (must be 0)."""
+    alone_twice: bool = False
+    side_by_side: bool = False
+    error: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        """Whether the game may be offered."""
+        return self.error is None and self.refused_listed == 0 and self.alone_twice and self.side_by_side
+
+    def reason(self) -> str:
+        """Why it did not pass (one line)."""
+        if self.error is not None:
+            return f"fails Arena's catalogue check: {self.error}"
+        if self.refused_listed:
+            return f"fails Arena's catalogue check: TextArena refused {self.refused_listed} listed moves"
+        return "fails Arena's catalogue check: the same seed did not give the same episode"
+
+
+def _definition(entry: ListedEnv) -> Any:
+    from games.textarena_catalogue.definition import make_definition
+
+    return make_definition(entry)
+
+
+def _trace(state: Any) -> dict[str, Any]:
+    return {"json": state.to_json(), "returns": state.returns()}
+
+
+def _step(state: Any, rng: random.Random) -> None:
+    """One step of every pending seat with a random move."""
+    state.apply({seat: state.sample_action(seat, rng) for seat in state.pending()})
+
+
+def refused_moves(state: Any) -> int:
+    """How many moves TextArena refused in the episode (every seat)."""
+    return sum(int(result.metrics.get("refused_moves", 0)) for result in state.result().values())
+
+
+def _play(definition: Any, seed: int, cap: int, listed: bool) -> tuple[Any, int]:
+    """An episode of ``seed`` played alone with random moves, and how many listed moves were refused."""
+    state = definition.create(seed)
+    rng = random.Random(seed)
+    while not state.over() and _steps(state) < cap:
+        _step(state, rng)
+    return state, refused_moves(state) if listed else 0
+
+
+def check_candidate(entry: ListedEnv, seeds: tuple[int, ...], cap: int) -> CheckResult:
+    """Play ``entry`` on ``seeds`` (at most ``cap`` steps each) alone twice and side by side."""
+    result = CheckResult(entry.env_id, seeds)
+    try:
+        definition = _definition(entry)
+        listed = entry.listed_moves
+        alone: dict[int, dict[str, Any]] = {}
+        twice = []
+        for seed in seeds:
+            state, refused = _play(definition, seed, cap, listed)
+            result.refused_listed += refused
+            result.steps[seed] = _steps(state)
+            result.ended += int(state.over())
+            alone[seed] = _trace(state)
+            twice.append(_trace(_play(definition, seed, cap, listed)[0]) == alone[seed])
+        result.alone_twice = all(twice)
+        states = {seed: definition.create(seed) for seed in seeds}
+        rngs = {seed: random.Random(seed) for seed in seeds}
+        while moving := [s for s in seeds if not states[s].over() and _steps(states[s]) < cap]:
+            for seed in moving:  # one step of each in turn, the process's own draws in between
+                _step(states[seed], rngs[seed])
+                random.random()
+        result.side_by_side = all(_trace(states[seed]) == alone[seed] for seed in seeds)
+    except Exception as exc:  # a candidate's failure is its reason not to be offered
+        text = str(exc).splitlines()[0][:120] if str(exc) else ""
+        result.error = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return result
+
+
+def _steps(state: Any) -> int:
+    """Steps taken so far (a race's steps, else the actions)."""
+    return len(state.steps) if hasattr(state, "steps") else len(state.actions)
