@@ -118,7 +118,9 @@ def _silence_stdout() -> None:
 
 def fail(message: str, code: int = 1) -> int:
     """Print ``arena: error: MESSAGE`` as one line on stderr and return ``code``."""
-    one_line = " ".join(plain_text(message).split())
+    from arena.contract.playerconfig import mask_urls
+
+    one_line = " ".join(plain_text(mask_urls(message)).split())
     sys.stderr.write(f"arena: error: {one_line}\n")
     return code
 
@@ -255,8 +257,10 @@ def _model_rows() -> list[dict[str, Any]]:
     except ValueError as exc:
         sys.stderr.write(f"arena: warning: {plain_text(str(exc))}\n")
         return []
-    rows: list[dict[str, Any]] = [
-        {"spec": item.spec, "available": item.available, "reason": item.reason}
+    from arena.contract.playerconfig import mask_urls
+
+    rows: list[dict[str, Any]] = [  # a spec's URL is shown without its password or token
+        {"spec": mask_urls(item.spec), "available": item.available, "reason": mask_urls(item.reason)}
         for item in run_woken(describe_available(config))
     ]
     for kind in player_kinds().values():

@@ -45,6 +45,32 @@ def public_url(url: str | None) -> str | None:
     return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
+MASK = "***"
+_URL_IN_TEXT = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"<>]+", re.IGNORECASE)
+
+
+def masked_url(url: str) -> str:
+    """``url`` as it may be shown: user info and the values of secret-looking query parameters
+    replaced by ``***`` (``https://***@host/v1?api_key=***&x=1``), the rest as given."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            netloc = f"{MASK}@{netloc.rpartition('@')[2]}"
+        pairs = parse_qsl(parts.query, keep_blank_values=True)
+    except ValueError:  # not a URL urllib can split (a bad port, brackets): hide all but the scheme
+        return f"{url.partition('://')[0]}://{MASK}"
+    if not any(_SECRET_PARAM.search(k) for k, _ in pairs) and netloc == parts.netloc:
+        return url
+    query = "&".join(f"{k}={MASK if _SECRET_PARAM.search(k) else v}" for k, v in pairs)
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def mask_urls(text: str) -> str:
+    """``text`` with every URL in it passed through :func:`masked_url` (error messages quote them)."""
+    return _URL_IN_TEXT.sub(lambda found: masked_url(found.group()), text)
+
+
 def seat_configuration(player: Player, game: GameState) -> dict[str, Any]:
     """The resolved configuration of ``player`` in ``game``.
 

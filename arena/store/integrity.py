@@ -38,9 +38,7 @@ def recover_hint(path: Path) -> str:
 
 def damaged(path: Path, problem: str) -> DamagedDatabase:
     """The one-line error for a damaged ``path``."""
-    return DamagedDatabase(
-        f"the database {path} is damaged ({problem[:120]}); {recover_hint(path)}"
-    )
+    return DamagedDatabase(f"the database {path} is damaged ({problem[:120]}); {recover_hint(path)}")
 
 
 def looks_damaged(error: BaseException) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from arena.contract.playerconfig import mask_urls
 from players.providers import providers
 
 from .config import ModelsConfig, ModelSettings
@@ -49,4 +50,5 @@ async def _check(spec: str, settings: ModelSettings) -> ModelAvailability:
         available, reason = False, f"check failed: {type(exc).__name__}: {exc}"
     finally:
         await player.close()
-    return ModelAvailability(spec, available, reason)
+    # A base URL's password or token (in a server's message too) is never shown.
+    return ModelAvailability(spec, available, mask_urls(reason))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -68,6 +69,32 @@ class PriceSource(BaseModel):
     def as_dict(self) -> dict[str, str]:
         """``{"source": ..., "date": "YYYY-MM-DD"}``: how configurations and reports hold it."""
         return {"source": self.source, "date": self.date.isoformat()}
+
+
+VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+KEY_PREFIXES = (
+    "sk-",
+    "sk_",
+    "pk-",
+    "rk-",
+    "xai-",
+    "gsk_",
+    "hf_",
+    "ghp_",
+    "github_pat_",
+    "AIza",
+    "AKIA",
+    "ASIA",
+)
+
+
+def looks_like_variable_name(value: str) -> bool:
+    """Whether ``value`` may be an environment variable's name rather than a secret: letters,
+    digits and ``_`` (not first a digit), no known key prefix, and not a long run of letters and
+    digits without a ``_`` (``OPENAI_API_KEY`` passes; ``sk-...``, ``AKIAIOSFODNN7EXAMPLE`` do not)."""
+    if not VARIABLE_NAME.fullmatch(value) or value.startswith(KEY_PREFIXES):
+        return False
+    return "_" in value or len(value) < 20 or not any(char.isdigit() for char in value)
 
 
 class ModelSettings(BaseModel):
@@ -124,6 +151,18 @@ class ModelSettings(BaseModel):
             provider_named(value)
         except UnknownProviderError as exc:
             raise ValueError(str(exc)) from None
+        return value
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _check_key_env(cls, value: str | None) -> str | None:
+        # The value is never repeated: a key pasted here would be printed by the error itself.
+        if value is not None and not looks_like_variable_name(value):
+            raise ValueError(
+                "must name the environment variable that holds the key (e.g. OPENAI_API_KEY), not the"
+                " key itself; the value given looks like a key, so it is not shown: put the key in a"
+                ' variable (export MY_KEY=...) and write api_key_env = "MY_KEY"'
+            )
         return value
 
     @field_validator("base_url")

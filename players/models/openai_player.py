@@ -21,6 +21,7 @@ from typing import Any
 import openai
 
 from arena.contract.player import DecisionRequest, ErrorClass, Player, PlayerSetupError
+from arena.contract.playerconfig import masked_url
 from arena.contract.usage import NO_USAGE, Usage
 
 from .base import ChatMessage, Completion, ModelPlayer, sdk_message, shared_ssl_context
@@ -245,7 +246,7 @@ class OpenAIPlayer(ModelPlayer):
         # The player's own client (shared connection pool and TLS context), with a short timeout.
         client = self.client()
         # Where calls really go: the SDK reads OPENAI_BASE_URL when no base_url is configured.
-        base = str(client.base_url).rstrip("/")
+        base = masked_url(str(client.base_url).rstrip("/"))  # in messages: no password or token
         fine = (True, f"server up at {base}" if compat else "key set")
         probe = client.with_options(timeout=CHECK_TIMEOUT)
         try:

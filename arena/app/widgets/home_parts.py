@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from arena.app.safe import safe_line, safe_text
 from arena.app.widgets.fitted_box import FittedTitle
+from arena.contract.playerconfig import mask_urls
 
 if TYPE_CHECKING:
     from arena.app.app import ArenaApp
@@ -19,19 +20,21 @@ if TYPE_CHECKING:
 
 def option_label(choice: SeatOption) -> Text:
     """How a player appears in a seat list (model names shown literally)."""
+    spec = mask_urls(choice.spec)  # every serve tab sees this: a URL's password or token is masked
     if not choice.available:
-        return safe_line((f"✗ {choice.spec}", "dim strike"), (f"  unavailable: {choice.reason}", "dim"))
-    return safe_text(choice.spec)
+        return safe_line((f"✗ {spec}", "dim strike"), (f"  unavailable: {mask_urls(choice.reason)}", "dim"))
+    return safe_text(spec)
 
 
 def players_summary(choices: list[SeatOption], loading: bool, error: str | None) -> RenderableType:
     """Every player a seat can take, with what it is or why it cannot play."""
     lines: list[RenderableType] = []
     for choice in choices:
+        spec = mask_urls(choice.spec)
         if choice.available:
-            line = safe_line((f"✓ {choice.spec}", "green"), (f"  {choice.description}", "dim"))
+            line = safe_line((f"✓ {spec}", "green"), (f"  {mask_urls(choice.description)}", "dim"))
         else:
-            line = safe_line((f"✗ {choice.spec}", "red"), (f"  unavailable: {choice.reason}", "dim"))
+            line = safe_line((f"✗ {spec}", "red"), (f"  unavailable: {mask_urls(choice.reason)}", "dim"))
         line.no_wrap = True
         line.overflow = "ellipsis"
         lines.append(line)
