@@ -26,7 +26,8 @@ State, optional
 View, all optional
     ``render(state, viewer)``, ``describe_action(state, seat, action)``,
     ``step_outcome(state, seat)``, ``progress(state)``, ``score_series(state)``,
-    ``score_series_title``, ``export_extra(state)``, ``caution(state, seat, action)``,
+    ``score_series_title``, ``score_series_x``, ``score_series_first``, ``export_extra(state)``,
+    ``caution(state, seat, action)``,
     ``entry_note(state, seat, field, text)``, ``report_charts(episodes)``.
 
 A state owns its random generators and never touches the global ``random``. It serves
@@ -81,6 +82,10 @@ class GameView(Generic[StateT, ActionT]):
 
     score_series_title: ClassVar[str] = "score"
     """What :meth:`score_series` plots, as the chart's title."""
+    score_series_x: ClassVar[str] = "step"
+    """What a point's place in a :meth:`score_series` series counts, as the chart's x axis title."""
+    score_series_first: ClassVar[int] = 0
+    """The number the first point of a series has on that axis (1: it comes after the first move)."""
 
     def render(self, state: StateT, viewer: str | None) -> Any:
         """A view of ``state``: a Rich renderable, or text shown as it is (never read as markup).

@@ -18,6 +18,7 @@ from arena.contract.game import GameDefinition, GameView
 from arena.contract.records import EpisodeStatus
 from arena.store.database import Store
 from arena.store.episode_log import restore_action
+from arena.tournament.report_markdown import is_free, won_lines
 
 BAND = (0.25, 0.75)
 """The band drawn around a series' median: the middle half of the deals."""
@@ -81,14 +82,18 @@ def matrix_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
                     "opponent": column_player,
                     "rate": rate,
                     "games": games,
-                    "label": "never met" if rate is None else f"{rate:.2f} of {games:g}",
+                    "label": won_lines(matrix, i, j),  # two lines keep a cell narrow
                 }
             )
     return rows
 
 
 def cost_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per player: rating and dollars per episode, or ``priced: False`` when no price is known."""
+    """Per player: rating and dollars per episode, or ``priced: False`` when no price is known.
+
+    ``free`` marks a player that made no model call (a baseline, a person): it is drawn as free,
+    apart from the priced models, not as one that costs $0.
+    """
     unpriced = set(report["cost"].get("unpriced_players") or [])
     rows = []
     for row in rating_rows(report):
@@ -101,6 +106,7 @@ def cost_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
                 "rating": row["rating"] if row["rating"] is not None else row["low"] or row["high"],
                 "usd_per_episode": spent.get("usd_per_episode") if priced else None,
                 "priced": priced,
+                "free": priced and is_free(report, player),
             }
         )
     return rows
@@ -151,13 +157,14 @@ def series_rows(store: Store, tournament_id: int, definition: GameDefinition) ->
     if type(view).score_series is GameView.score_series:
         return []
     by_seat = type(definition).seats_differ  # a seller's asks and a buyer's bids are not one series
+    first = type(view).score_series_first  # bargain's offers count from 1: the seat's 1st offer
     values: defaultdict[tuple[str, str, int], list[float]] = defaultdict(list)
     for seating, state in _replayed(store, tournament_id, definition):
         for seat, series in view.score_series(state).items():
             player = seating.get(seat)
             if player is None:
                 continue
-            for step, value in enumerate(series):
+            for step, value in enumerate(series, first):
                 values[(player, seat if by_seat else "any seat", step)].append(float(value))
     rows = []
     for (player, seat, step), found in sorted(values.items()):

@@ -150,49 +150,35 @@ def score_chart(scores: Sequence[dict[str, Any]], players: Sequence[str]) -> Cha
 
 
 def cost_chart(report: dict[str, Any]) -> Chart | None:
-    """Rating against dollars per episode; players without a price sit apart, marked unpriced."""
+    """Rating against dollars per episode; free players and players without a price sit apart.
+
+    A baseline or a person makes no model call: drawn at $0 it would look like a model that
+    costs nothing, so it stands in a panel of its own as ``free``, beside any model whose
+    dollars are unknown (``unpriced``, never $0).
+    """
     rows = chart_data.cost_rows(report)
     if not rows:
         return None
-    priced = [r for r in rows if r["priced"]]
-    unpriced = [r for r in rows if not r["priced"]]
+    priced = [r for r in rows if r["priced"] and not r["free"]]
+    apart = [{**r, "where": "free"} for r in rows if r["free"]]
+    apart += [{**r, "where": "unpriced"} for r in rows if not r["priced"]]
     y = {"field": "rating", "type": "quantitative", "scale": {"zero": False}, "title": "rating"}
     colour = {"field": "player", "type": "nominal", "legend": {"title": None}}
-    panels: list[dict[str, Any]] = [
-        {
-            "data": {"values": priced},
-            "width": WIDTH - 120,
-            "layer": [
-                {
-                    "mark": {"type": "point", "filled": True, "size": 90},
-                    "encoding": {
-                        "x": {"field": "usd_per_episode", "type": "quantitative", "title": "$ per episode"},
-                        "y": y,
-                        "color": colour,
-                    },
-                },
-                {
-                    "mark": {"type": "text", "align": "left", "dx": 7, "fontSize": 10},
-                    "encoding": {
-                        "x": {"field": "usd_per_episode", "type": "quantitative"},
-                        "y": y,
-                        "text": {"field": "player"},
-                    },
-                },
-            ],
-        }
-    ]
-    if unpriced:
-        unpriced = [{**r, "where": "unpriced"} for r in unpriced]
+    panels: list[dict[str, Any]] = []
+    if priced:
         panels.append(
             {
-                "data": {"values": unpriced},
-                "width": 70,
+                "data": {"values": priced},
+                "width": WIDTH - 120,
                 "layer": [
                     {
-                        "mark": {"type": "point", "shape": "diamond", "size": 90},
+                        "mark": {"type": "point", "filled": True, "size": 90},
                         "encoding": {
-                            "x": {"field": "where", "type": "nominal", "title": "no price known"},
+                            "x": {
+                                "field": "usd_per_episode",
+                                "type": "quantitative",
+                                "title": "$ per episode",
+                            },
                             "y": y,
                             "color": colour,
                         },
@@ -200,10 +186,45 @@ def cost_chart(report: dict[str, Any]) -> Chart | None:
                     {
                         "mark": {"type": "text", "align": "left", "dx": 7, "fontSize": 10},
                         "encoding": {
-                            "x": {"field": "where", "type": "nominal"},
+                            "x": {"field": "usd_per_episode", "type": "quantitative"},
                             "y": y,
                             "text": {"field": "player"},
                         },
+                    },
+                ],
+            }
+        )
+    if apart:
+        kinds = [kind for kind in ("free", "unpriced") if any(r["where"] == kind for r in apart)]
+        x = {
+            "field": "where",
+            "type": "nominal",
+            "sort": kinds,
+            "title": "no dollars to plot",
+            "axis": {"labelAngle": 0},
+        }
+        panels.append(
+            {
+                "data": {"values": apart},
+                "width": 70 * len(kinds) if priced else WIDTH - 120,
+                "layer": [
+                    {
+                        "mark": {"type": "point", "size": 90, "filled": True},
+                        "encoding": {
+                            "x": x,
+                            "y": y,
+                            "color": colour,
+                            "shape": {
+                                "field": "where",
+                                "type": "nominal",
+                                "scale": {"domain": ["free", "unpriced"], "range": ["circle", "diamond"]},
+                                "legend": None,
+                            },
+                        },
+                    },
+                    {
+                        "mark": {"type": "text", "align": "left", "dx": 7, "fontSize": 10},
+                        "encoding": {"x": x, "y": y, "text": {"field": "player"}},
                     },
                 ],
             }
@@ -212,17 +233,34 @@ def cost_chart(report: dict[str, Any]) -> Chart | None:
         "Rating against dollars per episode", {"hconcat": panels}, resolve={"scale": {"y": "shared"}}
     )
     caption = "Rating against dollars per episode (the cost-aware frontier)"
-    if unpriced:
+    if any(r["where"] == "free" for r in apart):
+        caption += "; players that make no model call are shown apart as free"
+    if any(r["where"] == "unpriced" for r in apart):
         caption += "; players without a price are shown apart as unpriced, not at $0"
     return Chart("cost", caption, spec)
 
 
-def series_chart(rows: Sequence[dict[str, Any]], title: str, players: Sequence[str]) -> Chart | None:
-    """The game's ``score_series`` per player: the median over the deals, the middle half as a band."""
+def series_chart(
+    rows: Sequence[dict[str, Any]], title: str, players: Sequence[str], x_title: str = "step"
+) -> Chart | None:
+    """The game's ``score_series`` per player: the median over the deals, the middle half as a band.
+
+    ``x_title`` says what a point's place counts (the game view's ``score_series_x``): bargain's
+    n-th point is each seat's own n-th offer, not the episode's n-th step.
+    """
     if not rows:
         return None
     colour = {"field": "player", "type": "nominal", "sort": list(players), "legend": {"title": None}}
-    x = {"field": "step", "type": "quantitative", "title": "step", "axis": {"tickMinStep": 1, "format": "d"}}
+    steps = [row["step"] for row in rows]
+    # Whole numbers only: with fewer steps than ticks asked for, ticks fell between them and a
+    # 1-to-3 axis read "1 2 2 3 3" (tickMinStep was not honoured); ask for at most one per step.
+    ticks = max(1, min(max(steps) - min(steps), 10))
+    x = {
+        "field": "step",
+        "type": "quantitative",
+        "title": x_title,
+        "axis": {"tickCount": ticks, "format": "d"},
+    }
     dash = {"field": "seat", "type": "nominal", "legend": {"title": "seat"}}
     if len({row["seat"] for row in rows}) == 1:
         dash = {"value": []}
@@ -271,6 +309,7 @@ def report_charts(
             chart_data.series_rows(store, tournament_id, definition),
             type(definition.view).score_series_title,
             players,
+            type(definition.view).score_series_x,
         ),
     ]
     charts = [chart for chart in found if chart is not None]

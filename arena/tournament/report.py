@@ -37,7 +37,7 @@ from arena.tournament.disclosure import (
     served_by_player,
     wallclock,
 )
-from arena.tournament.report_markdown import cell, head_lines, tail_lines
+from arena.tournament.report_markdown import cell, head_lines, is_free, tail_lines, won_lines
 from arena.tournament.report_metrics import metrics_markdown
 from arena.tournament.report_schema import validate_report
 from arena.tournament.run import load_tournament
@@ -341,7 +341,13 @@ def _ratings_markdown(report: dict[str, Any]) -> list[str]:
             "|---|---|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for row in (r for r in report["players"] if r.get("group") == group):
-            dollars = "unpriced" if row.get("unpriced") else _cell(row.get("usd_per_episode"), 4)
+            dollars = (
+                "unpriced"
+                if row.get("unpriced")
+                else "free"
+                if is_free(report, row["player"])
+                else _cell(row.get("usd_per_episode"), 4)
+            )
             lines.append(
                 f"| {_cell(row.get('rank'))} | {_cell(row['player'])} | {_cell(rating_text(row))}"
                 f" | {_cell(interval_text(row))} | {row['episodes']} | {row['wins']} | {row['draws']}"
@@ -403,13 +409,13 @@ def _embed(charts: dict[str, str], name: str) -> list[str]:
 
 
 def win_matrix_markdown(matrix: dict[str, Any]) -> list[str]:
-    """The win matrix as a table: each row player's share of wins over each column player (ties half)."""
+    """The win matrix as a table: how many of its games with each column player the row player won."""
     players = matrix["players"]
     lines = [
         "",
         "## Win matrix",
         "",
-        "The row player's share of wins over the column player (ties count half), with the games played.",
+        "How many of its games against the column player the row player won (a draw counts half).",
         "",
         "| player | " + " | ".join(_cell(p) for p in players) + " |",
         "|---|" + "---:|" * len(players),
@@ -417,12 +423,9 @@ def win_matrix_markdown(matrix: dict[str, Any]) -> list[str]:
     for i, player in enumerate(players):
         cells = []
         for j in range(len(players)):
-            rate, games = matrix["rate"][i][j], matrix["games"][i][j]
             if i == j:
                 cells.append("")
-            elif rate is None:
-                cells.append("never met")
             else:
-                cells.append(f"{rate:.2f} of {games:g}")
+                cells.append(" ".join(won_lines(matrix, i, j)))
         lines.append(f"| {_cell(player)} | " + " | ".join(cells) + " |")
     return lines

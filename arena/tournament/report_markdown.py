@@ -23,6 +23,14 @@ def cell(value: Any, digits: int = 2) -> str:
     return markdown_text(value)
 
 
+def won_lines(matrix: dict[str, Any], i: int, j: int) -> list[str]:
+    """A win-matrix cell in words: ``["2 of 40", "games won"]`` (a draw counts half), or ``["never met"]``."""
+    games = matrix["games"][i][j]
+    if matrix["rate"][i][j] is None or not games:
+        return ["never met"]
+    return [f"{matrix['wins'][i][j]:g} of {games:g}", "games won"]
+
+
 def json_code(value: Any) -> str:
     """``value`` as JSON in a code span (literal: its ``<`` or ``*`` are never markup)."""
     return code_span(json.dumps(value, ensure_ascii=False))
@@ -166,8 +174,19 @@ def _cost(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def is_free(report: dict[str, Any], player: str) -> bool:
+    """True for a player that made no model call (a baseline, a person): free, not priced at $0."""
+    cost = report["cost"]
+    spent = cost["per_player"].get(player) or {}
+    return (
+        player not in cost.get("prices", {}) and not spent.get("input_tokens") and not spent.get("cost_usd")
+    )
+
+
 def _dollars(player: str, spent: dict[str, Any], prices: dict[str, Any]) -> str:
     price = prices.get(player)
+    if price is None and not spent["cost_usd"] and not spent["input_tokens"]:
+        return "free"
     if price is not None and not price["priced"] and (spent["input_tokens"] or spent["output_tokens"]):
         return "unknown (no price)"
     return f"{spent['cost_usd']:.4f}"

@@ -28,6 +28,8 @@ class CattleView(GameView["CattleState", BaseModel]):
     """Cattle Trade's board, move texts, progress, score chart and overpay warning."""
 
     score_series_title: ClassVar[str] = "score (complete sets)"
+    score_series_x: ClassVar[str] = "turn"
+    score_series_first: ClassVar[int] = 1
 
     def render(self, state: CattleState, viewer: str | None) -> Any:
         from games.cattle.render import render_table

@@ -19,6 +19,8 @@ class PaperclipView(GameView["PaperclipState", BaseModel]):
     """The paperclip board, answer texts, mean-grade chart and export of the puzzles."""
 
     score_series_title: ClassVar[str] = "mean grade so far"
+    score_series_x: ClassVar[str] = "puzzles answered"
+    score_series_first: ClassVar[int] = 1
     """The chart shows each seat's running mean grade."""
 
     def render(self, state: PaperclipState, viewer: str | None) -> Any:

@@ -87,20 +87,23 @@ async def test_report_md_says_in_words_what_it_printed_as_python_values(store: S
     assert "Not drawn: not asked for." in text and not list(tmp_path.glob("*.svg"))
 
 
-async def test_an_unpriced_model_is_drawn_apart_as_unpriced_never_at_zero_dollars(
+async def test_an_unpriced_model_is_drawn_apart_as_unpriced_and_a_baseline_as_free_never_at_zero_dollars(
     store: Store, wire: WireServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     report = build_report(store, await unpriced_tournament(store, wire, monkeypatch))
     rows = {row["player"]: row for row in chart_data.cost_rows(report)}
     assert rows["m"]["priced"] is False and rows["m"]["usd_per_episode"] is None
     assert rows["baseline:weather"]["priced"] is True and rows["baseline:weather"]["usd_per_episode"] == 0.0
+    assert (rows["baseline:weather"]["free"], rows["m"]["free"]) == (True, False)
     chart = cost_chart(report)
-    assert chart is not None and "unpriced" in chart.title
-    priced, unpriced = chart.spec["hconcat"]
-    assert [r["player"] for r in priced["data"]["values"]] == ["baseline:weather"]
-    assert [r["player"] for r in unpriced["data"]["values"]] == ["m"]
+    assert chart is not None and "unpriced" in chart.title and "free" in chart.title
+    (apart,) = chart.spec["hconcat"]  # nobody has a price to plot: no $ axis at all
+    assert [(r["player"], r["where"]) for r in apart["data"]["values"]] == [
+        ("baseline:weather", "free"),
+        ("m", "unpriced"),
+    ]
     svg = render([chart])[0][1]
-    assert "no price known" in svg
+    assert ">free<" in svg and ">unpriced<" in svg and "$ per episode" not in svg
 
 
 async def test_lemonade_draws_cash_by_day_as_a_median_and_band_over_deals(store: Store) -> None:
@@ -138,7 +141,7 @@ async def test_cattle_charts_set_progress_over_turns(store: Store) -> None:
 
 async def test_a_role_games_series_is_drawn_per_seat_not_pooled(store: Store) -> None:
     rows = chart_data.series_rows(store, await fixed_bargain(store), get_game("bargain"))
-    assert {(r["player"], r["seat"]) for r in rows if r["step"] == 0} == {
+    assert {(r["player"], r["seat"]) for r in rows if r["step"] == 1} == {
         (player, seat) for player in ("baseline:honest", "baseline:bluffing") for seat in ("seller", "buyer")
     }, "a seller's asks and a buyer's bids are separate lines"
 
