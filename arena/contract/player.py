@@ -27,11 +27,41 @@ class ErrorClass(enum.StrEnum):
     ILLEGAL = "illegal"
     REFUSAL = "refusal"
     TRUNCATED = "truncated"
+    OVERSIZED = "oversized"
+    """The reply was longer than :data:`MAX_REPLY_CHARS`: stored cut (:func:`cut_reply`), re-asked once."""
     TIMEOUT = "timeout"
     RATE_LIMITED = "rate_limited"
     PROVIDER_ERROR = "provider_error"
     AUTH_ERROR = "auth_error"
     PLAYER_CRASH = "player_crash"
+
+
+MAX_REPLY_CHARS = 65_536
+"""The longest reply (characters) a decision may use and the store keeps whole. A game's action is
+a few hundred characters; a longer reply is a model gone astray (one of 2.76 MB was once stored
+as ~7 MB, and its replay step took 9.6 s to draw)."""
+
+
+def cut_reply(raw: str) -> str:
+    """``raw`` cut to :data:`MAX_REPLY_CHARS` characters in all, ending with a note of its full length."""
+    if len(raw) <= MAX_REPLY_CHARS:
+        return raw
+    note = f"\n…[reply cut by Arena: {len(raw):,} characters in all, the first {{kept:,}} kept]"
+    kept = MAX_REPLY_CHARS - len(note.format(kept=MAX_REPLY_CHARS))
+    return raw[:kept] + note.format(kept=kept)
+
+
+def oversized(decision: Decision, length: int) -> Decision:
+    """``decision`` refused for its reply's ``length``: no action, its raw text cut, the rest kept."""
+    decision.action = None
+    decision.reason = ""
+    decision.raw = cut_reply(decision.raw)
+    decision.error = ErrorClass.OVERSIZED
+    decision.error_detail = (
+        f"the reply was {length:,} characters, above the {MAX_REPLY_CHARS:,} a reply may have;"
+        " answer with only the JSON object"
+    )
+    return decision
 
 
 class PlayerSetupError(Exception):

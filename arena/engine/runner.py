@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 
 from arena.contract.game import GameState, SeatResult
 from arena.contract.player import (
+    MAX_REPLY_CHARS,
     Decision,
     DecisionRequest,
     ErrorClass,
@@ -30,6 +31,7 @@ from arena.contract.player import (
     Player,
     SeatLostError,
     UserLeft,
+    oversized,
 )
 from arena.contract.playerconfig import seat_configuration
 from arena.contract.records import (
@@ -66,7 +68,9 @@ DEFAULT_FAILURE_LIMIT = 3
 """Consecutive permanent provider errors from one seat that end an episode ``player_failed``."""
 _turns_recorded = TurnsRecorded.trusted
 """Looked up once: reading an attribute of a pydantic model class goes through its metaclass."""
-REASK_ERRORS = frozenset({ErrorClass.UNPARSABLE, ErrorClass.SCHEMA, ErrorClass.ILLEGAL, ErrorClass.TRUNCATED})
+REASK_ERRORS = frozenset(
+    {ErrorClass.UNPARSABLE, ErrorClass.SCHEMA, ErrorClass.ILLEGAL, ErrorClass.TRUNCATED, ErrorClass.OVERSIZED}
+)
 
 
 @dataclass(slots=True)
@@ -414,6 +418,8 @@ class EpisodeRunner:
                 )
             if not decision.latency:
                 decision.latency = time.perf_counter() - started
+            if len(decision.raw) > MAX_REPLY_CHARS:  # any kind of player: stored cut, never used
+                decision = oversized(decision, len(decision.raw))
             self._track_failures(seat, decision)
             if pending.absorb(decision, request):
                 self.usage[seat] += decision.usage

@@ -18,12 +18,15 @@ import time
 from typing import Any
 
 from arena.contract.player import (
+    MAX_REPLY_CHARS,
     Decision,
     DecisionRequest,
     ErrorClass,
     FatalPlayerError,
     Player,
     PlayerSetupError,
+    cut_reply,
+    oversized,
 )
 from arena.contract.playerconfig import public_url
 
@@ -378,9 +381,14 @@ class ModelPlayer(Player):
     def _read(self, completion: Completion, request: DecisionRequest, schema: dict[str, object]) -> Decision:
         usage = self.settings.priced(completion.usage)
         raw = completion.text
+        length = len(raw)
+        if length > MAX_REPLY_CHARS:  # cut before anything keeps it (memory, the store); never parsed
+            raw = cut_reply(raw)
         self._last_reply = ((request.game, request.seat, request.step), raw)
         if self.memory is not None:
             self.memory.record(request.episode, request.seat, request.step, request.prompt, raw)
+        if length > MAX_REPLY_CHARS:
+            return oversized(Decision(None, raw=raw, usage=usage), length)
         if completion.finish == "refusal":
             detail = completion.refusal or "the model refused to answer"
             return Decision(
