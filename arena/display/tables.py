@@ -16,6 +16,7 @@ from arena.display.sanitize import plain_text
 from arena.plugins.players import short_names
 from arena.tournament.intervals import ROUGH_BELOW
 from arena.tournament.wording import (
+    SURE_NOTE,
     gap_text,
     groups_note,
     interval_text,
@@ -84,16 +85,16 @@ def _shown(names: Mapping[str, str], player: str) -> str:
 
 
 def _order_table(rows: list[dict[str, Any]], names: Mapping[str, str]) -> Table:
-    """The order-confidence rows: each neighbouring pair, its gap, P(order right), what would separate it."""
-    sure = Table(title="how sure is the order?", header_style="bold")
-    for name in ("higher", "lower", "gap", "P(order right)", "to separate at 95%"):
+    """The order-confidence rows: each neighbouring pair, its gap, how sure (1 - q), what would settle it."""
+    sure = Table(title="how sure is the order?", header_style="bold", caption=SURE_NOTE)
+    for name in ("higher", "lower", "gap", "sure", "to separate at 95%"):
         sure.add_column(name, justify="right" if name not in ("higher", "lower") else "left")
     for row in rows:
         sure.add_row(
             _shown(names, row["higher"]),
             _shown(names, row["lower"]),
             gap_text(row),
-            probability_text(row["p_order_right"]),
+            probability_text(row.get("sure", row["p_order_right"])),
             separation_text(row),
         )
     return sure
@@ -256,7 +257,13 @@ def _chosen(table: dict[str, Any], present: set[str]) -> list[str]:
 
 
 def _cell(summary: dict[str, Any] | None) -> str:
-    return "-" if summary is None else _interval(summary["mean"], summary["low"], summary["high"])
+    if summary is None:
+        return "-"
+    text = _interval(summary["mean"], summary["low"], summary["high"])
+    return f"{text} ~" if summary.get("rough") and summary["low"] is not None else text
+
+
+ROUGH_METRIC = "~ a skewed metric (per-seed skewness beyond 1): its interval is rough, not a dependable 95%"
 
 
 def _own_metrics_table(table: dict[str, Any], shown: Mapping[str, str]) -> FittedTable:
@@ -279,6 +286,9 @@ def _own_metrics_table(table: dict[str, Any], shown: Mapping[str, str]) -> Fitte
         metrics.add_row(*lead, *(_cell(own.get(name)) for name in names))
         for seat, found in seats.items() if len(seats) > 1 else ():
             metrics.add_row("", plain_text(seat), *(_cell(found.get(name)) for name in names))
+    cells = [s for by_metric in table["metrics"].values() for s in by_metric.values()]
+    if any(s.get("rough") and s.get("low") is not None for s in cells):
+        metrics.caption = ROUGH_METRIC
     return FittedTable(metrics, lead=2 if split else 1)
 
 

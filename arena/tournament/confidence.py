@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -94,6 +94,8 @@ class OrderConfidence:
     sweep_via: tuple[str, ...] = ()
     why: str | None = None
     """For ``not_comparable``: :data:`NEVER_MET` (other groups), :data:`UNDECIDED` (no chain of sweeps)."""
+    sure: float = 0.5
+    """``1 - q``: P(order right) adjusted for the table's choice of pairs (:func:`selection_adjusted`)."""
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able form (the report's ``order_confidence`` rows)."""
@@ -103,6 +105,7 @@ class OrderConfidence:
             "diff": self.diff,
             "se": self.se,
             "p_order_right": self.p_order_right,
+            "sure": self.sure,
             "status": self.status,
             "more_seeds": self.more_seeds,
             "more_seeds_low": self.more_seeds_low,
@@ -231,4 +234,28 @@ def order_confidence(
         status, more, low, high = seeds_range(diff, se, ratings.interval_seeds, max_factor, power)
         usd = more * seed_cost_usd if more is not None and seed_cost_usd is not None else None
         rows.append(OrderConfidence(higher, lower, diff, se, p_right, status, more, usd, low, high))
-    return rows
+    sure = selection_adjusted([None if r.status == NOT_COMPARABLE else r.p_order_right for r in rows])
+    return [replace(row, sure=s) for row, s in zip(rows, sure, strict=True)]
+
+
+def selection_adjusted(p_right: Sequence[float | None]) -> list[float]:
+    """``1 - q`` for each pair's P(order right): Benjamini-Hochberg over the pairs of one table.
+
+    A table prints its *neighbouring* pairs, and near-ties end up as neighbours: a pair's own
+    P(order right) >= 0.95 is wrong about 1 time in 20 when that pair is a near-tie, which
+    among few sure pairs is far more than 5% of those printed. Read ``1 - P`` as a one-sided
+    p-value of the order; the q-value ``q_(j) = min_(k >= j) p_(k) m / k`` over the ``m``
+    pairs with an order to claim (``None``: not comparable, no claim, 0.5) is the smallest
+    false discovery rate at which the pair would be claimed. So of the pairs printed with
+    ``1 - q >= s``, at most ``1 - s`` are expected in the wrong order (Benjamini and Hochberg
+    1995). The simulation in ``tests/tournament/test_order_calibration.py`` checks it.
+    """
+    tested = sorted((1.0 - p, i) for i, p in enumerate(p_right) if p is not None)
+    m = len(tested)
+    result = [0.5] * len(p_right)
+    running = 1.0
+    for rank in range(m, 0, -1):
+        p_value, i = tested[rank - 1]
+        running = min(running, p_value * m / rank)
+        result[i] = max(0.5, 1.0 - running)
+    return result

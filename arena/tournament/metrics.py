@@ -54,10 +54,12 @@ class MetricSummary:
     low: float | None
     high: float | None
     n: int
+    rough: bool = False
+    """The values are so skewed that the interval is rough (:func:`skewed`)."""
 
-    def to_dict(self) -> dict[str, float | int | None]:
-        """JSON-able form: ``{"mean", "low", "high", "n"}``."""
-        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+    def to_dict(self) -> dict[str, float | int | bool | None]:
+        """JSON-able form: ``{"mean", "low", "high", "n", "rough"}``."""
+        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n, "rough": self.rough}
 
 
 @dataclass(frozen=True)
@@ -133,15 +135,42 @@ class _Cells:
                 boot = (draws @ sums) / (draws @ counts)
             tails = np.array([tail_share(int(k)) if k > 1 else 0.0 for k in seeds_with])
             low, high = _nan_percentile(boot, 100.0 * tails), _nan_percentile(boot, 100.0 * (1.0 - tails))
+        rough = skewed(sums, counts)
         return {
             key: MetricSummary(
                 float(means[c]),
                 float(low[c]) if seeds_with[c] > 1 and np.isfinite(low[c]) else None,
                 float(high[c]) if seeds_with[c] > 1 and np.isfinite(high[c]) else None,
                 int(total_counts[c]),
+                bool(rough[c]),
             )
             for key, c in self.columns.items()
         }
+
+
+SKEW_ROUGH = 1.0
+"""Per-seed skewness beyond which a metric's interval is flagged rough."""
+
+
+def skewed(sums: FloatArray, counts: FloatArray) -> npt.NDArray[np.bool_]:
+    """Per column of per-seed ``sums`` / ``counts``: are its per-seed means skewed past :data:`SKEW_ROUGH`?
+
+    A bootstrap percentile interval of a mean needs the mean to be near normal. On a very
+    skewed metric it is not at tournament sizes: in ``tests/tournament/test_coverage.py`` a
+    lognormal metric (sigma 1.4) covered 85-90% at 10-100 seeds whatever the interval
+    method. Its seeds' sample skewness ``g1`` exceeds 1 in 96% of 30-seed and nearly all
+    100-seed tournaments, while a normal metric's does in under 2% (at 30 seeds); such a
+    metric's interval is flagged rough rather than trusted. Needs three seeds with values.
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_seed = np.where(counts > 0, sums / np.where(counts > 0, counts, 1.0), np.nan)
+        seeds = np.count_nonzero(counts > 0, axis=0)
+        centred = per_seed - np.nanmean(per_seed, axis=0)  # every column has a value on some seed
+        m2 = np.nanmean(centred**2, axis=0)
+        m3 = np.nanmean(centred**3, axis=0)
+        g1 = np.where(m2 > 0, m3 / np.where(m2 > 0, m2, 1.0) ** 1.5, 0.0)
+    result: npt.NDArray[np.bool_] = (seeds >= 3) & (np.abs(g1) > SKEW_ROUGH)
+    return result
 
 
 def _nan_percentile(values: FloatArray, q: float | FloatArray) -> FloatArray:

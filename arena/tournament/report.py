@@ -44,6 +44,7 @@ from arena.tournament.run import load_tournament
 from arena.tournament.schedule import deal_seed
 from arena.tournament.standings import tournament_table
 from arena.tournament.wording import (
+    SURE_NOTE,
     gap_text,
     groups_note,
     interval_text,
@@ -365,13 +366,16 @@ def _ratings_markdown(report: dict[str, Any]) -> list[str]:
             f"| {_cell(r['player'])} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['games']} |"
             for r in info["openskill"]["rows"]
         ]
-    lines += ["", "## How sure is the order?", "", "| higher | lower | gap | P(order right) | to separate |"]
+    lines += ["", "## How sure is the order?", "", "| higher | lower | gap | sure | to separate |"]
     lines.append("|---|---|---:|---:|---|")
     for row in report["order_confidence"]:
+        sure = probability_text(row.get("sure", row["p_order_right"]))
         lines.append(
             f"| {_cell(row['higher'])} | {_cell(row['lower'])} | {_cell(gap_text(row))}"
-            f" | {_cell(probability_text(row['p_order_right']))} | {_cell(separation_text(row))} |"
+            f" | {_cell(sure)} | {_cell(separation_text(row))} |"
         )
+    if report["order_confidence"]:
+        lines += ["", SURE_NOTE]
     return lines
 
 

@@ -57,6 +57,12 @@ def interval_text(row: Mapping[str, Any]) -> str:
     return "-"
 
 
+SURE_NOTE = (
+    "sure: of the pairs shown at 0.95 or more, at most 5% are expected in the wrong order"
+    " (1 - q, Benjamini-Hochberg over this table's pairs; each pair's own P(order right) is in --json)"
+)
+
+
 def probability_text(p: float) -> str:
     """P(order right) with two decimals, ``> 0.99`` rather than a rounded ``1.00``."""
     if 0.995 <= p < 1.0:

@@ -5,7 +5,8 @@ deal seed, the per-seed effect, draws, and the number of seats. :func:`rate` run
 the real table code (:func:`arena.tournament.ratings.ratings_from`, Plackett-Luce for more
 than two seats) and :func:`score` reads off the two figures the closing table of issue 43
 asks for: how often the 95% rating intervals cover the truth, and how many of the
-neighbouring pairs printed with P(order right) >= 0.95 are in the wrong order.
+neighbouring pairs printed as sure (``sure >= 0.95``) are in the wrong order (and, for
+comparison, among pairs whose own P(order right) >= 0.95).
 
 The truth a rating estimates is the Bradley-Terry (or Plackett-Luce) fit that infinitely many
 seeds of the same schedule would give: with per-seed effects or draws that is not the
@@ -156,39 +157,30 @@ def _ladder(a: int, b: int) -> float:
     return 1.0 if gap == 1 else (1.0 / 3.0 if gap == 2 else 0.1)
 
 
-EVEN = (0.0, 50.0, 100.0, 200.0, 400.0)
+def _sparse(a: int, b: int) -> float:
+    """Every pair meets on a fixed share of the seeds, from 15% to 100% by a hash of the pair."""
+    return 0.15 + 0.85 * (((a + 1) * 7 + (b + 1) * 13) % 10) / 9
+
+
+UNEVEN = (0.0, 20.0, 45.0, 60.0, 130.0, 150.0, 260.0, 400.0)
+"""Eight unevenly spaced players: three near-ties (20, 15 and 20 points apart) among wide gaps."""
+UNEVEN_PL = (0.0, 25.0, 60.0, 140.0, 160.0, 330.0)
 DESIGNS = {
     d.name: d
     for d in (
-        Design("five-even", EVEN, note="5 players, round robin, both seatings"),
-        Design("seed-effect", EVEN, effect=_normal(150.0), note="as five-even, per-seed N(0, 150 points)"),
-        Design(
-            "eight-uneven",
-            (0.0, 15.0, 40.0, 60.0, 150.0, 170.0, 300.0, 320.0),
-            note="8 unevenly spaced players (near-ties in pairs)",
-        ),
+        Design("uneven", UNEVEN, note="8 unevenly spaced players, every pair in both seatings on every seed"),
+        Design("seed-effect", UNEVEN, effect=_normal(150.0), note="uneven, per-seed effects N(0, 150)"),
+        Design("heavy-tails", UNEVEN, effect=_heavy(60.0), note="uneven, per-seed effects t(2 df) x 60"),
+        Design("draws-30", UNEVEN, draws=0.3, note="uneven, 30% of games drawn"),
         Design(
             "unbalanced",
-            (0.0, 30.0, 80.0, 110.0, 200.0, 260.0),
+            UNEVEN,
             meet=_ladder,
-            note="6 players; neighbours meet every seed, others on 1/3 or 1/10 of seeds",
+            note="uneven; neighbours by strength meet every seed, two apart 1/3, others 1/10 of seeds",
         ),
-        Design("draws-30", EVEN, draws=0.3, note="as five-even, 30% of games drawn"),
-        Design(
-            "heavy-tails",
-            EVEN,
-            effect=_heavy(60.0),
-            note="as five-even, per-seed effects t(2 df) x 60 points",
-        ),
-        Design(
-            "pl-3-seats", (0.0, 60.0, 120.0, 250.0, 400.0), seats=3, note="5 players, 3-seat Plackett-Luce"
-        ),
-        Design(
-            "pl-4-seats",
-            (0.0, 40.0, 100.0, 160.0, 260.0, 400.0),
-            seats=4,
-            note="6 players, 4-seat Plackett-Luce",
-        ),
+        Design("sparse", UNEVEN, meet=_sparse, note="uneven; each pair meets on 15-100% of the seeds"),
+        Design("pl-3-seats", UNEVEN_PL, seats=3, note="6 unevenly spaced players, 3-seat Plackett-Luce"),
+        Design("pl-4-seats", UNEVEN_PL, seats=4, note="6 unevenly spaced players, 4-seat Plackett-Luce"),
     )
 }
 SEED_COUNTS = (10, 30, 100)
@@ -212,7 +204,9 @@ class Tally:
     covered: int = 0
     printed: int = 0
     wrong: int = 0
-    swept_pairs: int = 0
+    raw_printed: int = 0
+    raw_wrong: int = 0
+    """The same for each pair's own P(order right), unadjusted for the table's choice of pairs."""
 
     def add(self, design: Design, ratings: Ratings) -> None:
         """Count one rated tournament's intervals and printed neighbour pairs."""
@@ -225,11 +219,13 @@ class Tally:
             self.intervals += 1
             self.covered += low <= centred[index[player]] <= high
         for row in order_confidence(ratings):
-            if row.p_order_right < PRINTED:
-                continue
-            self.printed += 1
-            self.swept_pairs += row.status == "swept"
-            self.wrong += design.strength[index[row.higher]] < design.strength[index[row.lower]]
+            wrong = design.strength[index[row.higher]] < design.strength[index[row.lower]]
+            if row.sure >= PRINTED:
+                self.printed += 1
+                self.wrong += wrong
+            if row.p_order_right >= PRINTED:
+                self.raw_printed += 1
+                self.raw_wrong += wrong
 
     @property
     def coverage(self) -> float:
@@ -238,6 +234,10 @@ class Tally:
     @property
     def wrong_share(self) -> float:
         return self.wrong / self.printed if self.printed else 0.0
+
+    @property
+    def raw_wrong_share(self) -> float:
+        return self.raw_wrong / self.raw_printed if self.raw_printed else 0.0
 
 
 def _centred(ratings: Ratings, truth: FloatArray, index: dict[str, int]) -> FloatArray | None:

@@ -50,6 +50,7 @@ SEED_EFFECT = 150.0
 TOURNAMENTS = 400
 METRIC_TOURNAMENTS = 1000
 METRIC_PLAYERS = ("a", "b")
+LOGNORMAL_SIGMA = 1.4
 SETTINGS = [(effect, seeds) for effect in (0.0, SEED_EFFECT) for seeds in (10, 30, 100)]
 
 
@@ -125,6 +126,7 @@ def _metric_records(seeds: int, effect: float, rng: np.random.Generator) -> list
                 seat: {
                     "normal": float(rng.normal(1.0 + shift[p], 1.0)),
                     "skewed": 0.0 if rng.random() < 0.2 else float(rng.normal(10.0 + 2 * shift[p], 2.0)),
+                    "lognormal": float(rng.lognormal(0.0, LOGNORMAL_SIGMA)),
                 }
                 for seat, p in (("x", first), ("y", second))
             }
@@ -134,9 +136,11 @@ def _metric_records(seeds: int, effect: float, rng: np.random.Generator) -> list
 
 @pytest.mark.parametrize(("effect", "seeds"), SETTINGS)
 def test_metric_mean_intervals_cover_from_30_seeds(effect: float, seeds: int) -> None:
-    truth = {"normal": 1.0, "skewed": 0.8 * 10.0}
+    truth = {"normal": 1.0, "skewed": 0.8 * 10.0, "lognormal": math.exp(LOGNORMAL_SIGMA**2 / 2)}
     rng = np.random.default_rng(3000 + seeds + int(effect))
     covered = dict.fromkeys(truth, 0)
+    rough = dict.fromkeys(truth, 0)
+    trusted_or_covered = dict.fromkeys(truth, 0)
     total = 0
     for t in range(METRIC_TOURNAMENTS):
         means = metric_means(_metric_records(seeds, effect, rng), seed=t)
@@ -144,11 +148,20 @@ def test_metric_mean_intervals_cover_from_30_seeds(effect: float, seeds: int) ->
             for name, true_mean in truth.items():
                 summary = by_metric[name]
                 assert summary.low is not None and summary.high is not None
-                covered[name] += summary.low <= true_mean <= summary.high
+                hit = summary.low <= true_mean <= summary.high
+                covered[name] += hit
+                rough[name] += summary.rough
+                trusted_or_covered[name] += hit or summary.rough
             total += 1
-    print(
-        f"metrics, effect {effect:.0f}, {seeds} seeds:", {k: round(v / total, 3) for k, v in covered.items()}
-    )
-    for name, count in covered.items():
+    share = {k: round(v / total, 3) for k, v in covered.items()}
+    flagged = {k: round(v / total, 3) for k, v in rough.items()}
+    print(f"metrics, effect {effect:.0f}, {seeds} seeds: coverage {share}, flagged rough {flagged}")
+    for name in ("normal", "skewed"):
         if seeds >= 30:  # at 10 seeds the figure is stated in the module docstring, not asserted
-            assert 0.93 <= count / total <= 0.97, f"{name}: coverage {count / total:.3f}"
+            assert 0.93 <= share[name] <= 0.97, f"{name}: coverage {share[name]:.3f}"
+    if seeds >= 30:  # (at 10 seeds a normal metric's skewness passes 1 in ~8% of tournaments)
+        assert flagged["normal"] <= 0.03, "a normal metric is seldom called rough"
+        # the lognormal's intervals cover too rarely to be trusted, and say so: an interval
+        # printed without the flag covers (issue 43: 85-90% before, with no word about it)
+        assert share["lognormal"] < 0.93 and flagged["lognormal"] >= 0.9
+        assert trusted_or_covered["lognormal"] / total >= 0.95
