@@ -108,6 +108,8 @@ def test_the_page_keeps_the_token_in_a_cookie_its_websocket_sends(served: tuple[
     assert list(cookies.values()) == [token]
     assert handshake(f"{origin.replace('http', 'ws')}/ws", headers={"Origin": origin}, cookies=cookies) == 101
     assert _get(f"{origin}/static/js/textual.js")[0] == 200, "textual-serve's own scripts need no token"
+    assert _get(f"{origin}/download/some-key")[0] == 403, "a download needs the token"
+    assert _get(f"{origin}/download/some-key?token={token}")[0] == 404, "past the guard: no such download"
 
 
 def test_no_token_warns_and_still_refuses_other_sites(tmp_path: Path) -> None:
