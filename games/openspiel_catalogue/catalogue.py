@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from arena.contract.catalogue import Catalogue, CatalogueError
 from games.openspiel_catalogue import library
 from games.openspiel_catalogue.curated import CURATED
+from games.openspiel_catalogue.replay_check import seed_parameter, start_problem
 
 if TYPE_CHECKING:
     from arena.contract.game import GameDefinition
@@ -60,9 +61,12 @@ class OpenSpielCatalogue(Catalogue):
             raise CatalogueError(f"openspiel:{name} cannot be played here: {problem}")
         try:
             library.load(name, {})
+            definition = definition_for(read_game_type(game_type))
+            problem = start_problem(definition, definition.parse_options({}, replayed=False))
         except ValueError as exc:
             raise CatalogueError(f"openspiel:{name} cannot be played here: {exc}") from None
-        definition = definition_for(read_game_type(game_type))
+        if problem:
+            raise CatalogueError(f"openspiel:{name} cannot be played here: {problem}")
         self._loaded[name] = definition
         return definition
 
@@ -74,8 +78,12 @@ def refusal(kind: Any) -> str | None:
         return "it needs another game or a file to load (not default-loadable)"
     if kind.dynamics not in (spiel_type.Dynamics.SEQUENTIAL, spiel_type.Dynamics.SIMULTANEOUS):
         return "it is a mean-field game (Arena plays sequential and simultaneous-move games)"
-    if kind.chance_mode == spiel_type.ChanceMode.SAMPLED_STOCHASTIC:
-        return "it draws chance inside the library, not from the episode's seed, so episodes would not replay"
+    sampled = kind.chance_mode == spiel_type.ChanceMode.SAMPLED_STOCHASTIC
+    if sampled and seed_parameter(kind.parameter_specification) is None:
+        return (
+            "it draws chance inside the library and takes no seed (rng_seed or seed) for the episode's"
+            " seed to set, so episodes would not replay"
+        )
     if not (kind.provides_information_state_string or kind.provides_observation_string):
         return "it gives no text view of the game for a player"
     return None

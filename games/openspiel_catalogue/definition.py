@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 from pydantic import BaseModel
 
 from arena.contract.game import GameDefinition
-from arena.contract.options import GameOption, OptionsOnDemand
+from arena.contract.options import GameOption, OptionError, OptionsOnDemand
 from arena.contract.templates import template_version
 from games.openspiel_catalogue import library, prompt
 from games.openspiel_catalogue.curated import CURATED, Curated
 from games.openspiel_catalogue.game_type import GameTypeFacts
 from games.openspiel_catalogue.options import MOVE_CAP, option_list, options_model
+from games.openspiel_catalogue.replay_check import library_seed, refusal_of_play, seed_parameter
 from games.openspiel_catalogue.view import OpenSpielView
 
 if TYPE_CHECKING:
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
 
 ADAPTER_VERSION = 1
 """Bump with any change to how the adapter plays a game (chance draws, seats, the cap)."""
+SEEDED_ADAPTER_VERSION = 2
+"""The adapter's version for games with a seed parameter (hanabi, deep_sea, negotiation ...): from 2
+the episode's seed sets it, so their episodes are not those of version 1."""
 PREFIX = "openspiel"
 
 
@@ -65,7 +69,7 @@ class OpenSpielDefinition(GameDefinition[BaseModel, "OpenSpielObservation", "Ope
     def default_seats(self) -> tuple[str, ...]:
         """:meth:`seats` with the default options, read off the facts (no options model is made)."""
         kind = self.game_type
-        if "players" in kind.parameters:
+        if "players" in kind.parameters and int(kind.parameters["players"]) >= kind.min_players:
             return self._seat_names(int(kind.parameters["players"]))
         if kind.min_players == kind.max_players:
             return self._seat_names(kind.min_players)
@@ -75,25 +79,64 @@ class OpenSpielDefinition(GameDefinition[BaseModel, "OpenSpielObservation", "Ope
         """The library's parameters that differ from its defaults (as its game string shows them)."""
         defaults = self.game_type.parameters
         values = options.model_dump()
-        return {name: values[name] for name in defaults if values[name] != defaults[name]}
+        return {name: values[name] for name in defaults if name in values and values[name] != defaults[name]}
+
+    @property
+    def seed_parameter(self) -> str | None:
+        """The library parameter that seeds the game's own generator (set from the episode's seed), if any."""
+        return seed_parameter(self.game_type.parameters)
+
+    def game_for(self, seed: int, options: BaseModel) -> Any:
+        """The library's game an episode of ``seed`` plays.
+
+        A game with a seed parameter is loaded afresh with the episode's seed: such games keep
+        their generator in the game object, so two episodes from one cached game would draw on.
+        """
+        name = self.seed_parameter
+        if name is None:
+            return self.facts(options).game
+        return library.load_fresh(
+            self.short_name, {**self.library_parameters(options), name: library_seed(seed)}
+        )
+
+    def resolve_options(self, given: dict[str, Any]) -> dict[str, Any]:
+        """As for every game, and the library's seed parameter refused by name: the episode's seed sets it."""
+        name = self.seed_parameter
+        if name is not None and name in given:
+            raise OptionError(
+                f"option {name} of {self.name} is set from the episode's seed (give the seed instead: --seed)"
+            )
+        return super().resolve_options(given)
 
     def facts(self, options: BaseModel) -> GameFacts:
         """The library's game for ``options`` (cached) and how the adapter shows it."""
         return _facts(self.short_name, tuple(sorted(self.library_parameters(options).items())))
 
-    def parse_options(self, given: dict[str, Any]) -> BaseModel:
-        """The options, also checked by the library (a combination it refuses is a one-line ValueError)."""
+    def parse_options(self, given: dict[str, Any], *, replayed: bool = True) -> BaseModel:
+        """The options, checked by the library and by playing them: a refusal is a one-line ValueError.
+
+        The game is built and played twice from one seed (:mod:`.replay_check`) before anything
+        is stored: a combination the library refuses, moves it cannot list, or chance it draws
+        that the seed does not decide are refused here, not found in a stored episode.
+        ``replayed=False`` checks the options and loads the game only.
+        """
         options = super().parse_options(given)
-        self.facts(options)
+        try:
+            self.facts(options)
+        except ValueError as exc:  # the library refuses the parameters: the command line's to fix
+            raise OptionError(str(exc)) from None
+        problem = refusal_of_play(self, options) if replayed else None
+        if problem:
+            raise OptionError(problem)
         return options
 
     def seats(self, options: BaseModel) -> tuple[str, ...]:
         kind = self.game_type
-        if "players" in kind.parameters:
+        if "players" in kind.parameters and int(getattr(options, "players", 0)) >= kind.min_players:
             count = int(getattr(options, "players", 0))
         elif kind.min_players == kind.max_players:  # no need to load the game (listing stays fast)
             count = kind.min_players
-        else:
+        else:  # the library's choice (hanabi's players 0)
             count = self.facts(options).game.num_players()
         return self._seat_names(count)
 
@@ -151,9 +194,10 @@ def definition_for(game_type: GameTypeFacts) -> OpenSpielDefinition:
     title = game_type.long_name
     rules = curated.rules if curated else prompt.GENERIC_RULES
     order = list(CURATED).index(short_name) if curated else len(CURATED)
+    adapter_version = SEEDED_ADAPTER_VERSION if seed_parameter(game_type.parameters) else ADAPTER_VERSION
     facts: dict[str, Any] = {
         "name": f"{PREFIX}:{short_name}",
-        "version": f"{library.version()}/{ADAPTER_VERSION}",
+        "version": f"{library.version()}/{adapter_version}",
         "title": title,
         "description": curated.description if curated else _description(game_type),
         "prompt_version": template_version(prompt.FRAME, rules, prompt.TEMPLATE),

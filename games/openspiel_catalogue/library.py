@@ -79,6 +79,11 @@ def load(name: str, parameters: dict[str, Any]) -> Any:
     return _load(name, tuple(sorted(parameters.items())))
 
 
+def load_fresh(name: str, parameters: dict[str, Any]) -> Any:
+    """``pyspiel.load_game(name, parameters)`` loaded anew (a game holding its own generator); ValueError."""
+    return _load.__wrapped__(name, tuple(sorted(parameters.items())))
+
+
 @functools.lru_cache(maxsize=64)
 def load_string(text: str) -> Any:
     """``pyspiel.load_game(text)`` for a game string the library wrote (``str(game)``), cached."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from arena.contract.options import GameOption
 from games.openspiel_catalogue.curated import Curated
 from games.openspiel_catalogue.game_type import GameTypeFacts
+from games.openspiel_catalogue.replay_check import SEED_PARAMETERS
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -26,13 +27,19 @@ def option_list(facts: GameTypeFacts, curated: Curated | None) -> tuple[GameOpti
     words = curated.parameters if curated else {}
     options = []
     for name, default in sorted(facts.parameters.items()):
+        if name in SEED_PARAMETERS:
+            continue  # Arena's: the episode's seed sets it
         said = words.get(name)
         minimum = said.minimum if said is not None else None
         maximum = said.maximum if said is not None else None
+        description = said.description if said else f"the library's parameter {name}"
+        choices: tuple[object, ...] = said.choices if said is not None else ()
         if name == "players":
             minimum, maximum = facts.min_players, facts.max_players
-        description = said.description if said else f"the library's parameter {name}"
-        choices = said.choices if said is not None else ()
+            if default < facts.min_players:  # hanabi's 0: the library picks (and aborts on 1: a choice list)
+                choices = (default, *range(facts.min_players, facts.max_players + 1))
+                minimum = maximum = None
+                description += f" ({default}: the library's choice)"
         options.append(GameOption(name, default, description, choices, minimum, maximum))
     cap_help = "Arena stops the game after this many moves (0: never); each seat scores its return so far"
     options.append(GameOption(MOVE_CAP, curated.move_cap if curated else 0, cap_help, minimum=0))

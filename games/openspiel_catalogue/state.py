@@ -33,7 +33,7 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
         super().__init__(definition, seed, options)
         self.spiel_definition: OpenSpielDefinition = definition  # type: ignore[assignment]
         facts = self.spiel_definition.facts(options)
-        self.game: Any = facts.game
+        self.game: Any = self.spiel_definition.game_for(seed, options)
         self.perfect = facts.perfect
         self.view_kind = facts.view_kind
         self.move_cap: int = getattr(options, "move_cap", 0)

@@ -117,7 +117,7 @@ def test_a_library_error_is_one_line_without_the_librarys_own_stderr(
             r"unknown OpenSpiel game 'nosuch' \(`arena games` lists the curated ones; the library has \d+",
         ),
         ("misere", "cannot be played here: it needs another game or a file to load"),
-        ("negotiation", "cannot be played here: it draws chance inside the library"),
+        ("crossword", "cannot be played here: it takes its moves as action structs only"),
     ],
 )
 def test_games_arena_cannot_play_are_refused_in_one_line(name: str, reason: str) -> None:

@@ -5,7 +5,8 @@ Random against random through the real runner, recorded in a real SQLite file, a
 ``pyspiel`` loop with the same draws: chance from ``random.Random(seed).choices`` over the
 state's outcomes, each seat's move from its own generator (the one Arena gives a
 ``baseline:random`` seat) over ``legal_actions``. Among the games: chance (liar's dice, the
-pokers, pig), simultaneous moves (goofspiel) and three players (Kuhn poker).
+pokers, pig), chance the library draws itself from the seed Arena hands it (hanabi's start
+player, negotiation's deal), simultaneous moves (goofspiel) and three players (Kuhn poker).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("hex", {"board_size": 5}),
     ("chess", {"move_cap": 30}),
     ("pig", {"winscore": 20}),
+    ("hanabi", {"random_start_player": True}),  # the library draws the start player: the seed is handed over
+    ("negotiation", {}),  # sampled chance inside the library, seeded by rng_seed
 ]
 SEEDS = (0, 1, 2)
 
