@@ -57,23 +57,33 @@ def _trace(state: Any) -> dict[str, Any]:
     return {"json": state.to_json(), "returns": state.returns()}
 
 
-def _step(state: Any, rng: random.Random) -> None:
-    """One step of every pending seat with a random move."""
-    state.apply({seat: state.sample_action(seat, rng) for seat in state.pending()})
+def _step(state: Any, rng: random.Random) -> int:
+    """One step of every pending seat with a random move; how many listed moves TextArena refused.
+
+    Where the environment accepts no move at all (IndianPoker once a player's chips are below zero)
+    nothing is listed, and the move sent then is not counted: its refusal is the environment's rule.
+    """
+    actions = {seat: state.sample_action(seat, rng) for seat in state.pending()}
+    listed = {seat for seat, action in actions.items() if action.move in state.legal_moves(seat)}
+    before = _refused(state)
+    state.apply(actions)
+    after = _refused(state)
+    return sum(1 for seat in listed if after[seat] > before[seat])
 
 
-def refused_moves(state: Any) -> int:
-    """How many moves TextArena refused in the episode (every seat)."""
-    return sum(int(result.metrics.get("refused_moves", 0)) for result in state.result().values())
+def _refused(state: Any) -> dict[str, int]:
+    """How many moves TextArena refused each seat so far."""
+    return {seat: int(result.metrics.get("refused_moves", 0)) for seat, result in state.result().items()}
 
 
 def _play(definition: Any, seed: int, cap: int, listed: bool) -> tuple[Any, int]:
     """An episode of ``seed`` played alone with random moves, and how many listed moves were refused."""
     state = definition.create(seed)
     rng = random.Random(seed)
+    refused = 0
     while not state.over() and _steps(state) < cap:
-        _step(state, rng)
-    return state, refused_moves(state) if listed else 0
+        refused += _step(state, rng)
+    return state, refused if listed else 0
 
 
 def check_candidate(entry: ListedEnv, seeds: tuple[int, ...], cap: int) -> CheckResult:

@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+_BRACKETED = re.compile(r"\[[^\[\]\n]+\]")
+
 MoveList = Callable[[dict[str, Any], int, Any], list[str]]
 """(game state, acting player id, the unwrapped environment) -> the legal moves."""
 
@@ -266,6 +268,136 @@ def minesweeper(state: dict[str, Any], player: int, env: Any) -> list[str]:
     return [f"[{r} {c}]" for r in range(len(revealed)) for c in range(len(revealed[0])) if not revealed[r][c]]
 
 
+def breakthrough(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Every step of an own pawn the environment's own rule allows (``[a2a3]``)."""
+    size = len(state["board"])
+    ahead = 1 if player == 0 else -1
+    moves = []
+    for r, c in itertools.product(range(size), range(size)):
+        for dc in (-1, 0, 1):
+            tr, tc = r + ahead, c + dc
+            if 0 <= tr < size and 0 <= tc < size and env._is_valid_move(player, r, c, tr, tc):
+                moves.append(f"[{chr(97 + c)}{r + 1}{chr(97 + tc)}{tr + 1}]")
+    return moves
+
+
+def alquerque(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """A forward step to an empty point, or a jump over an opponent to an empty point (``[7 12]``:
+    TextArena takes point numbers as well as ``a2``-style squares)."""
+    board, size = state["board"], len(state["board"])
+    own, other = ("R", "B") if player == 0 else ("B", "R")
+    moves = []
+    for r, c in itertools.product(range(size), range(size)):
+        if board[r][c] != own:
+            continue
+        for dr, dc in env.forward_dirs[player]:
+            if 0 <= r + dr < size and 0 <= c + dc < size and board[r + dr][c + dc] == "":
+                moves.append(f"[{r * size + c} {(r + dr) * size + c + dc}]")
+        for dr, dc in env.neighbours:
+            tr, tc = r + 2 * dr, c + 2 * dc
+            if 0 <= tr < size and 0 <= tc < size and board[tr][tc] == "" and board[r + dr][c + dc] == other:
+                moves.append(f"[{r * size + c} {tr * size + tc}]")
+    return moves
+
+
+def lines_of_action(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Every move of an own piece as far as the pieces on its line, not over an opponent, not onto an
+    own piece (``[b1b3]``)."""
+    board, size = state["board"], len(state["board"])
+    own, other = ("O", "X") if player == 0 else ("X", "O")
+    moves = []
+    for r, c in itertools.product(range(size), range(size)):
+        if board[r][c] != own:
+            continue
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+            n = env._count_pieces_on_line(r, c, dr, dc)
+            tr, tc = r + dr * n, c + dc * n
+            if not (0 <= tr < size and 0 <= tc < size) or board[tr][tc] == own:
+                continue
+            if any(board[r + dr * k][c + dc * k] == other for k in range(1, n)):
+                continue
+            moves.append(f"[{env.rc_to_coord(r, c)}{env.rc_to_coord(tr, tc)}]")
+    return moves
+
+
+def santorini(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """The moves the environment's own generator gives the player (``[N1C1C2B2]``)."""
+    return list(dict.fromkeys(_BRACKETED.findall(env._get_valid_moves(player))))
+
+
+def peg_jump(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Every jump of a peg over a peg into an empty hole (``[4 1]``)."""
+    board = state["board"]
+    return [f"[{f} {t}]" for f, o, t in env.ALLOWED_MOVES if board[f] and board[o] and not board[t]]
+
+
+def rush_hour(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Every car that can slide forward (``[A+]``) or back (``[A-]``), by the environment's own check."""
+    vehicles = state["vehicles"]
+    return [
+        f"[{vid}{'+' if forward else '-'}]"
+        for vid, vehicle in sorted(vehicles.items())
+        for forward in (True, False)
+        if env._can_move(vehicles, vehicle, forward)
+    ]
+
+
+def slitherlink(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Every edge of the grid, to toggle (``[h 0 1]``, ``[v 2 0]``)."""
+    return [f"[h {r} {c}]" for r in range(env.R + 1) for c in range(env.C)] + [
+        f"[v {r} {c}]" for r in range(env.R) for c in range(env.C + 1)
+    ]
+
+
+def mastermind(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Every code the environment takes (``[2 1 4 5]``): repeated numbers only where it allows them,
+    and no code guessed before."""
+    numbers, length = range(1, int(state["num_numbers"]) + 1), int(state["code_length"])
+    codes = (
+        itertools.product(numbers, repeat=length)
+        if state["duplicate_numbers"]
+        else itertools.permutations(numbers, length)
+    )
+    guessed = {tuple(entry["guess"]) for entry in state["history"]}
+    return ["[" + " ".join(map(str, code)) + "]" for code in codes if code not in guessed]
+
+
+def indian_poker(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Check or call, fold, and bets or raises of 1, 5 and 10 chips and all in (the environment filters)."""
+    chips = int(state["player_chips"][player])
+    amounts = sorted({a for a in (1, 5, 10, chips) if a > 0})
+    return ["[check]", "[call]", "[fold]"] + [f"[{verb} {a}]" for verb in ("bet", "raise") for a in amounts]
+
+
+def golf(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Draw or take, then swap into any position or discard, knock, peek (the environment filters)."""
+    positions = [f"{r} {c}" for r in range(env.num_cards // env.num_columns) for c in range(env.num_columns)]
+    return ["[draw]", "[take]", "[discard]", "[knock]"] + [
+        f"[{verb} {at}]" for verb in ("swap", "peek") for at in positions
+    ]
+
+
+def set_cards(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Any three different cards on the board, by position from 1 (``[1, 5, 9]``); a triple that is
+    no set is accepted and scores nothing."""
+    return [f"[{a}, {b}, {c}]" for a, b, c in itertools.combinations(range(1, len(state["board"]) + 1), 3)]
+
+
+def logic_puzzle(state: dict[str, Any], player: int, env: Any) -> list[str]:
+    """Every cell marked X or O that the environment's own checks take: in its grid (it compares the
+    names in lower case) and not marked so already (``[park alice X]``). Wrong marks are accepted
+    (the reward counts the right ones), so the list gives nothing away."""
+    moves = []
+    for grid in env.game_board.values():
+        for name, items in grid.items():
+            for item in items:
+                row, col = str(name).lower(), str(item).lower()
+                if not (row.isalpha() and col.isalpha() and env._is_within_bounds(row, col)):
+                    continue
+                moves += [f"[{row} {col} {m}]" for m in ("X", "O") if not env._is_repeated_mark(row, col, m)]
+    return list(dict.fromkeys(moves))
+
+
 MOVES: dict[str, MoveList] = {
     "tic_tac_toe": tic_tac_toe,
     "connect_four": connect_four,
@@ -302,6 +434,18 @@ MOVES: dict[str, MoveList] = {
     "tower_of_hanoi": tower_of_hanoi,
     "lights_out": lights_out,
     "minesweeper": minesweeper,
+    "breakthrough": breakthrough,
+    "alquerque": alquerque,
+    "lines_of_action": lines_of_action,
+    "santorini": santorini,
+    "peg_jump": peg_jump,
+    "rush_hour": rush_hour,
+    "slitherlink": slitherlink,
+    "mastermind": mastermind,
+    "indian_poker": indian_poker,
+    "golf": golf,
+    "set_cards": set_cards,
+    "logic_puzzle": logic_puzzle,
 }
 """Each listing's ``moves`` key to its function."""
 
@@ -315,8 +459,6 @@ ANNOUNCED_MARKERS = (
     "Your remaining hand:",
 )
 """Where an environment lists the moves it takes now, in its own message to the player."""
-
-_BRACKETED = re.compile(r"\[[^\[\]\n]+\]")
 
 
 def announced(texts: list[str]) -> list[str]:

@@ -26,7 +26,12 @@ class TextArenaView(GameView["TextArenaState", "TextArenaAction"]):
         for seat in seats:
             told = [m for m in state.history(seat) if m.kind != "PROMPT"]
             shown = told[-self.recent :]
-            lines = [f"== {seat} (TextArena player {player_id(seat)}) =="]
+            who = (
+                "its own copy of the puzzle"
+                if state.definition.listing.race
+                else f"TextArena player {player_id(seat)}"
+            )
+            lines = [f"== {seat} ({who}) =="]
             if len(told) > len(shown):
                 lines.append(f"({len(told) - len(shown)} earlier messages)")
             lines.append(conversation(shown).strip("\n"))

@@ -82,14 +82,14 @@ def test_racers_get_the_same_puzzle_and_the_reward_then_fewer_steps_decide() -> 
 
 
 def test_a_free_move_game_lists_none_and_the_environment_s_rule_decides() -> None:
-    game = get_game("textarena:Breakthrough-v0")
+    game = get_game("textarena:Tak-v0")
     assert "Free moves" in game.description
     state = game.create(2)
     seat = state.pending()[0]
     observation = state.observation(seat)
-    assert observation.moves == [] and observation.examples == list(LISTED["Breakthrough-v0"].examples)
+    assert observation.moves == [] and observation.examples == list(LISTED["Tak-v0"].examples)
     assert state.fallback(seat).move == observation.examples[0]
-    bad = TextArenaAction(move="[a1a8]")  # no pawn moves seven rows: TextArena refuses it
+    bad = TextArenaAction(move="[move (9,9) {(9,8): [F0]}]")  # off the 4x4 board: TextArena refuses it
     assert state.validate(seat, bad) is not None
     refusals = 0
     while not state.over():  # TextArena re-asks the same player, then ends the game against it
@@ -102,6 +102,7 @@ def test_a_free_move_game_lists_none_and_the_environment_s_rule_decides() -> Non
 
 def test_the_listing_says_seats_and_whether_moves_are_listed() -> None:
     assert "2 seats. Moves listed" in get_game("textarena:Othello-v0").description
+    assert "2 to 4 seats. Moves listed" in get_game("textarena:Snake-v0").description
     assert "raced by 2 to 4 seats" in get_game("textarena:Sudoku-v0").description
     assert "Free moves" in get_game("textarena:Sudoku-v0").description
 
