@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel
 
 from arena.contract.game import GameDefinition
-from arena.contract.options import GameOption, OptionsOnDemand, options_model
+from arena.contract.options import GameOption, OptionError, OptionsOnDemand, options_model
 from arena.contract.templates import template_version
 from games.textarena_catalogue.listing import ADAPTER_VERSION, LIBRARY, LIBRARY_VERSION, ListedEnv
 from games.textarena_catalogue.messages import Message, conversation
@@ -100,6 +100,18 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
 
         return BASELINES
 
+    def parse_options(self, given: dict[str, Any]) -> BaseModel:
+        """The options, and the environment built once with them: a failure is a one-line ``OptionError``.
+
+        TextArena checks no parameter: a value its code cannot play fails in the first reset or the
+        first move list, which would otherwise happen after the episode is stored.
+        """
+        options = super().parse_options(given)
+        problem = _start_problem(type(self), json.dumps(options.model_dump(mode="json"), sort_keys=True))
+        if problem:
+            raise OptionError(problem)
+        return options
+
     def constructor_arguments(self, options: BaseModel) -> dict[str, Any]:
         """The environment's parameters as the options set them (``players`` is not one)."""
         return {name: value for name, value in options.model_dump().items() if name != "players"}
@@ -139,15 +151,37 @@ def _rules_text(definition: type[TextArenaDefinition], options_json: str, seat: 
     return "\n".join(prompts)
 
 
+@functools.lru_cache(maxsize=256)
+def _start_problem(definition: type[TextArenaDefinition], options_json: str) -> str | None:
+    """Why the environment cannot start with these options (one line), or ``None``: built once per process."""
+    game = definition()
+    options = game.Options.model_validate(json.loads(options_json))
+    try:
+        state = game.new_state(0, options)
+        for seat in state.pending():  # what the first turn needs: the seat's view and a move to make
+            state.observation(seat)
+            state.fallback(seat)
+    except Exception as exc:  # the library's code fails in its own ways: said in one line
+        said = " ".join(str(exc).split())[:200] or "no message"
+        return (
+            f"{game.name} cannot be played with these options: TextArena fails ({type(exc).__name__}: {said})"
+        )
+    return None
+
+
 @functools.cache
 def _option_list(listing: ListedEnv) -> tuple[GameOption, ...]:
     low, high = listing.players
     players = (
         [GameOption("players", low, "how many players", minimum=low, maximum=high)] if low != high else []
     )
+    ranges = {name: (low, high) for name, low, high in listing.ranges}
     return (
         *players,
-        *(GameOption(name, default, f"TextArena's {name} parameter") for name, default in listing.options),
+        *(
+            GameOption(name, default, f"TextArena's {name} parameter", (), *ranges.get(name, (None, None)))
+            for name, default in listing.options
+        ),
     )
 
 

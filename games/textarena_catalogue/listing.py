@@ -38,6 +38,9 @@ class ListedEnv:
     ones whose every value plays); a test checks the defaults against TextArena's registry."""
     uses_numpy: bool = False
     """Whether it draws from numpy's global generator (then the isolation swaps that too)."""
+    ranges: tuple[tuple[str, int, int], ...] = ()
+    """(option, lowest, highest) where the environment's code breaks or never ends outside them
+    (TextArena checks none): a board of 0 rows, a grid too small for the ships it places."""
     race: bool = False
     """A one-player puzzle raced: each seat plays its own copy of the same seeded puzzle."""
     examples: tuple[str, ...] = ()
@@ -91,6 +94,7 @@ CANDIDATES: dict[str, ListedEnv] = {
                 ("num_rows", 6),
                 ("num_cols", 7),
             ),
+            ranges=(("num_rows", 4, 12), ("num_cols", 4, 15)),  # its registered sizes run 6x7 to 12x15
         ),
         ListedEnv("Nim-v0", "Nim", "Take objects from piles (3, 4, 5); whoever takes the last wins.", "nim"),
         ListedEnv(
@@ -99,6 +103,7 @@ CANDIDATES: dict[str, ListedEnv] = {
             "Three-card poker: one card each, check, bet, call or fold, over several hands.",
             "kuhn_poker",
             options=(("max_rounds", 3),),
+            ranges=(("max_rounds", 1, 50),),
         ),
         ListedEnv(
             "LiarsDice-v0-small",
@@ -107,6 +112,7 @@ CANDIDATES: dict[str, ListedEnv] = {
             "liars_dice",
             players=(2, 15),
             options=(("num_dice", 3),),
+            ranges=(("num_dice", 1, 10),),
         ),
         ListedEnv(
             "HighSociety-v0",
@@ -129,6 +135,7 @@ CANDIDATES: dict[str, ListedEnv] = {
                 ("winning_score", 100),
                 ("max_turns", 100),
             ),
+            ranges=(("winning_score", 1, 1000), ("max_turns", 1, 1000)),
         ),
         ListedEnv(
             "Poker-v0",
@@ -141,6 +148,12 @@ CANDIDATES: dict[str, ListedEnv] = {
                 ("small_blind", 10),
                 ("big_blind", 20),
             ),
+            ranges=(
+                ("num_rounds", 1, 100),
+                ("starting_chips", 1, 1_000_000),
+                ("small_blind", 1, 1_000_000),
+                ("big_blind", 1, 1_000_000),
+            ),
         ),
         ListedEnv(
             "ColonelBlotto-v0",
@@ -148,6 +161,7 @@ CANDIDATES: dict[str, ListedEnv] = {
             "Split 20 units over 3 fields each round; winning more fields wins the round.",
             "colonel_blotto",
             options=(("num_rounds", 9),),
+            ranges=(("num_rounds", 1, 50),),
         ),
         ListedEnv(
             "IteratedPrisonersDilemma-v0",
@@ -162,6 +176,7 @@ CANDIDATES: dict[str, ListedEnv] = {
                 ("sucker_reward", 0),
                 ("mutual_defect_reward", 1),
             ),
+            ranges=(("num_rounds", 1, 100), ("communication_turns", 0, 10)),
         ),
         ListedEnv(
             "Battleship-v0",
@@ -169,6 +184,7 @@ CANDIDATES: dict[str, ListedEnv] = {
             "Find and sink the other side's hidden ships on a grid.",
             "battleship",
             options=(("grid_size", 5),),
+            ranges=(("grid_size", 5, 20),),  # its ships are 2-5 long; rows are lettered; registered 5-20
         ),
         # -- more two-or-more-seat games (issue 48) --
         ListedEnv(
