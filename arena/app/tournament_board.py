@@ -93,7 +93,8 @@ def leader_rows(table: dict[str, Any]) -> list[LeaderRow]:
                 usd_per_episode=row.get("usd_per_episode"),
                 unpriced=bool(row.get("unpriced")),
                 group=row.get("group"),
-                rating_label=rating_text(row),
+                # Marked like the CLI's table: over a tenth of its decisions were the game's fallback.
+                rating_label=rating_text(row) + (" !" if row.get("fallback_heavy") else ""),
                 interval_label=interval_text(row),
             )
         )

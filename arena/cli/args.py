@@ -73,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--budget-tokens", type=int, default=None, help="stop the episode past this many tokens"
     )
+    play.add_argument("--on-invalid", **ON_INVALID_FLAG)
     play.add_argument("--quiet", action="store_true", help="print only the results")
     play.add_argument("--db", dest="sub_db", help=argparse.SUPPRESS)
 
@@ -204,6 +205,15 @@ CLUSTER_HELP = (
 )
 
 
+ON_INVALID_FLAG: dict[str, Any] = {
+    "choices": ("fallback", "forfeit"),
+    "default": "fallback",
+    "help": "a model's unusable answer after the re-ask: the game's fallback move (default), or the"
+    " seat forfeits the episode (ranked last, its metrics left out)",
+}
+"""``--on-invalid`` of ``arena play`` and ``arena tournament run``."""
+
+
 def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     """Register ``tournament`` (with its subcommands), ``tournaments`` and ``leaderboard``."""
     tournament = sub.add_parser("tournament", help="run, resume and tabulate tournaments")
@@ -224,6 +234,7 @@ def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]
     run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option")
     run.add_argument("--concurrency", default=None, help="episodes played at once (default 4)")
     run.add_argument("--budget-usd", default=None, help="stop starting episodes past this spend")
+    run.add_argument("--on-invalid", **{**ON_INVALID_FLAG, "default": None})
     run.add_argument("--file", metavar="TOML", help="read the tournament from a TOML file (flags override)")
     run.add_argument("--cluster", metavar="ray[=ADDRESS]", default=None, help=CLUSTER_HELP)
     run.add_argument(

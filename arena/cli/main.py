@@ -157,6 +157,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         seed=None if args.seed is None else parse_seed_flag(args.seed),
         options=options,
         budget=Budget(args.budget_usd, args.budget_tokens),
+        on_invalid=args.on_invalid,
     )
     return _run_play(config, open_store(args), quiet=args.quiet)
 

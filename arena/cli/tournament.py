@@ -45,6 +45,7 @@ def config_from_args(
         "options": pairs(args.option, "--option") or None,
         "concurrency": args.concurrency,
         "budget_usd": args.budget_usd,
+        "on_invalid": args.on_invalid,
         "cluster": args.cluster,
     }
     if args.episode_seed is not None:
@@ -89,12 +90,16 @@ def _play(store: Store, tournament_id: int, console: Console, cluster: str | Non
     ) as bar:
         task = bar.add_task("episodes", total=None, rate="", spend="")
         said = False
+        told = 0
 
         def update(progress: TournamentProgress) -> None:
-            nonlocal said
+            nonlocal said, told
             if not said and progress.prepared_at is not None:  # the players are ready: it plays
                 said = True
                 err.print(database_line(store), markup=False, highlight=False, soft_wrap=True)
+            for notice in progress.notices[told:]:  # each said once (a player whose server went away)
+                err.print(plain_text(notice), markup=False, highlight=False, soft_wrap=True)
+            told = len(progress.notices)
             _update_bar(bar, task, progress)
 
         config = load_config(store, tournament_id)

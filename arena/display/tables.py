@@ -15,6 +15,7 @@ from arena.display.fitted import FittedTable
 from arena.display.sanitize import plain_text
 from arena.plugins.players import short_names
 from arena.tournament.intervals import ROUGH_BELOW
+from arena.tournament.standings import FALLBACK_NOTE, fallback_cell
 from arena.tournament.wording import (
     SURE_NOTE,
     gap_text,
@@ -202,21 +203,26 @@ def _ratings_table(
 ) -> Table:
     title = _rated_title("ratings", group, groups, "ratings (95% interval)")
     ratings = Table(title=title, header_style="bold")
-    for name in ("#", "player", "rating", "interval", "episodes", "W", "D", "L", "$/episode"):
+    for name in ("#", "player", "rating", "interval", "fallback", "episodes", "W", "D", "L", "$/episode"):
         ratings.add_column(name, justify="left" if name == "player" else "right", no_wrap=name == "player")
+    heavy = False
     for row in rows:
         rank = row.get("rank")
+        heavy = heavy or bool(row.get("fallback_heavy"))
         ratings.add_row(
             "-" if rank is None else str(rank),
             _shown(names, row["player"]),
-            plain_text(rating_text(row)),
+            plain_text(rating_text(row)) + (" !" if row.get("fallback_heavy") else ""),
             interval_text(row),
+            fallback_cell(row),
             str(row["episodes"]),
             str(row["wins"]),
             str(row["draws"]),
             str(row["losses"]),
             usd_cell(row),
         )
+    if heavy:
+        ratings.caption = FALLBACK_NOTE
     return ratings
 
 
@@ -336,7 +342,16 @@ def _interval(mean: float, low: float | None, high: float | None) -> str:
 
 def _failure_table(table: dict[str, Any], names: Mapping[str, str]) -> Table:
     failures = Table(title="failures (kept apart from skill)", header_style="bold")
-    columns = ("decisions", "invalid", "reasked", "fallback", "timeouts", "provider_errors")
+    columns = (
+        "decisions",
+        "invalid",
+        "reasked",
+        "fallback",
+        "timeouts",
+        "provider_errors",
+        "revised",
+        "forfeited",
+    )
     failures.add_column("player", no_wrap=True)
     for name in columns:
         failures.add_column(label(name), justify="right")

@@ -40,7 +40,9 @@ class MatchConfig:
     tournament_id: int | None = None
     slot_key: str | None = None
     failure_limit: int = DEFAULT_FAILURE_LIMIT
-    """Permanent provider errors in a row that end the episode ``player_failed``."""
+    """Failed decisions in a row (each ended on the fallback) that end the episode ``player_failed``."""
+    on_invalid: str = "fallback"
+    """After an unusable answer and its re-ask: ``fallback`` (the game's move) or ``forfeit``."""
     resume: ResumePoint | None = None
     """A stored episode to continue (see :func:`resume_config`); its own seed is played, whatever ``seed``
     says. A rematch leaves it out."""
@@ -119,6 +121,7 @@ def prepare_runner(
         tournament_id=config.tournament_id,
         slot_key=config.slot_key,
         failure_limit=config.failure_limit,
+        on_invalid=config.on_invalid,
         prepare_players=prepare_players,
         sink=Recorder(store) if store is not None else None,
         yield_point=yield_point,

@@ -2,12 +2,19 @@
 
 The runner asks every pending seat at once, validates each answer against the game's
 action model and rules, re-asks once with the validation error when an answer is
-unparsable or illegal, and otherwise substitutes the game's conservative fallback. A
-misbehaving player never raises out of the runner; an interrupted episode ends
-``aborted`` and the interruption propagates. A seat whose decisions fail with a
-provider error that retrying cannot fix (HTTP 400, 404...) ``failure_limit`` times in a
-row (default 3; a player's own ``failure_limit`` wins) ends the episode
-``player_failed``: it could not play, and its fallbacks must not earn a score.
+unparsable or illegal, and otherwise substitutes the game's conservative fallback
+(``on_invalid="fallback"``, the default) or, with ``on_invalid="forfeit"``, ends the
+episode with that seat forfeiting it when its answers were unusable (unparsable, against
+the schema, illegal, cut off) after the re-ask. A misbehaving player never raises out of
+the runner; an interrupted episode ends ``aborted`` and the interruption propagates.
+
+A failing seat is never scored. Every decision that ends on the fallback, whatever the
+cause (connection, timeout, 5xx, 429 after retries, refusal, unparsable, illegal), counts
+towards the seat's run of failures; ``failure_limit`` in a row (default 3; a player's own
+``failure_limit`` wins) end the episode ``player_failed``, and so does an episode in which
+a model seat made no valid decision of its own. :attr:`EpisodeOutcome.failure` says which
+seat, since when and why, so a tournament can stop seating a player whose server stopped
+answering.
 """
 
 from __future__ import annotations
@@ -65,12 +72,34 @@ async def next_loop_turn() -> None:
 
 
 DEFAULT_FAILURE_LIMIT = 3
-"""Consecutive permanent provider errors from one seat that end an episode ``player_failed``."""
+"""Failed decisions in a row (each ended on the fallback) that end an episode ``player_failed``."""
 _turns_recorded = TurnsRecorded.trusted
 """Looked up once: reading an attribute of a pydantic model class goes through its metaclass."""
 REASK_ERRORS = frozenset(
     {ErrorClass.UNPARSABLE, ErrorClass.SCHEMA, ErrorClass.ILLEGAL, ErrorClass.TRUNCATED, ErrorClass.OVERSIZED}
 )
+"""Failures of the answer itself: re-asked once; then the fallback, or a forfeit under ``forfeit``."""
+SERVER_ERRORS = frozenset({ErrorClass.TIMEOUT, ErrorClass.RATE_LIMITED, ErrorClass.PROVIDER_ERROR})
+"""Failures that say the player's server did not answer (connection, timeout, 5xx, 429 after retries)."""
+ON_INVALID = ("fallback", "forfeit")
+"""What an unusable answer after the re-ask leads to: the game's fallback, or a forfeit of the episode."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFailure:
+    """Why a seat ended its episode ``player_failed``: its last failure and when its run of failures began."""
+
+    seat: str
+    spec: str
+    error: str
+    detail: str
+    since: float
+    """Wall-clock time (``time.time()``) of the first failed decision of the run that ended the episode."""
+
+    @property
+    def server_down(self) -> bool:
+        """The last failure says the player's server stopped answering (not a bad answer)."""
+        return self.error in SERVER_ERRORS
 
 
 @dataclass(slots=True)
@@ -82,6 +111,10 @@ class EpisodeOutcome:
     episode_id: int | None
     message: str = ""
     usage: dict[str, Usage] = field(default_factory=dict)
+    failure: SeatFailure | None = None
+    """The seat that could not play, when the episode ended ``player_failed``."""
+    forfeited: str | None = None
+    """The seat that forfeited the episode (``on_invalid="forfeit"``), if one did."""
 
 
 _EPISODE_KEYS = itertools.count(1)
@@ -137,6 +170,7 @@ class EpisodeRunner:
         tournament_id: int | None = None,
         slot_key: str | None = None,
         failure_limit: int = DEFAULT_FAILURE_LIMIT,
+        on_invalid: str = "fallback",
         prepare_players: bool = True,
         sink: EpisodeSink | None = None,
         yield_point: YieldPoint = next_loop_turn,
@@ -164,8 +198,14 @@ class EpisodeRunner:
         self.decisions = dict.fromkeys(game.seats, 0)
         self.revised = dict.fromkeys(game.seats, 0)
         self.failure_limit = failure_limit
+        if on_invalid not in ON_INVALID:
+            raise ValueError(f"on_invalid must be one of {', '.join(ON_INVALID)}, not {on_invalid!r}")
+        self.on_invalid = on_invalid
         self.failure_streak = dict.fromkeys(game.seats, 0)
-        self.last_failure = dict.fromkeys(game.seats, "")
+        self.last_failure: dict[str, tuple[str, str]] = dict.fromkeys(game.seats, ("", ""))
+        self.failing_since = dict.fromkeys(game.seats, 0.0)
+        self.failure: SeatFailure | None = None
+        self.forfeited: str | None = None
         self.episode_id: int | None = None
         self.seat_configs: dict[str, dict[str, Any]] = {}
         self._turn_index = 0
@@ -242,6 +282,9 @@ class EpisodeRunner:
 
     def _end(self, status: str, message: str) -> EpisodeOutcome:
         results = self.game.result()
+        if self.forfeited is not None:
+            # Kept as the game left it; tables rank the seat last and leave its metrics out.
+            results[self.forfeited].metrics["forfeited"] = 1
         for seat, result in results.items():
             decisions = self.decisions[seat]
             result.metrics["fallbacks"] = self.fallbacks[seat]
@@ -251,7 +294,8 @@ class EpisodeRunner:
             if self.players[seat].kind == "model":  # only a model's reply can hold several answers
                 result.metrics["revised"] = self.revised[seat]
         self._emit(EpisodeEnded(status=status, results=results, message=message, usage=dict(self.usage)))
-        return EpisodeOutcome(status, results, self.episode_id, message, self.usage)
+        failure = self.failure if status == EpisodeStatus.PLAYER_FAILED else None
+        return EpisodeOutcome(status, results, self.episode_id, message, self.usage, failure, self.forfeited)
 
     async def _play(self) -> tuple[str, str]:
         game, players = self.game, self.players
@@ -297,6 +341,10 @@ class EpisodeRunner:
                 self._turn_index += len(turns)
                 self._emit(_turns_recorded(step=step, turns=turns))
             step += 1
+            forfeit = next((record for record in records if record.forfeit), None)
+            if forfeit is not None:
+                self.forfeited = forfeit.seat
+                return EpisodeStatus.FINISHED, forfeit.forfeit
             if any(self.failure_streak.values()):
                 broken = self._broken_seat()
                 if broken:
@@ -305,6 +353,9 @@ class EpisodeRunner:
                 reason = self.budget.exceeded(Usage.total(self.usage.values()))
                 if reason:
                     return EpisodeStatus.BUDGET_EXCEEDED, reason
+        idle = self._no_own_decision()
+        if idle:
+            return EpisodeStatus.PLAYER_FAILED, idle
         return EpisodeStatus.FINISHED, ""
 
     async def _catch_up(self, resume: ResumePoint) -> list[TurnsRecorded]:
@@ -375,22 +426,45 @@ class EpisodeRunner:
         return own if own is not None and own > 0 else self.failure_limit
 
     def _broken_seat(self) -> str:
-        """Why a seat cannot play (its run of permanent provider errors), or ``""``."""
+        """Why a seat cannot play (its run of failed decisions reached its limit), or ``""``."""
         for seat, streak in self.failure_streak.items():
             if streak and streak >= self._limit(seat):
-                player = self.players[seat]
+                error, detail = self.last_failure[seat]
+                self._fail(seat)
                 return (
-                    f"seat {seat} ({player.spec}) could not play: {streak} decisions in a row failed"
-                    f" with a provider error; last: {self.last_failure[seat]}"
+                    f"seat {seat} ({self.players[seat].spec}) could not play: {streak} decisions in a row"
+                    f" failed; last: {error}: {detail}"
                 )
         return ""
 
-    def _track_failures(self, seat: str, decision: Decision) -> None:
-        if decision.permanent and decision.error is not None:
-            self.failure_streak[seat] += 1
-            self.last_failure[seat] = decision.error_detail or str(decision.error)
-        elif self.failure_streak[seat]:
+    def _no_own_decision(self) -> str:
+        """Why the episode cannot be scored: a model seat none of whose decisions was its own, or ``""``."""
+        for seat, player in self.players.items():
+            decisions = self.decisions[seat]
+            if player.kind == "model" and decisions and self.fallbacks[seat] == decisions:
+                error, detail = self.last_failure[seat]
+                self._fail(seat)
+                return (
+                    f"seat {seat} ({player.spec}) made no valid decision of its own: all {decisions} were"
+                    f" the game's fallback; last: {error}: {detail}"
+                )
+        return ""
+
+    def _fail(self, seat: str) -> None:
+        error, detail = self.last_failure[seat]
+        since = self.failing_since[seat]
+        self.failure = SeatFailure(seat, self.players[seat].spec, error, detail, since)
+
+    def _track_failures(self, seat: str, pending: PendingTurn) -> None:
+        """Count a decision that ended on the fallback towards the seat's run; a valid one ends the run."""
+        if not pending.fallback:
             self.failure_streak[seat] = 0
+            return
+        if not self.failure_streak[seat]:
+            self.failing_since[seat] = time.time()
+        self.failure_streak[seat] += 1
+        last = pending.attempts[-1]
+        self.last_failure[seat] = (last.error, last.detail)
 
     async def _decide(self, seat: str, step: int, observation: BaseModel) -> PendingTurn:
         game = self.game
@@ -420,13 +494,13 @@ class EpisodeRunner:
                 decision.latency = time.perf_counter() - started
             if len(decision.raw) > MAX_REPLY_CHARS:  # any kind of player: stored cut, never used
                 decision = oversized(decision, len(decision.raw))
-            self._track_failures(seat, decision)
             if pending.absorb(decision, request):
                 self.usage[seat] += decision.usage
             action, error, detail = self._check(seat, decision)
             if action is not None:
                 pending.accept(action, decision)
                 self.revised[seat] += int(decision.revised)
+                self._track_failures(seat, pending)
                 return pending
             pending.attempts.append(
                 Attempt(
@@ -442,6 +516,16 @@ class EpisodeRunner:
                 break
         self.fallbacks[seat] += 1
         pending.accept(game.fallback(seat), None)
+        last = pending.attempts[-1]
+        if self.on_invalid == "forfeit" and ErrorClass(last.error) in REASK_ERRORS:
+            # The step is still recorded (what the seat was asked and answered is kept, the fallback
+            # marked as such), then the episode ends with this seat forfeiting it.
+            pending.forfeit = (
+                f"seat {seat} ({player.spec}) forfeited at step {step + 1}: no usable answer after the"
+                f" re-ask ({last.error}: {last.detail})"
+            )
+        else:
+            self._track_failures(seat, pending)
         return pending
 
     def _check(self, seat: str, decision: Decision) -> tuple[BaseModel | None, str, str]:

@@ -36,6 +36,8 @@ class PendingTurn:
     fallback: bool = False
     revised: bool = False
     """The decision used was the last of several different answers in its reply."""
+    forfeit: str = ""
+    """Why the seat forfeits the episode with this decision (``on_invalid="forfeit"``), else empty."""
     action_model: BaseModel = field(default=None)  # type: ignore[assignment]
 
     def absorb(self, decision: Decision, request: DecisionRequest) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -40,6 +40,11 @@ class TournamentConfig(BaseModel):
     )
     budget_usd: float | None = Field(default=None, ge=0, description="stop starting episodes past this spend")
     retries: int = Field(default=1, ge=0, le=5, description="replays of a slot whose episode failed")
+    on_invalid: Literal["fallback", "forfeit"] = Field(
+        default="fallback",
+        description="a seat's unusable answer after the re-ask: the game's fallback move, or a forfeit of"
+        " the episode (ranked last, its metrics left out)",
+    )
     cluster: str | None = Field(
         default=None,
         description="where to play: ray (a Ray instance started here) or ray=ADDRESS (a running cluster);"
@@ -79,8 +84,8 @@ def load_config_file(path: str | Path, **overrides: Any) -> TournamentConfig:
     """Read a TOML tournament file; ``overrides`` (non-``None`` values) win over the file.
 
     The file holds the same fields as the flags: ``game``, ``players`` (a list), ``seeds``,
-    ``seed``, ``name``, ``concurrency``, ``budget_usd``, ``retries``, ``cluster`` and an
-    ``[options]`` table.
+    ``seed``, ``name``, ``concurrency``, ``budget_usd``, ``retries``, ``on_invalid``, ``cluster``
+    and an ``[options]`` table.
     """
     file = Path(path)
     try:

@@ -42,7 +42,7 @@ from arena.tournament.report_metrics import metrics_markdown
 from arena.tournament.report_schema import validate_report
 from arena.tournament.run import load_tournament
 from arena.tournament.schedule import deal_seed
-from arena.tournament.standings import tournament_table
+from arena.tournament.standings import FALLBACK_NOTE, fallback_cell, tournament_table
 from arena.tournament.wording import (
     SURE_NOTE,
     gap_text,
@@ -61,6 +61,15 @@ TIMEOUT_NOTE = "the runner sets no per-decision timeout; each model player appli
 
 class NothingToReport(ValueError):
     """The tournament has no finished episode yet."""
+
+
+ON_INVALID_RULES = {
+    "fallback": "fallback: an answer still unusable after the re-ask is replaced by the game's fallback"
+    " (counted; a rating of which more than a tenth of the decisions were fallbacks is marked !)",
+    "forfeit": "forfeit: a seat whose answer is still unusable after the re-ask forfeits the episode"
+    " (ranked last in it, its metrics of that episode left out)",
+}
+"""The invalid-move policy (``--on-invalid``) as the report's harness states it."""
 
 
 def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
@@ -106,6 +115,7 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
             "seats": info["seats"],
             "options": info["options"],
             "players": players,
+            "on_invalid": config.on_invalid,
             "episodes_planned": info["slots"],
             "episodes_finished": info["counted"],
             "status": status,
@@ -121,6 +131,7 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
             "timeout_note": TIMEOUT_NOTE,
             "reask": "one re-ask with the validation error for: " + ", ".join(sorted(REASK_ERRORS)),
             "fallback": inspect.getdoc(type(sample).fallback) or "the game's conservative fallback",
+            "on_invalid": ON_INVALID_RULES[config.on_invalid],
             "budget": {"usd": config.budget_usd} if config.budget_usd is not None else None,
             "concurrency": config.concurrency,
             "runs": list(dict(row.get("config") or {}).get("runs") or []),
@@ -338,8 +349,8 @@ def _ratings_markdown(report: dict[str, Any]) -> list[str]:
             lines += ["", f"### Group {group} (comparable within this group only)"]
         lines += [
             "",
-            "| # | player | rating | 95% interval | episodes | W | D | L | $/episode |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+            "| # | player | rating | 95% interval | fallback | episodes | W | D | L | $/episode |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for row in (r for r in report["players"] if r.get("group") == group):
             dollars = (
@@ -349,11 +360,14 @@ def _ratings_markdown(report: dict[str, Any]) -> list[str]:
                 if is_free(report, row["player"])
                 else _cell(row.get("usd_per_episode"), 4)
             )
+            mark = " !" if row.get("fallback_heavy") else ""
             lines.append(
-                f"| {_cell(row.get('rank'))} | {_cell(row['player'])} | {_cell(rating_text(row))}"
-                f" | {_cell(interval_text(row))} | {row['episodes']} | {row['wins']} | {row['draws']}"
-                f" | {row['losses']} | {dollars} |"
+                f"| {_cell(row.get('rank'))} | {_cell(row['player'])} | {_cell(rating_text(row))}{mark}"
+                f" | {_cell(interval_text(row))} | {fallback_cell(row)} | {row['episodes']} | {row['wins']}"
+                f" | {row['draws']} | {row['losses']} | {dollars} |"
             )
+        if any(r.get("fallback_heavy") for r in report["players"] if r.get("group") == group):
+            lines += ["", _cell(FALLBACK_NOTE)]
     if info.get("openskill"):
         lines += [
             "",

@@ -106,6 +106,7 @@ def head_lines(report: dict[str, Any]) -> list[str]:
         f" steps with the default deal, at most {harness['max_steps']} on this tournament's deals",
         f"- re-ask: {cell(harness['reask'])}",
         f"- fallback: {cell(harness['fallback'])}",
+        f"- invalid-move policy: {cell(harness.get('on_invalid', ''))}",
         f"- timeout: {cell(harness['timeout_note'])}",
         f"- concurrency {harness['concurrency']}; {_budget(harness['budget'])}",
         *(f"- run {number}: {run_line(run)}" for number, run in enumerate(harness.get("runs") or [], 1)),
@@ -255,13 +256,14 @@ def _failures(report: dict[str, Any]) -> list[str]:
         "## Failures (kept apart from skill)",
         f"- episodes by status: {cell(counts_text(failures['episodes_by_status']))}",
         "",
-        "| player | decisions | invalid | re-asked | fallback | timeouts | provider errors |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| player | decisions | invalid | re-asked | fallback | timeouts | provider errors | revised"
+        " | forfeited |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for player, c in failures["per_player"].items():
         lines.append(
             f"| {cell(player)} | {c['decisions']} | {c['invalid']} | {c['reasked']} | {c['fallback']}"
-            f" | {c['timeouts']} | {c['provider_errors']} |"
+            f" | {c['timeouts']} | {c['provider_errors']} | {c.get('revised', 0)} | {c.get('forfeited', 0)} |"
         )
     lines += ["", "Replies not used as given, by error class, and episodes left out, per player:", ""]
     left_out = failures.get("left_out_by_player", {})

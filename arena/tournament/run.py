@@ -14,6 +14,12 @@ each time, so resuming after Ctrl-C, a crash or ``kill -9`` plays only what is m
 * a slot whose episode ended ``failed`` (or any other failure status) is played again up to
   ``retries`` times (default once), then given up and reported as left out.
 
+A player whose server stopped answering (an episode ended ``player_failed`` on a run of
+connection errors, timeouts, 5xx or 429s) gets no new episode in this run: the run says so
+once (:attr:`TournamentProgress.notices`: which player, since when, what error), plays the
+slots without it to the end, and ends ``aborted`` so that ``arena tournament resume ID``
+plays what it left.
+
 Every player is prepared once per tournament (one key probe per model), then seated in
 episodes without preparing again. Episodes run through an :class:`Executor`: the local one
 runs up to ``concurrency`` episodes as tasks on the caller's event loop, and the runner
@@ -40,7 +46,7 @@ from arena.contract.usage import Usage, unpriced_seat
 from arena.engine.lineup import build_player
 from arena.engine.match import MatchConfig, prepare_runner
 from arena.engine.run_control import Budget
-from arena.engine.runner import YieldPoint, next_loop_turn
+from arena.engine.runner import SeatFailure, YieldPoint, next_loop_turn
 from arena.plugins.games import get_game
 from arena.plugins.players import SpecError, parse_player_spec
 from arena.store.database import Store
@@ -97,6 +103,8 @@ class TournamentProgress:
     prepared_at: float | None = None
     ended_at: float | None = None
     """When the run ended (however it ended): the rate stops there rather than decaying afterwards."""
+    notices: list[str] = field(default_factory=list)
+    """Things the run says once, in order (a player whose server stopped answering)."""
 
     @property
     def rate(self) -> float:
@@ -312,6 +320,8 @@ class TournamentRun:
         self.progress.given_up = sum(self._given_up(state) for state in self.states)
         self.progress.spend_usd = store.tournament_spend(tournament_id)
         self._prepared: dict[str, Player] = {}
+        self.down: dict[str, SeatFailure] = {}
+        """Players whose server stopped answering in this run, with the failure that showed it."""
 
     def _given_up(self, state: SlotState) -> bool:
         return not state.done and state.failures > self.config.retries
@@ -352,6 +362,13 @@ class TournamentRun:
                 await self.executor.close()
         if self.progress.status == "budget_exceeded":
             self._finish("budget_exceeded", self.progress.message)
+        elif self.down:
+            left = len(self.missing())
+            self._finish(
+                "aborted",
+                f"{'; '.join(down_line(text, failure) for text, failure in self.down.items())};"
+                f" {left} slot(s) not played; continue with: arena tournament resume {self.tournament_id}",
+            )
         elif self.missing():
             self._finish("aborted", "stopped before every slot was played")
         else:
@@ -359,6 +376,16 @@ class TournamentRun:
             note = f"{given_up} slot(s) failed twice and were left out" if given_up else ""
             self._finish("finished", note)
         return self.progress
+
+    def _player_down(self, text: str, failure: SeatFailure) -> None:
+        """Seat ``text`` in no new episode of this run, and say so once."""
+        if text in self.down:
+            return
+        self.down[text] = failure
+        self.progress.notices.append(
+            f"{down_line(text, failure)}: no new episodes for it; the others play on"
+        )
+        self._notify()
 
     def _finish(self, status: str, message: str) -> None:
         if self.progress.ended_at is None:
@@ -437,6 +464,8 @@ class TournamentRun:
                     await player.close()
 
     async def _play_slot(self, slot: Slot) -> None:
+        if any(text in self.down for text in slot.seating.values()):
+            return  # its server stopped answering: left for a resume
         left = self._budget_left()
         if left is not None and left <= 0:
             self.progress.status = "budget_exceeded"
@@ -452,6 +481,7 @@ class TournamentRun:
             budget=Budget(max_cost_usd=left) if left is not None else Budget(),
             tournament_id=self.tournament_id,
             slot_key=slot.slot_key,
+            on_invalid=self.config.on_invalid,
         )
         key = slot.slot_key
         meter = _SpendMeter(self.progress)
@@ -493,6 +523,8 @@ class TournamentRun:
                 await self._play_slot(slot)
                 return
         elif outcome.status not in REPLAYABLE or outcome.status == EpisodeStatus.LOST:
+            if outcome.failure is not None and outcome.failure.server_down:
+                self._player_down(slot.seating[outcome.failure.seat], outcome.failure)
             state.failures += 1
             state.last_failure = f"{outcome.status}: {outcome.message}"
             if self._given_up(state):
@@ -501,6 +533,12 @@ class TournamentRun:
                 await self._play_slot(slot)
                 return
         self._notify()
+
+
+def down_line(text: str, failure: SeatFailure) -> str:
+    """``PLAYER stopped answering since 01:02:03 UTC (provider_error: connection failed ...)``."""
+    since = time.strftime("%H:%M:%S UTC", time.gmtime(failure.since))
+    return f"{text} stopped answering since {since} ({failure.error}: {failure.detail})"
 
 
 class _SpendMeter(Observer):

@@ -1,6 +1,10 @@
 """A tournament's tables, read back from the database: ratings, metrics, matrix, failures.
 
-Only ``finished`` episodes count. Everything else the tournament recorded (aborted, failed,
+Only ``finished`` episodes count. A seat that forfeited one (``on_invalid = "forfeit"``) is
+ranked last in it and its metrics of that episode are left out. Each player's row carries
+its share of decisions made by the game's fallback (``fallback_share``), flagged
+``fallback_heavy`` above :data:`FALLBACK_HEAVY`: a rating built on the harness's moves.
+Everything else the tournament recorded (aborted, failed,
 over budget) is listed under ``left_out`` with its reason, and slots never played or given
 up are counted, so a reader sees what the table rests on. The rating sections come from
 :func:`arena.tournament.tables.tables` (Bradley-Terry with seed-bootstrap intervals, and
@@ -29,7 +33,18 @@ from arena.tournament.tables import tables
 
 TIMEOUT_ERRORS = frozenset({"timeout"})
 PROVIDER_ERRORS = frozenset({"provider_error", "rate_limited", "auth_error", "player_crash"})
-FAILURE_KEYS = ("decisions", "invalid", "reasked", "fallback", "timeouts", "provider_errors")
+FAILURE_KEYS = (
+    "decisions",
+    "invalid",
+    "reasked",
+    "fallback",
+    "timeouts",
+    "provider_errors",
+    "revised",
+    "forfeited",
+)
+FALLBACK_HEAVY = 0.1
+"""A rating of which more than this share of the player's decisions were the game's fallback is marked."""
 
 
 @dataclass
@@ -97,22 +112,57 @@ def read_tournament(store: Store, tournament_id: int) -> StoredTournament:
                     }
                 )
             continue
+        scores = {seat: float(score or 0.0) for seat, _, score, *_ in item["seats"]}
+        metrics = {seat: orjson.loads(m) if m else {} for seat, _, _, m, *_ in item["seats"]}
+        forfeited = _forfeits(scores, metrics)
         data.records.append(
             EpisodeRecord(
                 slot_key=item["key"] or f"episode:{eid}",
                 deal_seed=int(item["seed"]),
                 seating={seat: player for seat, player, *_ in item["seats"]},
-                scores={seat: float(score or 0.0) for seat, _, score, *_ in item["seats"]},
-                metrics={seat: orjson.loads(m) if m else {} for seat, _, _, m, *_ in item["seats"]},
+                scores=scores,
+                metrics=metrics,
             )
         )
-        for _, player, _, _, tokens_in, tokens_out, cost in item["seats"]:
+        for seat, player, _, _, tokens_in, tokens_out, cost in item["seats"]:
             totals = data.per_player[player]
             totals.episodes += 1
+            totals.failures["forfeited"] += seat in forfeited
             if tokens_in or tokens_out or cost:  # a baseline's seat spent nothing: nothing to add
                 totals.usage += Usage(input_tokens=tokens_in, output_tokens=tokens_out, cost_usd=cost)
     _add_failures(store, tournament_id, data)
     return data
+
+
+def _forfeits(scores: dict[str, float], metrics: dict[str, dict[str, Any]]) -> list[str]:
+    """Rank each seat that forfeited below every other seat and leave its metrics out (in place)."""
+    forfeited = [seat for seat, found in metrics.items() if found.get("forfeited")]
+    for seat in forfeited:
+        others = [score for other, score in scores.items() if other not in forfeited]
+        scores[seat] = min(others, default=0.0) - 1.0
+        metrics[seat] = {}
+    return forfeited
+
+
+FALLBACK_NOTE = "! more than a tenth of the player's decisions were the game's fallback, not its own"
+"""The note under a ratings table with a rating marked for its fallbacks."""
+
+
+def fallback_cell(row: dict[str, Any]) -> str:
+    """A ratings row's share of decisions made by the game's fallback (``12%``), ``-`` when not known."""
+    share = row.get("fallback_share")
+    return "-" if share is None else f"{share:.0%}"
+
+
+def fallback_rows(players: list[dict[str, Any]], per_player: dict[str, dict[str, int]]) -> None:
+    """Add each player's ``fallback_share``, ``fallback_heavy`` and ``revised`` to its row (in place)."""
+    for entry in players:
+        counts = per_player.get(entry["player"]) or {}
+        decisions = counts.get("decisions", 0)
+        share = counts.get("fallback", 0) / decisions if decisions else 0.0
+        entry["fallback_share"] = round(share, 4)
+        entry["fallback_heavy"] = share > FALLBACK_HEAVY
+        entry["revised"] = counts.get("revised", 0)
 
 
 def tournament_table(
@@ -143,6 +193,7 @@ def tournament_table(
     result: dict[str, Any] = {
         "tournament": {
             "id": tournament_id,
+            "on_invalid": config.on_invalid,
             "name": row.get("name", ""),
             "game": config.game,
             "status": row.get("status", ""),
@@ -175,6 +226,7 @@ def tournament_table(
         nothing = {"rating": None, "rating_low": None, "rating_high": None}
         result.update(ratings=None, win_matrix=None, metrics={}, order_confidence=[])
         result["players"] = [{"player": p, **nothing, **empty} for p in players]
+        fallback_rows(result["players"], result["failures"]["per_player"])
         return result
     counted = {p: data.per_player[p] for p in players if data.per_player[p].episodes}
     priced = {p: t for p, t in counted.items() if p not in unpriced}
@@ -192,6 +244,7 @@ def tournament_table(
     for entry in result["players"]:
         if entry["player"] in unpriced:
             entry["unpriced"] = True
+    fallback_rows(result["players"], result["failures"]["per_player"])
     return result
 
 
@@ -226,12 +279,12 @@ def _add_failures(store: Store, tournament_id: int, data: StoredTournament) -> N
     )
     counts = store.conn.execute(
         "SELECT s.player, count(*), coalesce(sum(t.fallback), 0), coalesce(sum(t.cached_tokens), 0),"
-        f" coalesce(sum(t.cache_write_tokens), 0){joined} GROUP BY s.player",
+        f" coalesce(sum(t.cache_write_tokens), 0), coalesce(sum(t.revised), 0){joined} GROUP BY s.player",
         (tournament_id,),
     )
-    for player, decisions, fallbacks, cached, written in counts:
+    for player, decisions, fallbacks, cached, written, revised in counts:
         totals = data.per_player[player]
-        totals.failures.update({"decisions": decisions, "fallback": fallbacks})
+        totals.failures.update({"decisions": decisions, "fallback": fallbacks, "revised": revised})
         # The seats table keeps no cached count: a player's cache tokens are summed from its turns.
         totals.usage = replace(totals.usage, cached_tokens=cached, cache_write_tokens=written)
     troubled = store.conn.execute(

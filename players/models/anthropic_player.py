@@ -22,7 +22,7 @@ from typing import Any
 
 import anthropic
 
-from arena.contract.player import DecisionRequest
+from arena.contract.player import DecisionRequest, PlayerSetupError
 from arena.contract.usage import NO_USAGE, Usage
 
 from .base import ChatMessage, Completion, ModelPlayer, shared_ssl_context
@@ -59,14 +59,36 @@ class AnthropicPlayer(ModelPlayer):
             )
         return self._client
 
-    async def _key_rejected(self) -> bool:
+    async def prepare(self) -> None:
+        """Check the key, then list one model (free): the server answers and takes the key.
+
+        A closed port, no answer within :data:`KEY_PROBE_TIMEOUT`, a refused key or no models
+        endpoint (a wrong base URL) stop the match here in one line; another error status is
+        left for the first call to classify (the server did answer).
+        """
+        self.require_key()
+        problem = await self._probe()
+        if problem:
+            raise PlayerSetupError(f"{self.spec}: {problem}")
+
+    async def _probe(self) -> str:
+        """What stops this player from playing, found by ``GET /v1/models?limit=1`` (``""``: nothing)."""
+        client = self.client()
+        base = str(client.base_url).rstrip("/")
         try:
-            await self.client().with_options(timeout=KEY_PROBE_TIMEOUT).models.list(limit=1)
-        except (anthropic.AuthenticationError, anthropic.PermissionDeniedError):
-            return True
+            await client.with_options(timeout=KEY_PROBE_TIMEOUT).models.list(limit=1)
+        except (anthropic.AuthenticationError, anthropic.PermissionDeniedError) as exc:
+            env = self.settings.key_env or "the configured key"
+            return f"the provider rejected the key in {env} (HTTP {exc.status_code})"
+        except anthropic.APITimeoutError:
+            return f"server down: no answer within {KEY_PROBE_TIMEOUT:g}s at {base}"
+        except anthropic.APIConnectionError:
+            return f"server down: connection refused at {base}"
+        except anthropic.NotFoundError:
+            return f"no models endpoint at {base}/v1/models (HTTP 404); check the base URL"
         except anthropic.AnthropicError:
-            return False
-        return False
+            return ""
+        return ""
 
     async def _complete(
         self, system: str, messages: list[ChatMessage], request: DecisionRequest, schema: dict[str, object]

@@ -204,29 +204,19 @@ class OpenAIPlayer(ModelPlayer):
         return completion
 
     async def prepare(self) -> None:
-        """Check the key, then probe ``GET /models``: reachable, right URL, key taken, model listed."""
+        """Check the key, then probe ``GET /models``: reachable, right URL, key taken, model listed.
+
+        OpenAI itself is probed too (the listing is free): a closed port or a server that
+        never answers stops the match here, in one line, instead of an episode of fallbacks.
+        """
         self.require_key()
-        if not self.official or self.settings.check_model_listed:
-            ok, reason = await self._probe()
-            if not ok:
-                raise PlayerSetupError(f"{self.spec}: {reason}")
-        elif await self._key_rejected():
-            raise PlayerSetupError(f"{self.spec}: {self._rejected_key_message()}")
+        ok, reason = await self._probe()
+        if not ok:
+            raise PlayerSetupError(f"{self.spec}: {reason}")
 
     def _rejected_key_message(self) -> str:
         env = self.settings.key_env or "the configured key"
         return f"the provider rejected the key in {env} (HTTP 401/403)"
-
-    async def _key_rejected(self) -> bool:
-        if not self.official:
-            return False  # a compatible server's key is checked by the probe
-        try:
-            await self.client().with_options(timeout=CHECK_TIMEOUT).models.list()
-        except (openai.AuthenticationError, openai.PermissionDeniedError):
-            return True
-        except openai.OpenAIError:
-            return False
-        return False
 
     async def check(self) -> tuple[bool, str]:
         """Key present (OpenAI: no network call); a compatible server is also probed."""
@@ -238,8 +228,9 @@ class OpenAIPlayer(ModelPlayer):
     async def _probe(self) -> tuple[bool, str]:
         """``GET /models``: must answer (compatible servers), accept the key and list the model id.
 
-        For OpenAI itself only a refused key, a 404 or an unlisted id fail the probe;
-        other failures are left for the first call to classify. Which listed model serves
+        A server that cannot be reached or does not answer within :data:`CHECK_TIMEOUT` fails
+        it; so do a refused key, a 404 and an unlisted id. For OpenAI itself other statuses
+        are left for the first call to classify. Which listed model serves
         the id is :func:`players.models.listing.served_model`'s rule.
         """
         compat = not self.official
@@ -253,9 +244,9 @@ class OpenAIPlayer(ModelPlayer):
             page = await probe.models.list()
             listed = [ListedModel.from_entry(model) for model in page.data]
         except openai.APITimeoutError:
-            return (False, f"server down: no answer within {CHECK_TIMEOUT:g}s at {base}") if compat else fine
+            return False, f"server down: no answer within {CHECK_TIMEOUT:g}s at {base}"
         except openai.APIConnectionError:
-            return (False, f"server down: connection refused at {base}") if compat else fine
+            return False, f"server down: connection refused at {base}"
         except openai.APIStatusError as exc:
             if exc.status_code in (401, 403) and not compat:
                 return False, self._rejected_key_message()

@@ -35,6 +35,10 @@ FEEDBACK_BY_CLASS: dict[str, str] = {
         "Your previous reply was cut off: {feedback}\n"
         "Answer shorter: reply with only the JSON object, keeping any free text to one short sentence."
     ),
+    "oversized": (
+        "Your previous reply was far too long to be read: {feedback}\n"
+        "Answer shorter: reply with only the JSON object, keeping any free text to one short sentence."
+    ),
 }
 """The re-ask names what went wrong, so it asks something the first ask did not."""
 

@@ -206,8 +206,8 @@ async def test_a_seat_whose_provider_keeps_refusing_ends_the_episode_player_fail
     outcome = await runner.run()
     assert outcome.status == "player_failed"
     assert outcome.message == (
-        "seat a (test:scripted) could not play: 3 decisions in a row failed with a provider error;"
-        " last: HTTP 400: third"
+        "seat a (test:scripted) could not play: 3 decisions in a row failed;"
+        " last: provider_error: HTTP 400: third"
     )
     assert len(player.requests) == 3  # not re-asked, and stopped at once
     episode = store.episode(outcome.episode_id or 0)
@@ -235,10 +235,43 @@ async def test_a_success_resets_the_run_and_the_limit_is_configurable(store: Sto
     assert outcome.status == "player_failed" and len(patient.requests) == 4
 
 
-async def test_errors_that_may_pass_do_not_count_towards_a_failed_seat(store: Store) -> None:
-    timeout = decision(None, error=ErrorClass.TIMEOUT, error_detail="no reply within 60s")
-    busy = decision(None, error=ErrorClass.PROVIDER_ERROR, error_detail="HTTP 503 (gave up)")
-    outcome = await play_match(lemonade(days=5), store, players={"a": ScriptedPlayer([timeout, busy])})
+FAILED_DECISIONS = {
+    "timeout": decision(None, error=ErrorClass.TIMEOUT, error_detail="no reply within 60s"),
+    "5xx": decision(None, error=ErrorClass.PROVIDER_ERROR, error_detail="HTTP 503 (gave up)"),
+    "429": decision(None, error=ErrorClass.RATE_LIMITED, error_detail="HTTP 429 (gave up)"),
+    "connection": decision(None, error=ErrorClass.PROVIDER_ERROR, error_detail="connection failed"),
+    "refusal": decision(None, error=ErrorClass.REFUSAL, error_detail="I can't help with that."),
+    "unparsable": decision(None, error=ErrorClass.UNPARSABLE, error_detail="no JSON object found"),
+    "illegal": decision({**GOOD, "produce": 100000}),
+}
+
+
+@pytest.mark.parametrize("cause", list(FAILED_DECISIONS))
+async def test_every_failed_decision_counts_towards_a_failed_seat_whatever_the_cause(
+    cause: str, store: Store
+) -> None:
+    # Errors that may pass (a timeout, a 503, a 429 after retries) used to reset nothing and count
+    # nothing: a dead server played a whole episode on fallbacks and was rated.
+    player = ScriptedPlayer([FAILED_DECISIONS[cause]])
+    outcome = await play_match(lemonade(days=30), store, players={"a": player})
+    assert outcome.status == "player_failed", outcome.message
+    assert "3 decisions in a row failed" in outcome.message
+    assert outcome.failure is not None and outcome.failure.seat == "a"
+    assert outcome.failure.server_down == (cause in ("timeout", "5xx", "429", "connection"))
+    seats = store.seats(outcome.episode_id or 0)
+    assert [s["score"] for s in seats] == [None, None]
+
+
+async def test_a_model_seat_with_no_valid_decision_of_its_own_is_not_scored(store: Store) -> None:
+    # Two days, both on the fallback: below the limit of 3, but nothing the seat did was its own.
+    busy = FAILED_DECISIONS["5xx"]
+    outcome = await play_match(lemonade(days=2), store, players={"a": ScriptedPlayer([busy])})
+    assert outcome.status == "player_failed"
+    assert outcome.message.startswith("seat a (test:scripted) made no valid decision of its own: all 2")
+    seats = store.seats(outcome.episode_id or 0)
+    assert [s["score"] for s in seats] == [None, None]
+    one_good = ScriptedPlayer([busy, decision(GOOD), busy])
+    outcome = await play_match(lemonade(days=3), store, players={"a": one_good})
     assert outcome.status == "finished"
 
 

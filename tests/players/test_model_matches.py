@@ -245,7 +245,7 @@ async def test_a_seat_the_provider_keeps_refusing_ends_the_episode_without_score
     )
     assert outcome.status == "player_failed"
     assert outcome.message.startswith("seat a (m) could not play: 3 decisions in a row failed")
-    assert "last: HTTP 400: " in outcome.message and expected in outcome.message
+    assert "last: provider_error: HTTP 400: " in outcome.message and expected in outcome.message
     assert CANARY_KEY not in outcome.message
     assert len(wire.posts()) == 3
     episode_id = outcome.episode_id or 0

@@ -269,6 +269,8 @@ def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
             """Keep test output quiet."""
 
         def do_GET(self) -> None:
+            if self._gone():
+                return
             headers = _headers(self)
             server.record(RecordedRequest("GET", self.path, headers, None))
             path = self.path.split("?")[0].rstrip("/")
@@ -293,7 +295,16 @@ def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
             behaviour = Behaviour(status=status, error_message=message)
             self._send(status, _error_body(behaviour, "anthropic-version" in headers), {})
 
+        def _gone(self) -> bool:
+            """A stopped server drops the connections it still holds (kept alive) without a reply."""
+            if server.stopping.is_set():
+                self.close_connection = True
+                return True
+            return False
+
         def do_POST(self) -> None:
+            if self._gone():
+                return
             length = int(self.headers.get("content-length") or 0)
             raw = self.rfile.read(length) if length else b""
             try:
