@@ -158,7 +158,7 @@ def _leaderboard_table(
 ) -> Table:
     whole = "leaderboard (95% interval), and each game's own rating"
     table = Table(title=_rated_title("leaderboard", group, groups, whole), header_style="bold")
-    for name in ("#", "player", "rating", "interval", "episodes", *games):
+    for name in ("#", "player", "rating", "interval", "fallback", "episodes", *games):
         table.add_column(
             plain_text(name), justify="left" if name == "player" else "right", no_wrap=name == "player"
         )
@@ -168,11 +168,14 @@ def _leaderboard_table(
         table.add_row(
             "-" if rank is None else str(rank),
             _shown(names, row["player"]),
-            plain_text(rating_text(row)),
+            plain_text(rating_text(row)) + (" !" if row.get("fallback_heavy") else ""),
             interval_text(row),
+            fallback_cell(row),
             str(row["episodes"]),
             *cells,
         )
+    if any(row.get("fallback_heavy") for row in rows):
+        table.caption = FALLBACK_NOTE
     return table
 
 

@@ -34,7 +34,7 @@ games are not on one scale.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -55,7 +55,7 @@ from arena.tournament.ratings import (
 )
 from arena.tournament.records import EpisodeRecord, outcome_counts
 from arena.tournament.run import load_tournament
-from arena.tournament.standings import read_tournament
+from arena.tournament.standings import FALLBACK_HEAVY, read_tournament
 from arena.tournament.tables import FIT_NOTE, FITS, PRIOR, SCALE, group_sections
 
 GAME_BOUND_KEYS = frozenset({"game", "game_version", "prompt_version"})
@@ -110,6 +110,8 @@ class Source:
     players: tuple[str, ...]
     identities: Mapping[str, str]
     records: tuple[EpisodeRecord, ...]
+    decisions: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    """Each player's decisions in the finished episodes and how many of them were the game's fallback."""
 
 
 def read_source(store: Store, tournament_id: int) -> Source:
@@ -124,7 +126,8 @@ def read_source(store: Store, tournament_id: int) -> Source:
         raise LeaderboardError(
             f"tournament {tournament_id} was made by an older arena suite: its players cannot be matched"
         ) from None
-    records = tuple(read_tournament(store, tournament_id).records)
+    stored = read_tournament(store, tournament_id)
+    records = tuple(stored.records)
     if not records:
         raise LeaderboardError(
             f"tournament {tournament_id} ({config.game}) has no finished episodes: nothing of it to rate"
@@ -150,6 +153,9 @@ def read_source(store: Store, tournament_id: int) -> Source:
         players=tuple(p for p in config.players if p in identities),
         identities=identities,
         records=records,
+        decisions={
+            p: (t.failures["decisions"], t.failures["fallback"]) for p, t in stored.per_player.items()
+        },
     )
 
 
@@ -284,6 +290,14 @@ def leaderboard_from(sources: Sequence[Source], *, resamples: int = 1000, seed: 
         counts = {
             k: sum(int(c[k]) for c in per_game.values()) for k in ("episodes", "wins", "draws", "losses")
         }
+        made = [
+            source.decisions.get(p, (0, 0))
+            for source in sources
+            for p in source.identities
+            if found[source.tournament_id, p].label == label
+        ]
+        decisions, fallbacks = sum(d for d, _ in made), sum(f for _, f in made)
+        share = fallbacks / decisions if decisions else 0.0
         rows.append(
             {
                 **row,
@@ -292,6 +306,8 @@ def leaderboard_from(sources: Sequence[Source], *, resamples: int = 1000, seed: 
                 "tournaments": list(entrant.tournaments),
                 "games": list(per_game),
                 **counts,
+                "fallback_share": round(share, 4),
+                "fallback_heavy": share > FALLBACK_HEAVY,
                 "per_game": per_game,
             }
         )

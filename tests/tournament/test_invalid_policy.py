@@ -15,9 +15,10 @@ import pytest
 from rich.console import Console
 
 from arena.cli.main import main
-from arena.display.tables import render_table
+from arena.display.tables import render_leaderboard, render_table
 from arena.store.database import Store
 from arena.tournament.config import build_config, load_config_file
+from arena.tournament.leaderboard import leaderboard
 from arena.tournament.report import build_report
 from arena.tournament.run import TournamentRun, create_tournament
 from arena.tournament.standings import tournament_table
@@ -73,6 +74,12 @@ async def test_the_default_plays_the_fallback_and_every_table_shows_the_share(st
     assert baseline["fallback_share"] == 0.0 and not baseline["fallback_heavy"]
     text = rendered(table)
     assert "17%" in text and " !" in text and "more than a tenth" in text
+    board = leaderboard(store, [tournament_id], resamples=50)
+    leader = next(r for r in board["players"] if r["player"] == "m")
+    assert leader["fallback_share"] == pytest.approx(1 / 6, abs=1e-4) and leader["fallback_heavy"]
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+    console.print(render_leaderboard(board))
+    assert "17%" in console.file.getvalue()  # type: ignore[attr-defined]
     report = build_report(store, tournament_id)
     assert report["identity"]["on_invalid"] == "fallback"
     assert report["harness"]["on_invalid"].startswith("fallback: ")
