@@ -11,7 +11,6 @@ here imports Textual.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -19,11 +18,16 @@ from arena.engine.runner import YieldPoint, next_loop_turn
 from arena.store.database import Store
 from arena.tournament.cluster import executor_for
 from arena.tournament.config import TournamentConfig, TournamentConfigError
-from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, load_config
+from arena.tournament.run import (
+    TournamentBusy,
+    TournamentProgress,
+    TournamentRun,
+    busy_message,
+    create_tournament,
+    load_config,
+)
 
-
-class TournamentBusy(RuntimeError):
-    """The tournament is already being played (here or by another process)."""
+__all__ = ["TournamentBusy", "TournamentJob", "TournamentManager", "format_seconds", "progress_line"]
 
 
 class TournamentJob:
@@ -145,11 +149,11 @@ class TournamentManager:
         if self.job_for(tournament_id, running=True) is not None:
             raise TournamentBusy(f"tournament {tournament_id} is already running here")
         config = load_config(self.store, tournament_id)
-        row = self.store.tournament(tournament_id) or {}
-        if row.get("status") == "running" and row.get("pid") not in (None, os.getpid()):
-            raise TournamentBusy(
-                f"tournament {tournament_id} is being played by another Arena process (pid {row['pid']})"
-            )
+        other = self.store.tournament_player(
+            tournament_id
+        )  # the run claims it; said here before a job exists
+        if other is not None:
+            raise TournamentBusy(busy_message(tournament_id, other))
         run = TournamentRun(
             self.store,
             tournament_id,

@@ -39,6 +39,7 @@ USER_ERRORS = (
     ("arena.engine.compare", "NotComparable"),
     ("arena.engine.resume", "NotResumable"),
     ("arena.tournament.cluster", "ClusterError"),
+    ("arena.tournament.run", "TournamentBusy"),
     ("arena.cli.serve", "ServeError"),
 )
 """Errors that stop a well-formed command from being done (one line, exit 1), by their modules."""

@@ -26,7 +26,14 @@ from arena.store.database import Store
 from arena.tournament.cluster import executor_for
 from arena.tournament.config import TournamentConfig, build_config, load_config_file
 from arena.tournament.leaderboard import leaderboard
-from arena.tournament.run import TournamentProgress, TournamentRun, create_tournament, load_config
+from arena.tournament.run import (
+    TournamentBusy,
+    TournamentProgress,
+    TournamentRun,
+    busy_message,
+    create_tournament,
+    load_config,
+)
 from arena.tournament.standings import tournament_table
 
 StoreOpener = Callable[[argparse.Namespace], Store]
@@ -77,6 +84,9 @@ def resume_command(args: argparse.Namespace, store: Store, console: Console) -> 
 
 
 def _play(store: Store, tournament_id: int, console: Console, cluster: str | None = None) -> int:
+    other = store.tournament_player(tournament_id)  # said before the bar (the run's claim decides)
+    if other is not None:
+        raise TournamentBusy(busy_message(tournament_id, other))
     err = Console(stderr=True)
     with Progress(
         TextColumn("[bold]episodes"),

@@ -335,12 +335,32 @@ class Store:
             (status, message, now(), tournament_id),
         )
 
-    def set_tournament_status(self, tournament_id: int, status: str) -> None:
-        """Mark a tournament as being played by this process (resume)."""
-        self.conn.execute(
-            "UPDATE tournaments SET status=?, message='', pid=?, finished_at=NULL WHERE id=?",
-            (status, os.getpid(), tournament_id),
-        )
+    def tournament_player(self, tournament_id: int) -> int | None:
+        """The id of another live process playing tournament ``tournament_id``, or ``None``.
+
+        A ``running`` row whose process is gone (killed, crashed) names nobody: it blocks nothing.
+        """
+        row = self.conn.execute("SELECT status, pid FROM tournaments WHERE id=?", (tournament_id,)).fetchone()
+        if row is None or row[0] != "running" or row[1] is None or row[1] == os.getpid():
+            return None
+        pid = int(row[1])
+        return pid if process_alive(pid) else None
+
+    def claim_tournament(self, tournament_id: int) -> int | None:
+        """Mark the tournament ``running`` by this process unless another live one plays it; that one's id.
+
+        Read and written under the write lock, so of two processes claiming at once one wins and
+        the other is told who did (it plays nothing: two players of one tournament would play
+        the same slots twice).
+        """
+        with self.transaction():
+            other = self.tournament_player(tournament_id)
+            if other is None:
+                self._conn.execute(
+                    "UPDATE tournaments SET status='running', message='', pid=?, finished_at=NULL WHERE id=?",
+                    (os.getpid(), tournament_id),
+                )
+        return other
 
     def set_tournament_config(self, tournament_id: int, config: dict[str, Any]) -> None:
         """Replace a tournament's stored description (players' configuration hashes added)."""

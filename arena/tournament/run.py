@@ -268,6 +268,15 @@ def load_config(store: Store, tournament_id: int) -> TournamentConfig:
     return load_tournament(store, tournament_id)[1]
 
 
+class TournamentBusy(RuntimeError):
+    """The tournament is already being played (by this app or another process): nothing was played."""
+
+
+def busy_message(tournament_id: int, pid: int) -> str:
+    """The one line that says another process plays the tournament."""
+    return f"tournament {tournament_id} is being played by another Arena process (pid {pid})"
+
+
 def slot_states(store: Store, tournament_id: int, slots: Sequence[Slot]) -> list[SlotState]:
     """Each slot with its finished episode (if any) and its failures so far."""
     states = {slot.slot_key: SlotState(slot) for slot in slots}
@@ -338,10 +347,13 @@ class TournamentRun:
     async def run(self) -> TournamentProgress:
         """Prepare the players, play every missing slot and record how the run ended.
 
-        Raises :class:`arena.contract.player.PlayerSetupError` before any episode if a player cannot
-        play. Ctrl-C or cancellation leaves the tournament ``aborted`` (resumable).
+        Raises :class:`TournamentBusy` (nothing played or written) if another live process plays
+        the tournament, and :class:`arena.contract.player.PlayerSetupError` before any episode if
+        a player cannot play. Ctrl-C or cancellation leaves the tournament ``aborted`` (resumable).
         """
-        self.store.set_tournament_status(self.tournament_id, "running")
+        other = self.store.claim_tournament(self.tournament_id)
+        if other is not None:
+            raise TournamentBusy(busy_message(self.tournament_id, other))
         self._notify()
         try:
             await self._prepare_players()
