@@ -15,7 +15,7 @@ from arena.display.fitted import FittedTable
 from arena.display.sanitize import plain_text
 from arena.plugins.players import short_names
 from arena.tournament.intervals import ROUGH_BELOW
-from arena.tournament.standings import FALLBACK_NOTE, fallback_cell
+from arena.tournament.standings import FAILURE_KEYS, FALLBACK_NOTE, fallback_cell
 from arena.tournament.wording import (
     SURE_NOTE,
     gap_text,
@@ -345,16 +345,7 @@ def _interval(mean: float, low: float | None, high: float | None) -> str:
 
 def _failure_table(table: dict[str, Any], names: Mapping[str, str]) -> Table:
     failures = Table(title="failures (kept apart from skill)", header_style="bold")
-    columns = (
-        "decisions",
-        "invalid",
-        "reasked",
-        "fallback",
-        "timeouts",
-        "provider_errors",
-        "revised",
-        "forfeited",
-    )
+    columns = FAILURE_KEYS
     failures.add_column("player", no_wrap=True)
     for name in columns:
         failures.add_column(label(name), justify="right")

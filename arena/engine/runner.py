@@ -429,12 +429,7 @@ class EpisodeRunner:
         """Why a seat cannot play (its run of failed decisions reached its limit), or ``""``."""
         for seat, streak in self.failure_streak.items():
             if streak and streak >= self._limit(seat):
-                error, detail = self.last_failure[seat]
-                self._fail(seat)
-                return (
-                    f"seat {seat} ({self.players[seat].spec}) could not play: {streak} decisions in a row"
-                    f" failed; last: {error}: {detail}"
-                )
+                return self._fail(seat, f"could not play: {streak} decisions in a row failed")
         return ""
 
     def _no_own_decision(self) -> str:
@@ -442,18 +437,17 @@ class EpisodeRunner:
         for seat, player in self.players.items():
             decisions = self.decisions[seat]
             if player.kind == "model" and decisions and self.fallbacks[seat] == decisions:
-                error, detail = self.last_failure[seat]
-                self._fail(seat)
-                return (
-                    f"seat {seat} ({player.spec}) made no valid decision of its own: all {decisions} were"
-                    f" the game's fallback; last: {error}: {detail}"
+                return self._fail(
+                    seat, f"made no valid decision of its own: all {decisions} were the game's fallback"
                 )
         return ""
 
-    def _fail(self, seat: str) -> None:
+    def _fail(self, seat: str, why: str) -> str:
+        """Record ``seat`` as the one that could not play; the episode's message, its last failure quoted."""
         error, detail = self.last_failure[seat]
-        since = self.failing_since[seat]
-        self.failure = SeatFailure(seat, self.players[seat].spec, error, detail, since)
+        spec = self.players[seat].spec
+        self.failure = SeatFailure(seat, spec, error, detail, self.failing_since[seat])
+        return f"seat {seat} ({spec}) {why}; last: {error}: {detail}"
 
     def _track_failures(self, seat: str, pending: PendingTurn) -> None:
         """Count a decision that ended on the fallback towards the seat's run; a valid one ends the run."""

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from arena.contract.player import Decision
 from arena.engine.export import export_episode
 from arena.engine.match import MatchConfig, play_match
 from arena.plugins.players import parse_player_spec
@@ -78,6 +79,15 @@ def _player(wire: WireServer, provider: str, **overrides: Any) -> ModelPlayer:
     return built
 
 
+async def decide_once(player: ModelPlayer) -> Decision:
+    """Prepare ``player``, ask it the test request once, close it."""
+    await player.prepare()
+    try:
+        return await player.decide(make_request())
+    finally:
+        await player.close()
+
+
 WIRE_FORMATS = [*PROVIDERS, "anthropic-output-config"]
 
 
@@ -89,11 +99,7 @@ async def test_every_wire_format_plays_the_last_answer(
     extra = {"anthropic_mode": "output_config"} if provider == "anthropic-output-config" else {}
     player = _player(wire, provider.removesuffix("-output-config"), **extra)
     wire.script(revised(FIRST, LAST))
-    await player.prepare()
-    try:
-        decision = await player.decide(make_request())
-    finally:
-        await player.close()
+    decision = await decide_once(player)
     assert decision.error is None, decision.error_detail
     assert isinstance(decision.action, dict) and decision.action["price"] == 7.0
     assert decision.revised
@@ -105,11 +111,7 @@ async def test_several_anthropic_tool_calls_play_the_last(
     monkeypatch.setenv(KEY_ENV, CANARY_KEY)
     player = _player(wire, "anthropic")
     wire.script(Behaviour(text="", tool_inputs=[FIRST, LAST]))
-    await player.prepare()
-    try:
-        decision = await player.decide(make_request())
-    finally:
-        await player.close()
+    decision = await decide_once(player)
     assert isinstance(decision.action, dict) and decision.action["price"] == 7.0
     assert decision.revised
     assert [json.loads(line)["price"] for line in decision.raw.splitlines()] == [5.0, 7.0]
@@ -145,11 +147,8 @@ GEMMA_MISSING = missing_requirement("gemma3-270m")
 async def test_the_offline_model_reply_is_one_answer() -> None:
     # Grammar decoding makes one object: read by the same parser, never a revision.
     player = build_model_player(parse_player_spec("local:gemma3-270m"), seed=5, config=ModelsConfig())
-    await player.prepare()
-    try:
-        decision = await player.decide(make_request())
-    finally:
-        await player.close()
+    assert isinstance(player, ModelPlayer)
+    decision = await decide_once(player)
     assert decision.error is None, decision.error_detail
     assert isinstance(decision.action, dict) and set(decision.action) == set(LemonadeAction.model_fields)
     assert not decision.revised

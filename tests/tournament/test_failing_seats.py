@@ -33,6 +33,22 @@ def closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def dying_server(answers: int) -> WireServer:
+    """A started wire server that answers ``answers`` requests, then goes away for good."""
+    wire = WireServer().start()
+    answered = 0
+
+    def answer(body: Any) -> Behaviour:
+        nonlocal answered
+        answered += 1
+        if answered == answers:
+            threading.Thread(target=wire.stop, daemon=True).start()
+        return reply(GOOD)
+
+    wire.responder = answer
+    return wire
+
+
 DEAD_SPECS = {
     "openai": (
         "openai:gpt-4.1-mini",
@@ -82,18 +98,7 @@ async def test_a_player_whose_server_dies_mid_tournament_gets_no_new_episodes_an
     provider: str, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(KEY_ENV, CANARY_KEY)
-    wire = WireServer().start()
-    answered = 0
-
-    def answer(body: Any) -> Behaviour:
-        # The server answers the first episode's three days, then goes away for good.
-        nonlocal answered
-        answered += 1
-        if answered == 3:
-            threading.Thread(target=wire.stop, daemon=True).start()
-        return reply(GOOD)
-
-    wire.responder = answer
+    wire = dying_server(3)  # the first episode's three days
     try:
         models = ModelsConfig(models={"m": settings_for(provider, wire, max_retries=0)})
         config = build_config(
@@ -130,17 +135,7 @@ async def test_a_player_whose_server_dies_mid_tournament_gets_no_new_episodes_an
 def test_the_cli_says_which_player_stopped_answering_once_and_exits_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    wire = WireServer().start()
-    answered = 0
-
-    def answer(body: Any) -> Behaviour:
-        nonlocal answered
-        answered += 1
-        if answered == 2:
-            threading.Thread(target=wire.stop, daemon=True).start()
-        return reply(GOOD)
-
-    wire.responder = answer
+    wire = dying_server(2)
     models = tmp_path / "models.toml"
     models.write_text(
         f'[models.m]\nprovider = "openai-compat"\nmodel = "t"\nbase_url = "{wire.openai_url}"\n'
