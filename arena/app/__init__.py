@@ -74,8 +74,15 @@ def run_app(db_path: Path, *, replay: int | None = None, open_replay: bool = Fal
         return 1
     result = app.run()
     # Once the app's screen is gone, the one line every command that writes leaves behind.
-    print(f"arena: database {plain_text(str(db_path.absolute()))}", file=sys.stderr)
+    print(closing_line(db_path), file=sys.stderr)
     if app.close_error:
         print(f"arena: error: {app.close_error}", file=sys.stderr)
         return 1
     return app.return_code if app.return_code is not None else (result or 0)
+
+
+def closing_line(db_path: Path) -> str:
+    """``arena: database PATH``, the app's last line: the path's escape codes shown, not run."""
+    from arena.display.sanitize import plain_text
+
+    return f"arena: database {plain_text(str(db_path.absolute()))}"

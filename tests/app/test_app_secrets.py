@@ -30,3 +30,11 @@ async def test_the_home_screen_masks_a_base_url_s_secrets(
         text = render_plain(info.content)
         assert "connection refused at http://***@127.0.0.1" in text
         assert PASSWORD not in text and TOKEN not in text
+
+
+def test_the_closing_line_shows_a_database_path_s_escape_codes_literally(tmp_path: Path) -> None:
+    from arena.app import closing_line
+
+    line = closing_line(tmp_path / "a\x1b]8;;http://evil.example\x07b\u202e.db")
+    assert "\x1b" not in line and "\u202e" not in line
+    assert line.endswith("a^[]8;;http:/evil.example^Gb<U+202E>.db")  # a path keeps one slash of two
