@@ -61,7 +61,10 @@ class Guard:
         """Why ``request`` is refused, or ``None`` if it may go on."""
         host = request.headers.get("Host", "").strip().lower()
         if host not in self.hosts:
-            return f"Host {_shown(host)} is not this server's address"
+            return (
+                f"Host {_shown(host)} is not this server's address"
+                " (if it is a name of this machine, give it: --public-url http://NAME:PORT)"
+            )
         origin = request.headers.get("Origin")
         if origin is not None and origin.strip().lower().rstrip("/") not in self.origins:
             return f"Origin {_shown(origin)} is not this server's page"
