@@ -103,6 +103,7 @@ class Decision:
     episode ``player_failed``. ``sampling`` holds the sampling settings actually sent;
     ``served`` what the provider says answered the call (model id, fingerprint, model file).
     ``revised`` marks a reply that held several different answers, of which ``action`` is the last.
+    ``system`` is the system message the call was sent with, verbatim (models only).
     """
 
     action: BaseModel | dict[str, Any] | None
@@ -116,6 +117,7 @@ class Decision:
     sampling: dict[str, Any] | None = None
     served: dict[str, Any] | None = None
     revised: bool = False
+    system: str | None = None
 
 
 @dataclass

@@ -112,6 +112,9 @@ class TurnRecord(Record):
     action_text: str = ""
     revised: bool = False
     """The reply used held several different answers and its last one was played (models only)."""
+    system: str | None = None
+    """The system message the model was sent, verbatim: stored on a seat's first model turn of the
+    episode and when it changes (``None``: as before, or no model); its SHA-256 is what a report cites."""
 
 
 class EpisodeStarted(Record):

@@ -94,13 +94,15 @@ def export_turn(row: dict[str, Any]) -> dict[str, Any]:
     """A stored turn row as ``arena export`` writes it: the ``TurnRecord`` fields in order.
 
     ``action_text`` is left out; ``sampling`` only when some was sent, ``served`` only when the
-    turn recorded it, ``revised`` only when the reply changed its answer; ``rebuild_error``
+    turn recorded it, ``revised`` only when the reply changed its answer, ``system`` only when the
+    turn recorded the system message sent; ``rebuild_error``
     (before ``sampling``) only when the observation could not be rebuilt.
     """
     turn = {name: value for name, value in stored_turn(row).items() if name not in NOT_EXPORTED}
     sampling = turn.pop("sampling")
     served = turn.pop("served")
     revised = turn.pop("revised")
+    system = turn.pop("system", None)
     if "rebuild_error" in row:
         turn["rebuild_error"] = row["rebuild_error"]
     if sampling is not None:
@@ -109,6 +111,8 @@ def export_turn(row: dict[str, Any]) -> dict[str, Any]:
         turn["served"] = served
     if revised:
         turn["revised"] = True
+    if system is not None:
+        turn["system"] = system
     return turn
 
 

@@ -213,6 +213,8 @@ class EpisodeRunner:
         self._rules: dict[str, str] = {}
         self._served: dict[str, dict[str, Any]] = {}
         """What each seat's provider last said served it: a turn stores ``served`` only when it changes."""
+        self._system: dict[str, str] = {}
+        """The system message each seat was last sent: a turn stores ``system`` only when it changes."""
         self.episode_key = f"{game.name}-{game.seed}-{next(_EPISODE_KEYS)}"
         self.resume = resume
         """A stored episode this runner continues (``game`` is still at its start), or ``None``."""
@@ -335,6 +337,8 @@ class EpisodeRunner:
             for record in records:
                 if record.served is not None:
                     self._served_once(record)
+                if record.system is not None:
+                    self._system_once(record)
             if self.sink is not None or self.observers:  # no one to tell: no records to build
                 first, dumper = self._turn_index, self._dumper
                 turns = tuple([record.record(first + at, game, dumper) for at, record in enumerate(records)])
@@ -401,6 +405,8 @@ class EpisodeRunner:
             for row in rows:
                 if row["served"] is not None:
                     self._served[row["seat"]] = row["served"]
+                if row.get("system") is not None:
+                    self._system[row["seat"]] = row["system"]
             self._turn_index += len(rows)
         self._first_step = resume.steps
         return events
@@ -420,6 +426,13 @@ class EpisodeRunner:
             record.served = None
         elif served is not None:
             self._served[record.seat] = served
+
+    def _system_once(self, record: PendingTurn) -> None:
+        """Keep ``record.system`` only when it differs from the system message its seat was sent before."""
+        if self._system.get(record.seat) == record.system:
+            record.system = None
+        elif record.system is not None:
+            self._system[record.seat] = record.system
 
     def _limit(self, seat: str) -> int:
         own = self.players[seat].failure_limit

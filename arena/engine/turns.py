@@ -38,6 +38,8 @@ class PendingTurn:
     """The decision used was the last of several different answers in its reply."""
     forfeit: str = ""
     """Why the seat forfeits the episode with this decision (``on_invalid="forfeit"``), else empty."""
+    system: str | None = None
+    """The system message the decision was sent with; the runner clears it when unchanged."""
     action_model: BaseModel = field(default=None)  # type: ignore[assignment]
 
     def absorb(self, decision: Decision, request: DecisionRequest) -> bool:
@@ -52,6 +54,8 @@ class PendingTurn:
         self.sampling = decision.sampling
         if decision.served is not None:
             self.served = decision.served
+        if decision.system is not None:
+            self.system = decision.system
         prompt = request.prompt_if_rendered()
         if prompt is not None and self.prompt is None:
             self.prompt = prompt
@@ -97,6 +101,7 @@ class PendingTurn:
             "served": self.served,
             "action_text": game.definition.view.describe_action(game, seat, action),
             "revised": self.revised,
+            "system": self.system,
         }
         return unvalidated(TurnRecord, values, _TURN_FIELD_NAMES)
 
@@ -129,6 +134,7 @@ def stored_record(row: dict[str, Any], observation: BaseModel, game: GameState, 
         "served": row["served"],
         "action_text": row["action_text"] or "",
         "revised": bool(row.get("revised")),
+        "system": row.get("system"),
     }
     return unvalidated(TurnRecord, values, _TURN_FIELD_NAMES)
 

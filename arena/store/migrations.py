@@ -296,5 +296,11 @@ def _v12(db: Database) -> None:
     db.execute("ALTER TABLE turns ADD COLUMN revised INTEGER")
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11, _v12]
+def _v13(db: Database) -> None:
+    # The system message a model turn was sent, verbatim, on a seat's first turn of an episode
+    # and when it changes (a report hashes the bytes actually sent). Older turns read NULL: unknown.
+    db.execute("ALTER TABLE turns ADD COLUMN system TEXT")
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11, _v12, _v13]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""

@@ -296,3 +296,91 @@ def rules_texts(
         text = definition.rules(model, seat)
         texts.append({"seat": seat, "sha256": sha256_text(text), "text": text})
     return texts
+
+
+SAMPLING_PARAMETERS = ("temperature", "top_p", "top_k", "min_p", "frequency_penalty", "presence_penalty")
+"""Sampling settings a turn can record as sent (the output cap and the seed are reported apart)."""
+OUTPUT_CAPS = ("max_tokens", "max_output_tokens", "max_completion_tokens")
+
+
+def sent_by_player(store: Store, tournament_id: int) -> dict[str, dict[str, Any]]:
+    """Per model player, what its counted decisions were actually sent, from the recorded turns.
+
+    ``system_messages``: each distinct system message with its SHA-256 over the exact UTF-8
+    bytes and the number of decisions sent it (a turn stores the text on a seat's first model
+    turn and when it changes; ``system_unknown`` counts decisions of turns recorded before
+    Arena stored it). ``seeds``: every per-decision seed in order, or ``"none sent"``.
+    ``parameters``: each sampling setting sent, with the distinct values sent; ``output_cap``
+    the same for the output-token cap under its wire name. Nothing here is a label: a setting
+    that was never sent is absent.
+    """
+    rows = store.conn.execute(
+        "SELECT s.player, e.id, t.seat, t.sampling, t.system"
+        " FROM episodes e JOIN turns t ON t.episode_id = e.id"
+        " JOIN seats s ON s.episode_id = e.id AND s.seat = t.seat WHERE e.tournament_id = ?"
+        " AND e.status = 'finished' AND t.sampling IS NOT NULL ORDER BY e.id, t.idx",
+        (tournament_id,),
+    )
+    found: dict[str, dict[str, Any]] = {}
+    current: dict[tuple[int, str], str] = {}
+    for player, episode_id, seat, sampling_json, system in rows:
+        entry = found.setdefault(
+            player,
+            {"decisions": 0, "messages": {}, "system_unknown": 0, "seeds": [], "parameters": {}, "caps": {}},
+        )
+        entry["decisions"] += 1
+        if system is not None:
+            current[episode_id, seat] = system
+        text = current.get((episode_id, seat))
+        if text is None:
+            entry["system_unknown"] += 1
+        else:
+            message = entry["messages"].setdefault(sha256_text(text), {"text": text, "decisions": 0})
+            message["decisions"] += 1
+        sent = orjson.loads(sampling_json)
+        if sent.get("seed") is not None:
+            entry["seeds"].append(int(sent["seed"]))
+        for names, into in ((SAMPLING_PARAMETERS, "parameters"), (OUTPUT_CAPS, "caps")):
+            for name in names:
+                if sent.get(name) is not None:
+                    entry[into].setdefault(name, set()).add(sent[name])
+    return {player: _sent_summary(entry) for player, entry in found.items()}
+
+
+def _sent_summary(entry: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "decisions": entry["decisions"],
+        "system_messages": [
+            {"sha256": digest, "decisions": m["decisions"], "text": m["text"]}
+            for digest, m in entry["messages"].items()
+        ],
+        "system_unknown": entry["system_unknown"],
+        "seeds": entry["seeds"] or "none sent",
+        "parameters": {name: sorted(values) for name, values in entry["parameters"].items()},
+        "output_cap": {name: sorted(values) for name, values in entry["caps"].items()},
+    }
+
+
+def failures_by_episode(store: Store, tournament_id: int) -> dict[str, list[dict[str, Any]]]:
+    """Per player, each counted episode and seat in which a decision failed: attempts by error class,
+    fallbacks and re-asks (the per-player totals of the tables, attributed to their episodes)."""
+    rows = store.conn.execute(
+        "SELECT s.player, e.id, t.seat, t.fallback, t.attempts"
+        " FROM episodes e JOIN turns t ON t.episode_id = e.id"
+        " JOIN seats s ON s.episode_id = e.id AND s.seat = t.seat WHERE e.tournament_id = ?"
+        " AND e.status = 'finished' AND (t.attempts != '[]' OR t.fallback) ORDER BY e.id, t.idx",
+        (tournament_id,),
+    )
+    found: dict[str, dict[tuple[int, str], dict[str, Any]]] = defaultdict(dict)
+    for player, episode_id, seat, fallback, attempts_json in rows:
+        item = found[player].setdefault(
+            (episode_id, seat),
+            {"episode_id": episode_id, "seat": seat, "errors": {}, "fallback": 0, "reasked": 0},
+        )
+        attempts = orjson.loads(attempts_json or "[]")
+        for attempt in attempts:
+            error = str(attempt.get("error", ""))
+            item["errors"][error] = item["errors"].get(error, 0) + 1
+        item["fallback"] += int(bool(fallback))
+        item["reasked"] += int(len(attempts) > 1 or (bool(attempts) and not fallback))
+    return {player: list(items.values()) for player, items in found.items()}

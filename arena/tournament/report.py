@@ -29,11 +29,13 @@ from arena.tournament.disclosure import (
     decision_seconds,
     episode_versions,
     example_prompts,
+    failures_by_episode,
     output_caps,
     prompt_templates,
     rules_texts,
     sampling_disclosure,
     schedule_prose,
+    sent_by_player,
     served_by_player,
     wallclock,
 )
@@ -56,6 +58,10 @@ from arena.tournament.wording import (
 
 SCHEMA_VERSION = 1
 DEAL_SEED_RULE = "deal_seed(master, i) = int(sha256('arena-suite:{master}:{i}')[:4]) & 0x7FFFFFFF"
+WALLCLOCK_NOTE = (
+    "each decision has its player's deadline, retries within it included; an episode has no"
+    " wall-clock cap of its own (it ends at the game's last step)"
+)
 TIMEOUT_NOTE = "the runner sets no per-decision timeout; each model player applies its own (see inference)"
 
 
@@ -86,11 +92,18 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
     seats, players = list(info["seats"]), list(config.players)
     inference = _inference_all(row, config.players, config.game, seats[0])
     served, caps = served_by_player(store, tournament_id), output_caps(store, tournament_id)
+    sent = sent_by_player(store, tournament_id)
     for player, entry in inference.items():
         if entry["kind"] != "baseline":
             entry["served"] = served.get(player, [])
         if (entry.get("settings") or {}).get("kind") == "model":
             entry["sampling"] = sampling_disclosure(entry["settings"], entry["served"], config.seed)
+            entry["sent"] = sent.get(player) or {"decisions": 0}
+            entry["wallclock_limits"] = {
+                "per_decision_seconds": entry["settings"].get("timeout"),
+                "per_episode_seconds": None,
+                "note": WALLCLOCK_NOTE,
+            }
         if player in caps:
             entry["output_cap_sent"] = caps[player]
     settings = {p: dict(e.get("settings") or {}) for p, e in inference.items()}
@@ -141,7 +154,10 @@ def build_report(store: Store, tournament_id: int) -> dict[str, Any]:
         },
         "inference": inference,
         "cost": _cost_disclosure(store, tournament_id, row, table["cost"], inference),
-        "failures": _failures_disclosure(table["failures"], table["left_out"], players),
+        "failures": {
+            **_failures_disclosure(table["failures"], table["left_out"], players),
+            "by_episode": failures_by_episode(store, tournament_id),
+        },
         "ratings": table["ratings"],
         "players": table["players"],
         "win_matrix": table["win_matrix"],
@@ -300,9 +316,10 @@ def write_reprobe(store: Store, tournament_id: int, folder: Path) -> list[tuple[
     """Write one REPROBE manifest per rated model player into ``folder`` (created).
 
     Each is checked against the vendored REPROBE schema first; returns each file's path with its
-    codebook scores (:func:`arena.tournament.reprobe.codebook_scores`).
+    codebook scores against what the decisions were sent (:func:`arena.tournament.reprobe.codebook_scores`).
     """
-    found = reprobe.manifests(build_report(store, tournament_id))
+    report = build_report(store, tournament_id)
+    found = reprobe.manifests(report)
     written: list[tuple[Path, dict[str, float]]] = []
     names: set[str] = set()
     try:
@@ -318,7 +335,7 @@ def write_reprobe(store: Store, tournament_id: int, folder: Path) -> list[tuple[
             names.add(name)
             path = folder / f"{name}.json"
             write_atomically(path, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
-            written.append((path, reprobe.codebook_scores(manifest)))
+            written.append((path, reprobe.codebook_scores(manifest, reprobe.SentFacts.of(report, player))))
     except OSError as exc:
         raise StoreError(f"cannot write the manifests to {folder}: {exc.strerror or exc}") from None
     return written

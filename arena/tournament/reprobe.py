@@ -41,6 +41,7 @@ import hashlib
 import json
 import math
 import re
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Annotated, Any, Literal, Self
@@ -262,13 +263,14 @@ def manifest(report: dict[str, Any], player: str, metric: HeadlineMetric) -> Man
     """The REPROBE manifest of ``player``'s result (``metric``) in the tournament ``report`` describes."""
     ident = report["identity"]
     run_date = datetime.datetime.fromisoformat(str(ident["started_at"])).date()
+    facts = SentFacts.of(report, player)
     return Manifest(
         reprobe_version=REPROBE_VERSION,
         result_id=f"arena-{ident['game']}-t{ident['tournament_id']}-{slug(player)}-{run_date.isoformat()}",
         identity=_identity(report, player),
-        harness=_harness(report),
-        inference=_inference(report, player, run_date),
-        cost=_cost(report, player),
+        harness=_harness(report, player, facts),
+        inference=_inference(report, player, run_date, facts),
+        cost=_cost(report, player, facts),
         failures=_failures(report, player),
         headline_metric=metric,
     )
@@ -300,77 +302,149 @@ def _identity(report: dict[str, Any], player: str) -> Identity:
     )
 
 
-def _harness(report: dict[str, Any]) -> Harness:
+OPEN_WEIGHTS = frozenset({"local", "openai-compat"})
+"""Providers whose engine the codebook asks for (open weights served by a named engine)."""
+NOT_REPORTED = "not reported"
+TOOL_MODE = "tool"
+
+
+@dataclass(frozen=True)
+class SentFacts:
+    """What a model player's counted decisions were actually sent, as its turns recorded it.
+
+    Read from ``report.json`` (``inference.<player>.sent`` and ``served``): the SHA-256 of each
+    distinct system message over its exact bytes, every per-decision seed, each sampling
+    setting's distinct values, the engines the provider reported, the sampler an offline
+    model used. The manifest is built from these, and :func:`codebook_detail` checks it
+    against them.
+    """
+
+    decisions: int
+    system: tuple[tuple[str, str], ...]
+    """(SHA-256, text) of each distinct system message sent."""
+    system_unknown: int
+    seeds: tuple[int, ...]
+    parameters: dict[str, tuple[Any, ...]]
+    output_caps: tuple[int, ...]
+    engines: tuple[str, ...]
+    sampler: dict[str, Any]
+    tool_mode: bool
+
+    @classmethod
+    def of(cls, report: dict[str, Any], player: str) -> SentFacts:
+        """The facts of ``player`` in ``report``."""
+        info = report["inference"][player]
+        sent = info.get("sent") or {}
+        served = info.get("served") or []
+        seeds = sent.get("seeds")
+        settings = info.get("settings") or {}
+        return cls(
+            decisions=int(sent.get("decisions") or 0),
+            system=tuple((m["sha256"], m["text"]) for m in sent.get("system_messages") or []),
+            system_unknown=int(sent.get("system_unknown") or 0),
+            seeds=tuple(seeds) if isinstance(seeds, list) else (),
+            parameters={k: tuple(v) for k, v in (sent.get("parameters") or {}).items()},
+            output_caps=tuple(c for caps in (sent.get("output_cap") or {}).values() for c in caps),
+            engines=tuple(dict.fromkeys(str(f["engine"]) for f in served if f.get("engine"))),
+            sampler=next((dict(f["sampler"]) for f in served if f.get("sampler")), {}),
+            tool_mode=settings.get("provider") == "anthropic"
+            and (settings.get("anthropic_mode") or TOOL_MODE) == TOOL_MODE,
+        )
+
+    def single(self, name: str) -> Any:
+        """The one value of sampling setting ``name`` sent to every decision, else ``None``."""
+        values = self.parameters.get(name, ())
+        return values[0] if len(values) == 1 else None
+
+    def used(self, name: str) -> Any:
+        """A setting's one value as sent, or as an offline model's sampler used it."""
+        value = self.single(name)
+        return self.sampler.get(name) if value is None else value
+
+
+def _harness(report: dict[str, Any], player: str, facts: SentFacts) -> Harness:
     arena = report["identity"]["arena"]
     version = arena.get("commit")
     if version and arena.get("dirty"):
         version += "+dirty"
     elif not version:
         version = f"{arena['version']} (source sha256:{arena['source_sha256']})"
-    system = next(
-        (t["text"] for t in report["appendix"]["prompt_templates"] if t["name"] == "model system"), None
-    )
+    # The message as sent, when every counted decision was sent the same one (its hash over the
+    # exact bytes); several (one per action schema) do not fit the field: report.json lists them.
+    system = facts.system[0][1] if len(facts.system) == 1 and not facts.system_unknown else None
     env = report["harness"]["environment"]
     return Harness(
         scaffold="arena",
         scaffold_version=version,
         system_prompt=system,
         system_prompt_hash=sha256_digest(system) if system is not None else None,
-        tools=[],
+        tools=["action (forced tool: its input schema is the action schema; the only tool)"]
+        if facts.tool_mode
+        else [],
         max_steps=report["harness"]["max_steps"],
+        max_wallclock_seconds=None,  # no cap per episode: the per-decision deadline is in report.json
         container_digest=f"sha256:{env['environment_sha256']}",
         container_tag=f"no container: {env['python']} with {env['packages_count']} packages"
         " (digest of the Python version and the package set; lines in report.json appendix.packages)",
     )
 
 
-def _engine(info: dict[str, Any]) -> str | None:
-    """What served the calls, from what the provider said (``None`` when it said nothing)."""
+def _engine(info: dict[str, Any], facts: SentFacts, open_weights: bool) -> str | None:
+    """What served the calls: the engine the provider reported (open weights), else ``not reported``;
+    for a hosted API, the model snapshot and fingerprint it returned (``None`` when it said nothing)."""
+    if open_weights:
+        return "; ".join(facts.engines) or NOT_REPORTED
     said = []
     for served in info.get("served", []):
-        facts = {k: v for k, v in served.items() if k not in ("episodes", "first_episode", "last_episode")}
-        engine = facts.pop("engine", None)
-        parts = [str(engine)] if engine else []
-        if "model" in facts:
-            parts.append(f"served model {facts.pop('model')}")
-        if "system_fingerprint" in facts:
-            parts.append(f"system_fingerprint {facts.pop('system_fingerprint')}")
-        if "model_sha256" in facts:
-            parts.append(f"model sha256:{facts.pop('model_sha256')}")
-        facts.pop("sampler", None)
-        parts += [f"{k} {v}" for k, v in facts.items()]
-        count = served["episodes"]
-        said.append(", ".join(parts) + f" (in {count} episode{'s' if count != 1 else ''})")
+        parts = []
+        if "model" in served:
+            parts.append(f"served model {served['model']}")
+        if "system_fingerprint" in served:
+            parts.append(f"system_fingerprint {served['system_fingerprint']}")
+        if parts:
+            count = served["episodes"]
+            said.append(", ".join(parts) + f" (in {count} episode{'s' if count != 1 else ''})")
     return "; ".join(said) or None
 
 
-def _inference(report: dict[str, Any], player: str, run_date: datetime.date) -> Inference:
+def _sampling(facts: SentFacts) -> Sampling:
+    """The method as sent: greedy at temperature 0, top-k or top-p when one was sent (or used by an
+    offline model's sampler). With none of them sent the provider's default applied; REPROBE has
+    no word for that, so the label is top_p (the hosted defaults sample the whole distribution,
+    top_p 1) with ``top_p`` null, and :func:`codebook_detail` scores it partial."""
+    if facts.single("temperature") == 0:
+        return "greedy"
+    if facts.used("top_k") is not None:
+        return "top_k"
+    return "top_p"
+
+
+def _inference(report: dict[str, Any], player: str, run_date: datetime.date, facts: SentFacts) -> Inference:
     info = report["inference"][player]
     settings = info.get("settings") or {}
-    sampler: dict[str, Any] = next((s["sampler"] for s in info.get("served", []) if "sampler" in s), {})
-    temperature = settings.get("temperature")
-    sampling: Sampling = "greedy" if temperature == 0 else "top_p"
-    cap = settings.get("max_output_tokens")
-    if not isinstance(cap, int):
-        cap = (info.get("output_cap_sent") or {}).get("max")
-    seeded = settings.get("seed") is not None
+    provider = str(settings.get("provider") or info["kind"])
+    cap = max(facts.output_caps) if facts.output_caps else settings.get("max_output_tokens")
+    seeds = set(facts.seeds)
     return Inference(
-        provider=str(settings.get("provider") or info["kind"]),
+        provider=provider,
         model_alias=str(settings.get("model") or player),
-        engine=_engine(info),
-        sampling=sampling,
-        temperature=temperature,
-        top_p=sampler.get("top_p"),
-        top_k=sampler.get("top_k"),
-        max_output_tokens=cap,
-        seed=report["identity"]["master_seed"] if seeded else None,
+        engine=_engine(info, facts, provider in OPEN_WEIGHTS),
+        sampling=_sampling(facts),
+        temperature=facts.single("temperature"),
+        top_p=facts.used("top_p"),
+        top_k=facts.used("top_k"),
+        frequency_penalty=facts.single("frequency_penalty"),
+        presence_penalty=facts.single("presence_penalty"),
+        max_output_tokens=cap if isinstance(cap, int) else None,
+        # a seed only when every decision was sent that one; per-decision seeds are in report.json
+        seed=next(iter(seeds)) if len(seeds) == 1 else None,
         passes_per_task=1,
         aggregation="none",
         run_date=run_date,
     )
 
 
-def _cost(report: dict[str, Any], player: str) -> Cost:
+def _cost(report: dict[str, Any], player: str, facts: SentFacts) -> Cost:
     spent = report["cost"]["per_player"][player]
     price = report["cost"].get("prices", {}).get(player, {})
     priced = bool(price.get("priced"))
@@ -386,6 +460,10 @@ def _cost(report: dict[str, Any], player: str) -> Cost:
     return Cost(
         input_tokens=spent["input_tokens"],
         output_tokens=spent["output_tokens"],
+        # the forced action tool is called once per request: each decision and each re-ask
+        tool_calls=facts.decisions + report["failures"]["per_player"][player]["reasked"]
+        if facts.tool_mode
+        else 0,
         wallclock_seconds=spent.get("decision_seconds"),
         # An unpriced model's dollars are unknown, not zero.
         dollar_cost_usd=spent["cost_usd"] if priced else None,
@@ -394,6 +472,12 @@ def _cost(report: dict[str, Any], player: str) -> Cost:
 
 
 def _failures(report: dict[str, Any], player: str) -> dict[str, int]:
+    """Counts by category for the whole result, then the same attributed to each episode and seat.
+
+    ``schema``, ``timeout``, ... are the player's replies not used as given, ``fallback`` and
+    ``reasked`` its fallbacks and re-asks, ``episode_<status>`` its left-out episodes; then
+    ``episode_<id>_<seat>_<category>`` for each counted episode and seat where one happened.
+    """
     failures = report["failures"]
     counts = dict.fromkeys((str(e) for e in ErrorClass), 0)
     counts.update(failures.get("errors_by_player", {}).get(player, {}))
@@ -402,39 +486,66 @@ def _failures(report: dict[str, Any], player: str) -> dict[str, int]:
     counts["reasked"] = mine["reasked"]
     for status, count in failures.get("left_out_by_player", {}).get(player, {}).items():
         counts[f"episode_{status}"] = count
+    for item in failures.get("by_episode", {}).get(player, []):
+        where = f"episode_{item['episode_id']}_{slug(str(item['seat']))}"
+        for category, count in {
+            **item["errors"],
+            "fallback": item["fallback"],
+            "reasked": item["reasked"],
+        }.items():
+            if count:
+                counts[f"{where}_{slug(category)}"] = count
     return counts
 
 
-def codebook_scores(manifest: Manifest) -> dict[str, float]:
-    """Each REPROBE field's score under ``CODEBOOK.md`` (1.0 disclosed, 0.5 partial, 0.0 absent).
+Detail = dict[str, dict[str, float]]
+"""Codebook scores per field and sub-field."""
 
-    Arena's reading of the rules: a field scores the lowest of its sub-fields; ``harness`` is
-    applicable (this is an agent run). Failures count as attributed because a manifest holds
-    one player's result.
+
+def codebook_detail(manifest: Manifest, facts: SentFacts | None = None) -> Detail:
+    """Each REPROBE sub-field's score under ``CODEBOOK.md`` (1.0 disclosed, 0.5 partial, 0.0 absent).
+
+    Strict: with ``facts`` (what the decisions were actually sent, :class:`SentFacts`) a field
+    scores only what is true of them. The system prompt counts when its hash is of the one
+    message every decision was sent; a seed when every decision was sent that seed (null when
+    none was: an explicit "not sent"; null while per-decision seeds were sent is partial, the
+    field cannot hold them); the sampling method when the settings sent name it (temperature 0
+    for greedy, top_k or top_p sent or used); an open-weights engine when the provider reported
+    it, with a version. Without ``facts`` only the manifest's own text is read. ``harness`` is
+    applicable (an agent run).
     """
     ident, harness, inference, cost = manifest.identity, manifest.harness, manifest.inference, manifest.cost
-    version = 1.0 if (ident.version or ident.commit) else 0.5
-    subset = 1.0 if ident.subset == "full" or ident.subset_rule else 0.5
-    identity = min(version, subset, 1.0 if ident.grader_version else 0.0)
+    identity = {
+        "version": 1.0 if (ident.version or ident.commit) else 0.5,
+        "subset": 1.0 if (ident.subset == "full" and ident.cardinality) or ident.subset_rule else 0.5,
+        "grader_version": 1.0 if ident.grader_version else 0.0,
+    }
     if harness is None:
-        harness_score = 0.0
+        harness_detail = {"scaffold": 0.0, "system_prompt": 0.0, "container": 0.0, "max_steps": 0.0}
     else:
-        scaffold = 1.0 if harness.scaffold_version else 0.5
-        prompt = 1.0 if (harness.system_prompt or harness.system_prompt_hash) else 0.0
-        container = 1.0 if harness.container_digest else (0.5 if harness.container_tag else 0.0)
-        steps = 1.0 if harness.max_steps is not None else 0.0
-        harness_score = min(scaffold, prompt, container, steps)
-    open_weights = inference.provider in ("local", "openai-compat")
-    if open_weights:
-        engine = (
-            1.0
-            if inference.engine and re.search(r"\d", inference.engine)
-            else (0.5 if inference.engine else 0.0)
+        given = harness.system_prompt_hash or (
+            sha256_digest(harness.system_prompt) if harness.system_prompt else None
         )
-    else:
-        engine = 1.0 if inference.model_alias and inference.run_date else 0.5
-    aggregation = 1.0 if inference.passes_per_task == 1 or inference.aggregation else 0.0
-    inference_score = min(1.0, engine, aggregation)  # sampling and seed: the types require both
+        if facts is None:
+            prompt = 1.0 if given else 0.0
+        else:
+            sent = {f"sha256:{digest}" for digest, _ in facts.system}
+            if given is None:
+                prompt = 0.5 if sent else 0.0  # report.json holds them; the manifest names none
+            else:
+                prompt = 1.0 if sent == {given} and not facts.system_unknown else 0.0
+        harness_detail = {
+            "scaffold": 1.0 if harness.scaffold_version else 0.5,
+            "system_prompt": prompt,
+            "container": 1.0 if harness.container_digest else (0.5 if harness.container_tag else 0.0),
+            "max_steps": 1.0 if harness.max_steps is not None else 0.0,
+        }
+    inference_detail = {
+        "sampling": _sampling_score(inference, facts),
+        "engine": _engine_score(inference, facts),
+        "seed": _seed_score(inference, facts),
+        "aggregation": 1.0 if inference.passes_per_task == 1 or inference.aggregation else 0.0,
+    }
     tokens = 1.0 if cost.input_tokens is not None and cost.output_tokens is not None else 0.0
     if tokens == 0.0 and (cost.input_tokens is not None or cost.output_tokens is not None):
         tokens = 0.5
@@ -442,15 +553,55 @@ def codebook_scores(manifest: Manifest) -> dict[str, float]:
     if dollars == 0.0 and (cost.dollar_cost_usd is not None or cost.rate_source):
         dollars = 0.5
     if max(tokens, dollars) == 1.0 and cost.wallclock_seconds is not None:
-        cost_score = 1.0
+        whole = 1.0
     else:
         numbers = (cost.input_tokens, cost.output_tokens, cost.dollar_cost_usd, cost.wallclock_seconds)
-        cost_score = 0.5 if any(n is not None for n in numbers) else 0.0
-    failures = 1.0 if manifest.failures else (0.5 if manifest.failures is not None else 0.0)
+        whole = 0.5 if any(n is not None for n in numbers) else 0.0
+    found = manifest.failures or {}
+    attributed = any(key.startswith("episode_") for key in found) or not any(found.values())
+    failures = 1.0 if found and attributed else (0.5 if manifest.failures is not None else 0.0)
     return {
         "identity": identity,
-        "harness": harness_score,
-        "inference": inference_score,
-        "cost": cost_score,
-        "failures": failures,
+        "harness": harness_detail,
+        "inference": inference_detail,
+        "cost": {"tokens": tokens, "dollars": dollars, "whole": whole},
+        "failures": {"breakdown": failures},
     }
+
+
+def _sampling_score(inference: Inference, facts: SentFacts | None) -> float:
+    if facts is None:
+        return 1.0  # the types require a method and a pass count
+    backed = {
+        "greedy": facts.single("temperature") == 0,
+        "top_k": facts.used("top_k") is not None and inference.top_k == facts.used("top_k"),
+        "top_p": facts.used("top_p") is not None and inference.top_p == facts.used("top_p"),
+    }
+    return 1.0 if backed.get(inference.sampling, False) else 0.5
+
+
+def _engine_score(inference: Inference, facts: SentFacts | None) -> float:
+    if inference.provider not in OPEN_WEIGHTS:
+        return 1.0 if inference.model_alias and inference.run_date else 0.5
+    engines = facts.engines if facts is not None else tuple(filter(None, [inference.engine]))
+    if not engines or inference.engine in (None, NOT_REPORTED):
+        return 0.0
+    return 1.0 if all(re.search(r"\d+\.\d+", engine) for engine in engines) else 0.5
+
+
+def _seed_score(inference: Inference, facts: SentFacts | None) -> float:
+    if facts is None:
+        return 1.0  # the types require the field, null included
+    sent = set(facts.seeds)
+    if inference.seed is None:
+        return 1.0 if not sent else 0.5
+    return 1.0 if sent == {inference.seed} else 0.0
+
+
+def codebook_scores(manifest: Manifest, facts: SentFacts | None = None) -> dict[str, float]:
+    """Each REPROBE field's score (:func:`codebook_detail`): cost by its whole-field rule, the others
+    the lowest of their sub-fields."""
+    detail = codebook_detail(manifest, facts)
+    scores = {field: min(parts.values()) for field, parts in detail.items()}
+    scores["cost"] = detail["cost"]["whole"]
+    return scores

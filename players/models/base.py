@@ -348,7 +348,9 @@ class ModelPlayer(Player):
                     )
         except TimeoutError:
             detail = f"no reply within {timeout:g}s"
-            return Decision(None, error=ErrorClass.TIMEOUT, error_detail=detail, sampling=sampling)
+            return Decision(
+                None, error=ErrorClass.TIMEOUT, error_detail=detail, sampling=sampling, system=system
+            )
         except ProviderFailure as failure:
             if failure.error_class is ErrorClass.AUTH_ERROR:
                 raise FatalPlayerError(f"{self.spec}: authentication failed ({failure.detail})") from None
@@ -359,9 +361,11 @@ class ModelPlayer(Player):
                 error_detail=failure.detail,
                 permanent=permanent,
                 sampling=sampling,
+                system=system,
             )
         decision = self._read(completion, request, schema)
         decision.sampling = sampling
+        decision.system = system
         decision.served = completion.served
         return decision
 

@@ -26,6 +26,8 @@ from arena.tournament.reprobe import (
     Identity,
     Inference,
     Manifest,
+    SentFacts,
+    codebook_detail,
     codebook_scores,
     headline,
     manifests,
@@ -62,7 +64,7 @@ def test_the_vendored_schema_is_the_published_one_and_valid_draft_2020_12() -> N
     ]
 
 
-async def test_a_model_players_manifest_validates_and_scores_1_on_every_field(
+async def test_a_model_players_manifest_validates_and_scores_what_it_can_know(
     store: Store, wire: WireServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tournament_id = await model_tournament(store, wire, monkeypatch)
@@ -72,7 +74,12 @@ async def test_a_model_players_manifest_validates_and_scores_1_on_every_field(
     manifest = found["m"]
     document = json.loads(json.dumps(manifest.document()))
     assert reprobe_errors(document) == []
-    assert codebook_scores(manifest) == ALL_DISCLOSED
+    # Strictly, against what was sent: no sampling setting was sent (the provider's default:
+    # REPROBE has no word for it) and Chat Completions was sent a seed per decision (the field
+    # holds one): inference is partial; everything else is disclosed.
+    detail = codebook_detail(manifest, SentFacts.of(report, "m"))
+    assert detail["inference"] == {"sampling": 0.5, "engine": 1.0, "seed": 0.5, "aggregation": 1.0}
+    assert codebook_scores(manifest, SentFacts.of(report, "m")) == {**ALL_DISCLOSED, "inference": 0.5}
     # What the fields hold, from the report.
     ident = report["identity"]
     assert document["result_id"] == f"arena-lemonade-t{tournament_id}-m-{ident['started_at'][:10]}"
@@ -86,7 +93,9 @@ async def test_a_model_players_manifest_validates_and_scores_1_on_every_field(
     assert (inference["provider"], inference["model_alias"]) == ("openai", "gpt-test")
     assert f"served model {SNAPSHOT}, system_fingerprint fp_a (in 2 episodes)" in inference["engine"]
     assert "fp_b (in 1 episode)" in inference["engine"]
-    assert inference["seed"] == ident["master_seed"]  # Chat Completions takes per-decision seeds
+    sent = report["inference"]["m"]["sent"]
+    assert inference["seed"] is None and len(set(sent["seeds"])) == 6  # one per decision, in report.json
+    assert inference["temperature"] is None and inference["top_p"] is None  # none was sent
     assert inference["run_date"] == ident["started_at"][:10] and inference["max_output_tokens"] == 256
     cost = document["cost"]
     spent = report["cost"]["per_player"]["m"]
@@ -120,7 +129,7 @@ async def test_the_cli_writes_one_manifest_per_model_player(
     assert [p.name for p in out.iterdir()] == ["reprobe-m.json"]
     assert reprobe_errors(json.loads((out / "reprobe-m.json").read_text())) == []
     assert (
-        "(REPROBE 0.1; codebook: identity 1.0, harness 1.0, inference 1.0, cost 1.0, failures 1.0)" in printed
+        "(REPROBE 0.1; codebook: identity 1.0, harness 1.0, inference 0.5, cost 1.0, failures 1.0)" in printed
     )
 
 
