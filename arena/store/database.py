@@ -340,6 +340,8 @@ class Store:
 
         A ``running`` row whose process is gone (killed, crashed) names nobody: it blocks nothing.
         """
+        if not fits_sqlite(tournament_id):  # names no tournament (the caller says so)
+            return None
         row = self.conn.execute("SELECT status, pid FROM tournaments WHERE id=?", (tournament_id,)).fetchone()
         if row is None or row[0] != "running" or row[1] is None or row[1] == os.getpid():
             return None
