@@ -36,6 +36,7 @@ from arena.plugins.games import get_game
 from arena.store.database import Store
 from tests.support.app_driving import (
     beside,
+    episode_list_ready,
     field_in_view,
     line_with,
     pick_game,
@@ -355,7 +356,7 @@ async def test_the_home_and_replay_box_titles_read_whole(app_db: Path, size: tup
         assert any(title.startswith("this session") for title in titles), titles
         assert any(title.startswith("recent") and "ctrl+o" in title for title in titles), titles
         await pilot.press("ctrl+o")
-        await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode list")
+        await episode_list_ready(pilot, app)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         await wait_until(pilot, lambda: "state" in box_titles(screen_text(app)), "the replay's boxes")

@@ -14,7 +14,7 @@ from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import TextScreen
 from arena.engine.match import MatchConfig, play_match
 from arena.store.database import Store
-from tests.support.app_driving import render_plain, started, wait_until
+from tests.support.app_driving import episode_list_ready, render_plain, started, wait_until
 
 SEATS = {"a": "baseline:random", "b": "baseline:weather"}
 
@@ -56,7 +56,7 @@ async def test_r_in_the_episode_list_resumes_an_interrupted_episode(
     cut = await played(app_db, keep_steps=3)
     app = create_app(app_db, open_replay=True, load_models=False, step_delay=0.0)
     async with app.run_test(size=size) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode list")
+        await episode_list_ready(pilot, app)
         await pilot.press("r")  # the newest, the interrupted one, is under the cursor
         await wait_until(pilot, lambda: isinstance(app.screen, MatchScreen), "the match screen")
         screen = app.screen
@@ -73,7 +73,7 @@ async def test_an_episode_that_cannot_go_on_says_why(app_db: Path) -> None:
     await played(app_db)
     app = create_app(app_db, open_replay=True, load_models=False, step_delay=0.0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode list")
+        await episode_list_ready(pilot, app)
         await pilot.press("r")
         await wait_until(pilot, lambda: bool(app._notifications), "a notification")
         messages = [note.message for note in app._notifications]

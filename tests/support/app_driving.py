@@ -67,6 +67,22 @@ async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], what: str
         await pilot.pause(0.02)
 
 
+async def episode_list_ready(pilot: Pilot[Any], app: Any) -> Any:
+    """Wait for the episode list with its rows and the cursor in its table; return the screen.
+
+    The screen is on top before it has mounted and filled its table: a key pressed then (``r``,
+    enter) finds no episode under the cursor and is lost, and the test waits for nothing.
+    """
+    from arena.app.screens.episodes import EpisodesScreen
+
+    await wait_until(pilot, lambda: isinstance(app.screen, EpisodesScreen), "the episode list")
+    screen = app.screen
+    await wait_until(
+        pilot, lambda: screen.table.row_count > 0 and screen.focused is screen.table, "the listed episodes"
+    )
+    return screen
+
+
 def home_set_up(app: Any) -> bool:
     """True once the home screen (wherever it is in the stack) shows a game's seats and options."""
     from arena.app.screens.home import HomeScreen
