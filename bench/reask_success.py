@@ -10,6 +10,11 @@ A re-ask is made when a model's first answer was unusable in a way the runner as
 about (unparsable, against the schema, illegal, cut off); it succeeded when the second
 answer was used (the turn is no fallback). Counted per provider kind (the seat's stored
 configuration) and per failure class of the first answer.
+
+Measured (2026-12-08, ``--play 6 --days 5``, this loaded 2-core machine, 599 s): the offline
+model (``local``) made 22 decisions, 18 were re-asked (13 against the schema, 5 illegal) and
+0 of the 18 re-asks succeeded (0%). The wire-level test server's replies are scripted, so
+the other provider kinds need a database played against the real APIs (``--db``).
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ from typing import Any
 
 from tests.support.wire_server import Behaviour, prompt_of, reply
 
-FEEDBACK_MARK = "Your previous reply could not be used:"
+FEEDBACK_MARK = "Your previous "
+"""How every re-ask note starts (it then names the failure: players.models.prompting)."""
 NOTES_INPUT_TOKENS, NOTES_OUTPUT_TOKENS = 700, 90
 """Usage the responder reports for a notes call (other calls: the wire server's 120 + 30)."""
 BID_CAP = 60
