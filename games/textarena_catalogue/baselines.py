@@ -19,5 +19,20 @@ class RandomMove(Baseline[TextArenaObservation, TextArenaAction]):
         return TextArenaAction(move=self.rng.choice(observation.examples), reason="random example move")
 
 
-BASELINES = baseline_table(RandomMove)
-"""The definitions' ``baselines``."""
+class LazyMove(Baseline[TextArenaObservation, TextArenaAction]):
+    """Half the time the first move the environment accepts now (the fallback's choice), otherwise a
+    uniformly random one; where moves cannot be listed, the same over the example moves. A second
+    reference player for tournaments: a fixed move alone could repeat forever (HighSociety's tied
+    bids), a coin keeps every game ending as the random player's do."""
+
+    name = "lazy"
+
+    def choose(self, observation: TextArenaObservation) -> TextArenaAction:
+        """The first of the moves (else example moves) on heads, a random one on tails."""
+        moves = observation.moves or observation.examples
+        if self.rng.random() < 0.5:
+            return TextArenaAction(move=moves[0], reason="the first move")
+        return TextArenaAction(move=self.rng.choice(moves), reason="a random move")
+
+
+BASELINES = baseline_table(RandomMove, LazyMove)

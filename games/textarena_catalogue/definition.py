@@ -95,7 +95,8 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
 
     @property
     def baselines(self) -> Mapping[str, BaselineInfo]:
-        """``random``: a uniformly random legal move (a fixed move could tie HighSociety's bids forever)."""
+        """``random``: a uniformly random legal move (a fixed move could tie HighSociety's bids forever);
+        ``lazy``: half the time the first legal move, else a random one (a second player for tournaments)."""
         from games.textarena_catalogue.baselines import BASELINES
 
         return BASELINES
@@ -143,12 +144,23 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
 def _rules_text(definition: type[TextArenaDefinition], options_json: str, seat: str) -> str:
     game = definition()
     options = game.Options.model_validate(json.loads(options_json))
-    episode = game.start_episode(0, options)
-    player = (
-        0 if definition.listing.race else int(seat.removeprefix("p"))
-    )  # each racer is its copy's player 0
-    prompts = [m.text for m in episode.histories[player] if m.kind == "PROMPT"]
-    return "\n".join(prompts)
+    player = 0 if definition.listing.race else int(seat.removeprefix("p"))  # a racer is its copy's player 0
+    texts = []
+    for seed in (0, 1):
+        episode = game.start_episode(seed, options)
+        texts.append("\n".join(m.text for m in episode.histories[player] if m.kind == "PROMPT"))
+    if texts[0] == texts[1]:
+        return texts[0]
+    # SimpleNegotiation's resources, TruthAndDeception's facts, SecretMafia's roles: the first message
+    # carries the episode's own facts, so a model's prompt uses its episode's (see prompt())
+    return f"{texts[0]}\n\n{SEEDED_RULES_NOTE}"
+
+
+SEEDED_RULES_NOTE = (
+    "(This is the environment's first message in the episode of seed 0: it writes each episode's"
+    " own, with that episode's private facts, and a seat's prompt shows its own.)"
+)
+"""Said under the rules of an environment whose first message depends on the seed."""
 
 
 @functools.lru_cache(maxsize=256)

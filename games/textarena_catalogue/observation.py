@@ -27,7 +27,7 @@ class TextArenaObservation(BaseModel):
     )
     examples: list[str] = Field(
         default_factory=list,
-        description="where moves cannot be listed: example moves in the game's format, which it may refuse",
+        description="where no moves are listed now: example moves in the game's format, which it may refuse",
     )
 
 

@@ -86,6 +86,7 @@ class TextArenaRaceState(TextArenaState):
     def observation(self, seat: str) -> TextArenaObservation:
         """What ``seat``'s copy told its player, and its moves now."""
         pending = seat in self.pending()
+        moves = self.legal_moves(seat)
         return TextArenaObservation(
             game=self.definition.listing.env_id,
             player=0,
@@ -95,8 +96,8 @@ class TextArenaRaceState(TextArenaState):
                 TextArenaMessage(sender=m.sender, text=m.text, kind=m.kind)
                 for m in self._copy_of(seat).histories[0]
             ],
-            moves=self.legal_moves(seat),
-            examples=[] if self.definition.listing.listed_moves or not pending else self.examples(),
+            moves=moves,
+            examples=self.examples() if pending and not moves else [],
         )
 
     def conversation(self, seat: str) -> str:

@@ -121,16 +121,16 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
     def observation(self, seat: str) -> TextArenaObservation:
         """Every message TextArena sent ``seat``'s player, and its moves now."""
         player = player_id(seat)
+        moves = self.legal_moves(seat)
+        pending = seat in self.pending()
         return TextArenaObservation(
             game=self.definition.listing.env_id,
             player=player,
             turn=len(self.actions),
-            your_turn=seat in self.pending(),
+            your_turn=pending,
             messages=self._messages(player),
-            moves=self.legal_moves(seat),
-            examples=[]
-            if self.definition.listing.listed_moves or seat not in self.pending()
-            else self.examples(),
+            moves=moves,
+            examples=self.examples() if pending and not moves else [],
         )
 
     def _messages(self, player: int) -> list[TextArenaMessage]:
@@ -171,7 +171,9 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         return TextArenaAction(move=self.examples()[0], reason="fallback: the game's first example move")
 
     def examples(self) -> list[str]:
-        """The stand-in moves of a game whose moves are not listed (the environment judges them)."""
+        """The stand-in moves where none are listed now (the environment judges them): a free-move
+        game's example moves, or ``[pass]`` where the environment accepts no move at all (IndianPoker
+        once a player's chips are below zero; its invalid-move rule then ends the game)."""
         return list(self.definition.listing.examples) or ["[pass]"]
 
     def sample_action(self, seat: str, rng: random.Random) -> TextArenaAction:

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 from arena.plugins.games import get_game
+from arena.store.database import Store
+from arena.tournament.config import TournamentConfig
+from arena.tournament.run import run_tournament
+from arena.tournament.standings import tournament_table
 from games.textarena_catalogue.check import check_candidate
 from games.textarena_catalogue.listing import CANDIDATES, LISTED, OFFERED_FILE, UNAVAILABLE
 from games.textarena_catalogue.observation import TextArenaAction
@@ -111,3 +116,16 @@ def test_what_the_library_prints_stays_out_of_the_terminal(capsys: pytest.Captur
     state = get_game("textarena:SettlersOfCatan-v0").create(0)  # its reset prints the board's corners
     state.apply({seat: state.sample_action(seat, random.Random(0)) for seat in state.pending()})
     assert capsys.readouterr().out == ""
+
+
+async def test_a_tournament_rates_players_on_a_raced_puzzle_and_a_negotiation(tmp_path: Path) -> None:
+    store = Store(tmp_path / "arena.db")
+    try:
+        for game in ("textarena:Blackjack-v0", "textarena:SimpleNegotiation-v0"):
+            config = TournamentConfig(game=game, players=("baseline:random", "baseline:lazy"), seeds=2)
+            progress = await run_tournament(store, config)
+            assert progress.status == "finished" and progress.done == 4  # 2 seeds, both seatings
+            table = tournament_table(store, progress.tournament_id)
+            assert {row["player"] for row in table["players"]} == {"baseline:random", "baseline:lazy"}
+    finally:
+        store.close()

@@ -101,7 +101,6 @@ def test_the_leak_probe_marks_a_poker_hand_and_only_its_owner_sees_it() -> None:
 
 def test_the_rules_are_the_environment_s_own_prompt_for_every_seed() -> None:
     for env_id in FIRST:
-        entry = LISTED[env_id]
         options = SHORT.get(env_id, {})
         definition = get_game(f"textarena:{env_id}")
         model = definition.parse_options(options)
@@ -111,7 +110,34 @@ def test_the_rules_are_the_environment_s_own_prompt_for_every_seed() -> None:
             for seed in (3, 11):
                 state = get_game(f"textarena:{env_id}").create(seed, options)
                 prompts = [m.text for m in state.observation(seat).messages if m.kind == "PROMPT"]
-                assert prompts == [rules], (env_id, entry.env_id, seat)
+                assert prompts == [rules], (env_id, seat)
+
+
+SEEDED_FIRST_MESSAGE = {
+    "SimpleNegotiation-v0",
+    "SimpleBlindAuction-v0",
+    "TwoDollar-v0",
+    "TruthAndDeception-v0",
+    "SecretMafia-v0",
+}
+"""The offered environments whose first message carries the episode's own (private) facts."""
+
+
+def test_a_prompt_carries_its_own_episode_s_first_message() -> None:
+    from games.textarena_catalogue.definition import SEEDED_RULES_NOTE
+
+    varying = set()
+    for env_id in LISTED:
+        definition = get_game(f"textarena:{env_id}")
+        rules = definition.rules(definition.parse_options({}), "p0")
+        for seed in (3, 11):
+            state = definition.create(seed)
+            own = "\n".join(m.text for m in state.observation("p0").messages if m.kind == "PROMPT")
+            assert own and own in definition.prompt_for(state, "p0")
+            if own != rules:
+                varying.add(env_id)
+                assert rules.endswith(SEEDED_RULES_NOTE)
+    assert varying == SEEDED_FIRST_MESSAGE
 
 
 def test_an_unavailable_or_unlisted_environment_is_one_clear_line() -> None:
