@@ -174,10 +174,7 @@ class TextArenaRaceState(TextArenaState):
     def to_json(self) -> dict[str, Any]:
         """The seed, options and every step's moves (the race is those replayed), and each seat's messages."""
         return {
-            "env": self.definition.listing.env_id,
-            "library_version": self.definition.library_version,
-            "seed": self.seed,
-            "options": self.options.model_dump(mode="json"),
+            **self._json_head(),
             "race": True,
             "steps": [dict(step) for step in self.steps],
             "messages": {

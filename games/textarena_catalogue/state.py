@@ -216,13 +216,19 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
             "over": self.episode.done,
         }
 
-    def to_json(self) -> dict[str, Any]:
-        """The seed, options and actions (the episode is those replayed), and every seat's messages."""
+    def _json_head(self) -> dict[str, Any]:
+        """What every stored state starts with: the environment, the library, the seed, the options."""
         return {
             "env": self.definition.listing.env_id,
             "library_version": self.definition.library_version,
             "seed": self.seed,
             "options": self.options.model_dump(mode="json"),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The seed, options and actions (the episode is those replayed), and every seat's messages."""
+        return {
+            **self._json_head(),
             "actions": list(self.actions),
             "messages": {
                 seat_name(player): [[m.sender, m.text, m.kind] for m in history]

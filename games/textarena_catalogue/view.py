@@ -39,6 +39,8 @@ class TextArenaView(GameView["TextArenaState", "TextArenaAction"]):
             if moves:
                 listed = ", ".join(moves[:30]) + (f", ... ({len(moves)} in all)" if len(moves) > 30 else "")
                 lines.append(f"Moves: {listed}")
+            elif seat in state.pending():  # a free-move game: the environment judges what is typed
+                lines.append("Moves: not listed; type one in the game's own format (it judges it)")
             parts.append("\n".join(lines))
         return "\n\n".join(parts)
 

@@ -94,6 +94,7 @@ def test_a_free_move_game_lists_none_and_the_environment_s_rule_decides() -> Non
     observation = state.observation(seat)
     assert observation.moves == [] and observation.examples == list(LISTED["Tak-v0"].examples)
     assert state.fallback(seat).move == observation.examples[0]
+    assert "Moves: not listed" in game.view.render(state, seat)
     bad = TextArenaAction(move="[move (9,9) {(9,8): [F0]}]")  # off the 4x4 board: TextArena refuses it
     assert state.validate(seat, bad) is not None
     refusals = 0
