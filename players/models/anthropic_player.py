@@ -29,6 +29,7 @@ from .base import ChatMessage, Completion, ModelPlayer, shared_ssl_context
 from .calls import served_by
 from .config import ModelSettings
 from .schema import closed_schema, schema_name
+from .sdkutil import connection_problem
 
 KEY_PROBE_TIMEOUT = 3.0
 
@@ -82,8 +83,8 @@ class AnthropicPlayer(ModelPlayer):
             return f"the provider rejected the key in {env} (HTTP {exc.status_code})"
         except anthropic.APITimeoutError:
             return f"server down: no answer within {KEY_PROBE_TIMEOUT:g}s at {base}"
-        except anthropic.APIConnectionError:
-            return f"server down: connection refused at {base}"
+        except anthropic.APIConnectionError as exc:
+            return f"server down: {connection_problem(exc)} at {base}"
         except anthropic.NotFoundError:
             return f"no models endpoint at {base}/v1/models (HTTP 404); check the base URL"
         except anthropic.AnthropicError:

@@ -30,6 +30,7 @@ from .config import ModelSettings
 from .listing import ListedModel, served_model
 from .retry import ProviderFailure
 from .schema import schema_name
+from .sdkutil import connection_problem
 
 CHECK_TIMEOUT = 3.0
 
@@ -245,8 +246,8 @@ class OpenAIPlayer(ModelPlayer):
             listed = [ListedModel.from_entry(model) for model in page.data]
         except openai.APITimeoutError:
             return False, f"server down: no answer within {CHECK_TIMEOUT:g}s at {base}"
-        except openai.APIConnectionError:
-            return False, f"server down: connection refused at {base}"
+        except openai.APIConnectionError as exc:
+            return False, f"server down: {connection_problem(exc)} at {base}"
         except openai.APIStatusError as exc:
             if exc.status_code in (401, 403) and not compat:
                 return False, self._rejected_key_message()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import socket
 import ssl
 from typing import Any
 
@@ -51,6 +52,24 @@ def http_headers(exc: Exception) -> dict[str, str]:
         return {str(k): str(v) for k, v in headers.items()}
     except AttributeError:
         return {}
+
+
+def connection_problem(exc: BaseException) -> str:
+    """What an SDK's connection error was, from the errors it wraps: a host name DNS cannot resolve,
+    a refused connection, or the innermost error's own words (the SDK's own says only "Connection error.")."""
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in seen and len(seen) < 16:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    for error in seen:
+        if isinstance(error, socket.gaierror):
+            return f"DNS lookup failed: the host name does not resolve ({error.strerror or error})"
+    for error in seen:
+        if isinstance(error, ConnectionRefusedError):
+            return "connection refused"
+    innermost = str(seen[-1]).strip()
+    return f"cannot connect: {innermost}" if innermost else "cannot connect"
 
 
 def sdk_message(exc: Exception) -> str:

@@ -17,6 +17,7 @@ must stay light: its SDK is imported only inside :meth:`Provider.player` and
 from __future__ import annotations
 
 import os
+import re
 from abc import ABC, abstractmethod
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
@@ -71,12 +72,13 @@ class Provider(ABC):
     """Provider-only settings of the models file it accepts (``api``, ``n_ctx``...)."""
     default_models: ClassVar[tuple[str, ...]] = ()
     """Models ``arena models`` lists even when no models file names them."""
+    takes_base_url: ClassVar[bool] = True
+    """Calls go over HTTP to an address a spec may give (``NAME:MODEL@BASE_URL``); ``False``:
+    the model runs in-process and ``@http://...`` is refused."""
 
     def parse_spec(self, rest: str, text: str) -> PlayerSpec:
-        """The spec for ``NAME:rest`` (``text`` is the whole spec, for messages)."""
-        if not rest:
-            raise SpecError(f"{self.name} spec needs a name, e.g. {self.spec_form}")
-        return PlayerSpec(self.name, rest)
+        """The spec for ``NAME:rest`` (``text`` is the whole spec, for messages): see :func:`split_spec`."""
+        return split_spec(self, rest, text)
 
     def status_lines(self) -> list[str]:
         """Lines ``arena models`` prints for this provider: whether its key is set."""
@@ -108,6 +110,38 @@ class Provider(ABC):
     @abstractmethod
     def player(self, spec: str, settings: ModelSettings, *, seed: int) -> ModelPlayer:
         """The player for ``settings``: import the SDK here, not at module level."""
+
+
+URL_AFTER_AT = re.compile(r"@(?=https?://)")
+"""Where ``MODEL@BASE_URL`` splits: the first ``@`` a URL scheme follows (a URL's own ``user@host``
+comes after it; a model id or a path may hold an ``@`` of its own)."""
+
+
+def split_spec(provider: Provider, rest: str, text: str) -> PlayerSpec:
+    """``MODEL`` or ``MODEL@BASE_URL`` (each maybe ending ``?key=value...``) for ``provider``: the one
+    reading of a provider spec's tail, so ``@URL`` is honoured or refused alike for every provider.
+
+    A base URL is honoured by a provider that calls over HTTP (it replaces the default address)
+    and refused by one that runs in-process; an ``@`` followed by something that is not a URL
+    is refused where a base URL is taken, since it would otherwise end up in the model id.
+    The ``?`` options are read when the spec is resolved against the models file.
+    """
+    if not rest:
+        raise SpecError(f"{provider.name} spec needs a name, e.g. {provider.spec_form}")
+    found = URL_AFTER_AT.search(rest)
+    if found is None:
+        if provider.takes_base_url and "@" in rest.partition("?")[0]:
+            raise SpecError(
+                f"{text!r}: after '@' comes a base URL starting http:// or https://,"
+                f" e.g. {provider.name}:MODEL@http://127.0.0.1:8000/v1"
+            )
+        return PlayerSpec(provider.name, rest)
+    model, base_url = rest[: found.start()], rest[found.end() :]
+    if not provider.takes_base_url:
+        raise SpecError(f"{text!r}: {provider.name} models run in this process and take no @BASE_URL")
+    if not model:
+        raise SpecError(f"{text!r}: the model's name comes before '@', e.g. {provider.name}:MODEL@{base_url}")
+    return PlayerSpec(provider.name, model, base_url)
 
 
 @cache

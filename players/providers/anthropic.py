@@ -36,12 +36,14 @@ class AnthropicProvider(Provider):
 
         from arena.contract.player import ErrorClass
         from players.models.retry import ProviderFailure, failure_from_status
-        from players.models.sdkutil import http_headers, sdk_message
+        from players.models.sdkutil import connection_problem, http_headers, sdk_message
 
         if isinstance(exc, anthropic.APITimeoutError):
             return ProviderFailure(ErrorClass.TIMEOUT, "the request timed out")
         if isinstance(exc, anthropic.APIConnectionError):
-            return ProviderFailure(ErrorClass.PROVIDER_ERROR, f"connection failed: {exc}", retryable=True)
+            return ProviderFailure(
+                ErrorClass.PROVIDER_ERROR, f"connection failed: {connection_problem(exc)}", retryable=True
+            )
         if isinstance(exc, anthropic.APIStatusError):
             return failure_from_status(exc.status_code, http_headers(exc), sdk_message(exc))
         if isinstance(exc, anthropic.APIError):

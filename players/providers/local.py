@@ -33,6 +33,7 @@ class LocalProvider(Provider):
     price_source: ClassVar[dict[str, str] | None] = BUILTIN_PRICE_SOURCE
     settings_keys: ClassVar[frozenset[str]] = frozenset({"n_ctx", "n_threads", "replicas"})
     default_models: ClassVar[tuple[str, ...]] = (DEFAULT_LOCAL_MODEL,)
+    takes_base_url: ClassVar[bool] = False
 
     def context_tokens(self, settings: ModelSettings) -> int | None:
         """``n_ctx``, else :data:`DEFAULT_N_CTX`."""

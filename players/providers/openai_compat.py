@@ -35,15 +35,11 @@ class OpenAICompatProvider(OpenAIProvider):
 
     def parse_spec(self, rest: str, text: str) -> PlayerSpec:
         """``MODEL@BASE_URL``, both parts, the URL with its scheme (``MODEL`` with a default base URL)."""
-        if self.base_url:
-            return super().parse_spec(rest, text)
-        model, sep, base_url = rest.partition("@")
-        if not sep or not model or not base_url:
+        spec = super().parse_spec(rest, text)
+        if spec.base_url is None and not self.base_url:
             example = f"{self.name}:qwen2.5@http://127.0.0.1:8000/v1"
             raise SpecError(f"{text!r}: {self.name} needs MODEL@BASE_URL, e.g. {example}")
-        if not base_url.startswith(("http://", "https://")):
-            raise SpecError(f"{text!r}: base URL must start with http:// or https://")
-        return PlayerSpec(self.name, model, base_url)
+        return spec
 
     def status_lines(self) -> list[str]:
         """Whether the key is set; with no key to check, the server is probed when the match starts."""
