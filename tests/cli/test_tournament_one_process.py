@@ -64,11 +64,22 @@ def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
         return list(connection.execute(sql))
 
 
+def held(tmp_path: Path, db: Path, gate: Path, *argv: str) -> subprocess.Popen[str]:
+    """``arena ARGV`` with the gate closed, once it holds a decision (killed if it never does)."""
+    gate.touch()
+    process = arena(db, plugin_env(tmp_path, gate), *argv)
+    try:
+        wait_at_gate(gate, process)
+    except BaseException:
+        process.kill()
+        process.communicate()
+        raise
+    return process
+
+
 def interrupted_tournament(tmp_path: Path, db: Path, gate: Path) -> None:
     """A tournament of 4 episodes stopped by Ctrl-C while its first decision was held (resumable)."""
-    gate.touch()
-    first = arena(db, plugin_env(tmp_path, gate), "tournament", "run", "bargain", *PLAYERS, "--seeds", "2")
-    wait_at_gate(gate, first)
+    first = held(tmp_path, db, gate, "tournament", "run", "bargain", *PLAYERS, "--seeds", "2")
     first.send_signal(signal.SIGINT)
     _, err = first.communicate()
     assert first.returncode == 130, err
@@ -78,10 +89,8 @@ def interrupted_tournament(tmp_path: Path, db: Path, gate: Path) -> None:
 def test_a_second_resume_is_refused_while_the_first_process_plays(tmp_path: Path) -> None:
     db, gate = tmp_path / "arena.db", tmp_path / "gate"
     interrupted_tournament(tmp_path, db, gate)
-    gate.touch()
-    playing = arena(db, plugin_env(tmp_path, gate), "tournament", "resume", "1")
+    playing = held(tmp_path, db, gate, "tournament", "resume", "1")
     try:
-        wait_at_gate(gate, playing)
         second = arena(db, plugin_env(tmp_path, None), "tournament", "resume", "1")  # never held
         out, err = second.communicate()
     finally:
@@ -101,13 +110,9 @@ def test_a_second_resume_is_refused_while_the_first_process_plays(tmp_path: Path
 def test_a_process_killed_mid_tournament_blocks_no_later_resume(tmp_path: Path) -> None:
     db, gate = tmp_path / "arena.db", tmp_path / "gate"
     interrupted_tournament(tmp_path, db, gate)
-    gate.touch()
-    killed = arena(db, plugin_env(tmp_path, gate), "tournament", "resume", "1")
-    try:
-        wait_at_gate(gate, killed)
-    finally:
-        killed.kill()
-        killed.communicate()
+    killed = held(tmp_path, db, gate, "tournament", "resume", "1")
+    killed.kill()
+    killed.communicate()
     assert rows(db, "SELECT status, pid FROM tournaments") == [("running", killed.pid)]
 
     resumed = arena(db, plugin_env(tmp_path, None), "tournament", "resume", "1")
