@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--models",
         help="models file (default: $ARENA_MODELS, ./arena-models.toml, ~/.config/arena/models.toml)",
     )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="print the traceback of an error before its one line (as ARENA_DEBUG=1 does); taken anywhere",
+    )
     sub = parser.add_subparsers(dest="command", parser_class=ArenaParser)
 
     play = sub.add_parser("play", help="play one episode headless", add_help=False)

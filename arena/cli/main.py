@@ -41,6 +41,7 @@ USER_ERRORS = (
     ("arena.tournament.cluster", "ClusterError"),
     ("arena.tournament.run", "TournamentBusy"),
     ("arena.cli.serve", "ServeError"),
+    ("players.models.config", "ConfigError"),
 )
 """Errors that stop a well-formed command from being done (one line, exit 1), by their modules."""
 INPUT_ERRORS = (
@@ -61,7 +62,17 @@ PIPE_WIDTH = 160
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``arena`` console script."""
+    """Entry point of the ``arena`` console script.
+
+    ``--debug`` (anywhere on the command line) or ``ARENA_DEBUG=1`` prints the traceback of an
+    error before its one line.
+    """
+    given = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in given or os.environ.get("ARENA_DEBUG", "") not in ("", "0")
+    return _main([a for a in given if a != "--debug"], debug)
+
+
+def _main(argv: list[str], debug: bool) -> int:
     args: argparse.Namespace | None = None
     try:
         args = build_parser().parse_args(argv)
@@ -82,11 +93,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(exc, _loaded(READER_LEFT)):
             _silence_stdout()
             return EXIT_FAILED
+        if debug:
+            import traceback
+
+            traceback.print_exception(exc, file=sys.stderr)
         if isinstance(exc, _loaded(INPUT_ERRORS)):
             return fail(str(exc), EXIT_USAGE)
         from arena.cli.failures import failure_line, with_hint
+        from arena.plugins.blame import blame, bug_line
 
-        if isinstance(exc, (ValueError, *_loaded(USER_ERRORS))):  # e.g. a stored value that cannot be read
+        if isinstance(exc, _loaded(USER_ERRORS)):
+            return fail(with_hint(str(exc)), EXIT_FAILED)
+        blamed = blame(exc)
+        if blamed is not None:  # raised inside a game, a player kind or a provider: their bug
+            return fail(
+                "; ".join([bug_line(exc, blamed), *getattr(exc, "__notes__", ())]), EXIT_FAILED, "bug"
+            )
+        if isinstance(exc, ValueError):  # raised by Arena, e.g. a stored value that cannot be read
             return fail(with_hint(str(exc)), EXIT_FAILED)
 
         line = failure_line(exc, _database_named(args))
@@ -117,12 +140,12 @@ def _silence_stdout() -> None:
     silence_stdout()
 
 
-def fail(message: str, code: int = 1) -> int:
-    """Print ``arena: error: MESSAGE`` as one line on stderr and return ``code``."""
+def fail(message: str, code: int = 1, label: str = "error") -> int:
+    """Print ``arena: LABEL: MESSAGE`` as one line on stderr and return ``code``."""
     from arena.contract.playerconfig import mask_urls
 
     one_line = " ".join(plain_text(mask_urls(message)).split())
-    sys.stderr.write(f"arena: error: {one_line}\n")
+    sys.stderr.write(f"arena: {label}: {one_line}\n")
     return code
 
 
@@ -191,6 +214,10 @@ def _run_play(config: MatchConfig, store: Store, *, quiet: bool = False) -> int:
             f"; episode {episode} saved as aborted (arena resume {episode} continues it)" if episode else ""
         )
         return fail(f"interrupted{saved}", EXIT_INTERRUPTED)
+    except Exception as exc:
+        if live.episode_id is not None:  # the runner stored it failed, with the error
+            exc.add_note(f"episode {live.episode_id} saved as failed")
+        raise
     finally:
         store.close()
     with contextlib.suppress(UserLeft):  # the output closed after the results: the episode is saved

@@ -58,6 +58,7 @@ from arena.contract.validation_errors import one_line
 from arena.engine.resume import NotResumable, ResumePoint
 from arena.engine.run_control import Budget, RunControl
 from arena.engine.turns import PendingTurn, stored_record
+from arena.plugins.blame import blame
 from arena.store.observation_dump import ObservationDumper
 
 YIELD_EVERY = 0.002
@@ -115,6 +116,15 @@ class EpisodeOutcome:
     """The seat that could not play, when the episode ended ``player_failed``."""
     forfeited: str | None = None
     """The seat that forfeited the episode (``on_invalid="forfeit"``), if one did."""
+
+
+def failure_message(error: BaseException) -> str:
+    """What a ``failed`` episode stores for the exception that stopped it: the plugin whose bug
+    it is and where, when a game, player kind or provider raised it."""
+    blamed = blame(error)
+    if blamed is not None:
+        return blamed.message(error)
+    return f"{type(error).__name__}: {error}"
 
 
 _EPISODE_KEYS = itertools.count(1)
@@ -278,12 +288,19 @@ class EpisodeRunner:
             self._end(EpisodeStatus.ABORTED, "interrupted")
             raise
         except BaseException as exc:
-            self._end(EpisodeStatus.FAILED, f"{type(exc).__name__}: {exc}")
+            self._end(EpisodeStatus.FAILED, failure_message(exc))
             raise
         return self._end(status, message)
 
     def _end(self, status: str, message: str) -> EpisodeOutcome:
-        results = self.game.result()
+        try:
+            results = self.game.result()
+        except Exception as exc:
+            if status in (EpisodeStatus.FAILED, EpisodeStatus.ABORTED):
+                results = {}  # the episode already stopped; a game that cannot score it leaves no results
+            else:  # the game's result() raised: the episode ends failed with the error, which goes on up
+                self._end(EpisodeStatus.FAILED, failure_message(exc))
+                raise
         if self.forfeited is not None:
             # Kept as the game left it; tables rank the seat last and leave its metrics out.
             results[self.forfeited].metrics["forfeited"] = 1
