@@ -104,6 +104,8 @@ class Decision:
     ``served`` what the provider says answered the call (model id, fingerprint, model file).
     ``revised`` marks a reply that held several different answers, of which ``action`` is the last.
     ``system`` is the system message the call was sent with, verbatim (models only).
+    ``thinking`` is the thinking the provider returned beside the reply (a reasoning summary,
+    thinking blocks), apart from the stated ``reason`` and never shown to another seat.
     """
 
     action: BaseModel | dict[str, Any] | None
@@ -118,6 +120,7 @@ class Decision:
     served: dict[str, Any] | None = None
     revised: bool = False
     system: str | None = None
+    thinking: str | None = None
 
 
 @dataclass

@@ -99,7 +99,7 @@ class AnthropicPlayer(ModelPlayer):
         # walk it through its typed-params transform on every call; the wire body is the same.
         body = self.sampling(request)
         max_tokens = body.pop("max_tokens")
-        mode = self.settings.anthropic_mode or "tool"
+        mode = self.structured_mode
         if mode == "tool":
             body["tools"] = [{"name": name, "description": TOOL_DESCRIPTION, "input_schema": schema}]
             body["tool_choice"] = {"type": "tool", "name": name}
@@ -117,14 +117,21 @@ class AnthropicPlayer(ModelPlayer):
         )
         texts: list[str] = []
         tool_inputs: list[str] = []
+        thoughts: list[str] = []
+        hidden = False
         for block in message.content:
-            if block.type == "text":
+            if block.type == "thinking":
+                thoughts.append(block.thinking)
+            elif block.type == "redacted_thinking":
+                hidden = True
+            elif block.type == "text":
                 texts.append(block.text)
             elif block.type == "tool_use":
                 tool_inputs.append(json.dumps(dict(block.input), ensure_ascii=False))
         # Every tool call, one per line: the parser plays the last and marks a reply that changed its mind.
         raw = "\n".join(tool_inputs) if tool_inputs else "".join(texts)
         completion = Completion(raw, _usage(message.usage), served=served_by(model=message.model))
+        completion.thinking, completion.thinking_hidden = "\n\n".join(thoughts), hidden and not thoughts
         if message.stop_reason == "refusal":
             details = message.stop_details
             explanation = (details.explanation if details is not None else None) or "".join(texts)
@@ -132,6 +139,24 @@ class AnthropicPlayer(ModelPlayer):
         elif message.stop_reason in ("max_tokens", "model_context_window_exceeded"):
             completion.finish = "truncated"
         return completion
+
+    @property
+    def structured_mode(self) -> str:
+        """``tool`` unless set otherwise; ``output_config`` with thinking (a forced tool call and
+        thinking together are refused with HTTP 400)."""
+        if self.settings.thinks:
+            return "output_config"
+        return self.settings.anthropic_mode or "tool"
+
+    def sampling(self, request: DecisionRequest) -> dict[str, Any]:
+        """The base settings plus ``thinking`` (a budget, or adaptive) when the models file asks for it."""
+        sent = super().sampling(request)
+        budget = self.settings.thinking_budget_tokens
+        if budget is not None:
+            sent["thinking"] = {"type": "enabled", "budget_tokens": budget}
+        elif self.settings.thinking == "adaptive":
+            sent["thinking"] = {"type": "adaptive"}
+        return sent
 
     @property
     def prompt_cache(self) -> str | None:
@@ -142,7 +167,7 @@ class AnthropicPlayer(ModelPlayer):
         """The base configuration plus the structured-output mode."""
         return {
             **super().configuration(),
-            "anthropic_mode": self.settings.anthropic_mode or "tool",
+            "anthropic_mode": self.structured_mode,
             "price_cache_write_per_mtok": self.settings.cache_write_price,
         }
 

@@ -50,5 +50,7 @@ async def _check(spec: str, settings: ModelSettings) -> ModelAvailability:
         available, reason = False, f"check failed: {type(exc).__name__}: {exc}"
     finally:
         await player.close()
+    if settings.reasoning_label:  # two players of one model differ by these: the listing says how
+        reason = f"{reason}; {settings.reasoning_label}"
     # A base URL's password or token (in a server's message too) is never shown.
     return ModelAvailability(spec, available, mask_urls(reason))

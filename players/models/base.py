@@ -189,7 +189,21 @@ class ModelPlayer(Player):
             **({"free": True} if settings.explicitly_free else {}),
             "seed": "per decision: sha256(episode seed, seat, step, attempt)" if self.takes_seed else None,
             "system_prompt_version": SYSTEM_PROMPT_VERSION,
+            # Only when set, so configurations (and hashes) made without reasoning settings stay as they were.
+            **self.reasoning_configuration(),
         }
+
+    def reasoning_configuration(self) -> dict[str, Any]:
+        """The reasoning settings that were set (effort, thinking, a compatible server's extra body):
+        part of the configuration, so one model at two effort levels is two players."""
+        settings = self.settings
+        given = {
+            "reasoning_effort": settings.reasoning_effort,
+            "thinking_budget_tokens": settings.thinking_budget_tokens,
+            "thinking": settings.thinking,
+            "extra_body": settings.extra_body,
+        }
+        return {key: value for key, value in given.items() if value is not None}
 
     @property
     def failure_limit(self) -> int | None:
@@ -317,6 +331,8 @@ class ModelPlayer(Player):
         decision.latency = time.perf_counter() - started
         decision.raw = scrub(decision.raw, secrets)
         decision.reason = scrub(decision.reason, secrets)
+        if decision.thinking:
+            decision.thinking = scrub(decision.thinking, secrets)
         decision.error_detail = scrub(decision.error_detail, secrets)[:MAX_DETAIL]
         if isinstance(decision.action, dict):
             decision.action = scrub_value(decision.action, secrets)
@@ -367,6 +383,7 @@ class ModelPlayer(Player):
         decision.sampling = sampling
         decision.system = system
         decision.served = completion.served
+        decision.thinking = completion.thinking_record()
         return decision
 
     async def _attempt(

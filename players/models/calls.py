@@ -39,6 +39,26 @@ class Completion:
     finish: Finish = "stop"
     refusal: str = ""
     served: dict[str, Any] | None = None
+    thinking: str = ""
+    """The thinking the provider returned beside the reply (a reasoning summary, thinking blocks,
+    ``reasoning_content``); ``""``: none returned."""
+    thinking_hidden: bool = False
+    """The provider thought but sent its thinking encrypted or redacted: recorded as such."""
+
+    def thinking_record(self) -> str | None:
+        """What a turn stores as this call's thinking: the text, a note for thinking the provider
+        kept hidden (with its reasoning token count), or ``None`` when nothing was thought aloud."""
+        if self.thinking:
+            return self.thinking
+        if self.thinking_hidden:
+            return hidden_thinking(self.usage.reasoning_tokens)
+        return None
+
+
+def hidden_thinking(tokens: int) -> str:
+    """The note stored for thinking a provider sent encrypted or redacted."""
+    counted = f"{tokens:,} reasoning tokens" if tokens else "reasoning tokens not reported"
+    return f"[thinking encrypted or redacted by the provider: {counted}]"
 
 
 def served_by(**facts: Any) -> dict[str, Any] | None:

@@ -37,13 +37,21 @@ from players.providers import Provider, UnknownProviderError, provider_named, pr
 DEFAULT_MEMORY_BUDGET_TOKENS = 8000
 MIN_PROMPT_TOKENS = 256
 """The least room an offline model's context must leave for the prompt after the reply cap."""
-SPEC_OPTIONS = ("memory", "memory_budget_tokens")
-"""Settings a direct spec may carry after ``?``, e.g. ``openai:gpt-4.1-mini?memory=transcript``."""
+SPEC_OPTIONS = ("memory", "memory_budget_tokens", "effort", "thinking")
+"""Settings a direct spec may carry after ``?``, e.g. ``openai:gpt-4.1-mini?memory=transcript``
+or ``openai:gpt-5-mini?effort=high`` (``effort``: ``reasoning_effort``; ``thinking``: a budget in
+tokens or ``adaptive``)."""
+SPEC_OPTION_SETTINGS = {"effort": "reasoning_effort"}
+"""A spec option's setting where its name differs (``thinking`` is read by :func:`_option_settings`)."""
 PROVIDER_ONLY_SETTINGS: tuple[tuple[str, ...], ...] = (
     ("api",),
     ("anthropic_mode",),
     ("n_ctx", "n_threads"),
     ("replicas",),
+    ("reasoning_effort",),
+    ("thinking_budget_tokens",),
+    ("thinking",),
+    ("extra_body",),
 )
 """Settings that apply to the providers whose ``settings_keys`` hold them, by group."""
 EXAMPLE_MODELS_FILE = Path(__file__).with_name("example-models.toml")
@@ -97,6 +105,20 @@ def looks_like_variable_name(value: str) -> bool:
     return "_" in value or len(value) < 20 or not any(char.isdigit() for char in value)
 
 
+ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh"]
+EFFORT_ALLOWANCE: dict[str, int] = {
+    "none": 0,
+    "minimal": 1024,
+    "low": 2048,
+    "medium": 4096,
+    "high": 16384,
+    "xhigh": 32768,
+}
+"""Output tokens a reply cap left to the schema estimate adds for the thinking each effort asks for."""
+ADAPTIVE_THINKING_ALLOWANCE = 16384
+"""Output tokens added for Anthropic's adaptive thinking (the model sets its own length)."""
+
+
 class ModelSettings(BaseModel):
     """Settings of one model, from a ``[models.NAME]`` table or built-in defaults."""
 
@@ -127,6 +149,16 @@ class ModelSettings(BaseModel):
     """On a cluster (``--cluster ray``): workers that each load this offline model (default 1)."""
     check_model_listed: bool = True
     max_consecutive_errors: int | None = Field(default=None, ge=1)
+    reasoning_effort: ReasoningEffort | None = None
+    """OpenAI and compatible servers: how hard a reasoning model thinks (Responses ``reasoning.effort``,
+    Chat Completions ``reasoning_effort``)."""
+    thinking_budget_tokens: int | None = Field(default=None, ge=1024)
+    """Anthropic: extended thinking with this many tokens to think in (at least 1024, as the API asks)."""
+    thinking: Literal["adaptive"] | None = None
+    """Anthropic: ``adaptive`` thinking (the model decides how long it thinks)."""
+    extra_body: dict[str, Any] | None = None
+    """Compatible servers only: fields added to every request's body as they are
+    (``{ chat_template_kwargs = { enable_thinking = false } }``)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -182,6 +214,9 @@ class ModelSettings(BaseModel):
             given = {key for key in keys if getattr(self, key) is not None}
             if given and not given <= plugin.settings_keys:
                 raise ValueError(_provider_only(keys))
+        problem = self._thinking_problem()
+        if problem:
+            raise ValueError(problem)
         context = self.context_tokens
         if context is not None and context - self.output_tokens < MIN_PROMPT_TOKENS:
             raise ValueError(
@@ -190,6 +225,57 @@ class ModelSettings(BaseModel):
                 " raise n_ctx or lower max_output_tokens"
             )
         return self
+
+    def _thinking_problem(self) -> str | None:
+        """Thinking settings that cannot be sent together (each is checked against its provider above)."""
+        if self.thinking_budget_tokens is not None and self.thinking is not None:
+            return "set thinking_budget_tokens or thinking = 'adaptive', not both"
+        if self.thinks and self.anthropic_mode == "tool":
+            # Anthropic answers a forced tool_choice with thinking on with HTTP 400.
+            return (
+                "thinking cannot go with anthropic_mode = 'tool' (a forced tool call with thinking is"
+                " refused, HTTP 400): leave anthropic_mode unset or set it to 'output_config'"
+            )
+        if self.thinks and self.temperature is not None:
+            return "temperature cannot be set with thinking (Anthropic refuses it): leave temperature unset"
+        budget, cap = self.thinking_budget_tokens, self.max_output_tokens
+        if budget is not None and cap is not None and budget >= cap:
+            return (
+                f"thinking_budget_tokens ({budget}) must be below max_output_tokens ({cap}),"
+                " which counts the thinking too: raise max_output_tokens or leave it unset"
+            )
+        return None
+
+    @property
+    def thinks(self) -> bool:
+        """Anthropic extended thinking is asked for (a budget or adaptive)."""
+        return self.thinking_budget_tokens is not None or self.thinking is not None
+
+    @property
+    def thinking_allowance(self) -> int:
+        """Output tokens the requested thinking needs on top of the answer (0: none requested)."""
+        if self.thinking_budget_tokens is not None:
+            return self.thinking_budget_tokens
+        if self.thinking == "adaptive":
+            return ADAPTIVE_THINKING_ALLOWANCE
+        if self.reasoning_effort is not None:
+            return EFFORT_ALLOWANCE[self.reasoning_effort]
+        return 0
+
+    @property
+    def reasoning_label(self) -> str:
+        """The reasoning settings in a few words (``effort high``, ``thinking 8000 tokens``); ``""``: none."""
+        parts: list[str] = []
+        if self.reasoning_effort is not None:
+            parts.append(f"effort {self.reasoning_effort}")
+        if self.thinking_budget_tokens is not None:
+            parts.append(f"thinking {self.thinking_budget_tokens} tokens")
+        if self.thinking is not None:
+            parts.append(f"thinking {self.thinking}")
+        if self.extra_body:
+            keys = ", ".join(sorted(self.extra_body))
+            parts.append(f"extra_body {keys}")
+        return "; ".join(parts)
 
     @property
     def provider_plugin(self) -> Provider:
@@ -235,8 +321,10 @@ class ModelSettings(BaseModel):
 
     @property
     def reasoning_allowance(self) -> int:
-        """Extra output tokens for models whose hidden reasoning counts as output (OpenAI gpt-5, o-series)."""
-        return self.provider_plugin.reasoning_allowance(self)
+        """Extra output tokens for the thinking a reply needs room for: what the settings ask for
+        (an effort, a thinking budget), else the provider's allowance for models whose hidden
+        reasoning counts as output (OpenAI gpt-5, o-series)."""
+        return self.thinking_allowance or self.provider_plugin.reasoning_allowance(self)
 
     @property
     def explicitly_free(self) -> bool:
@@ -317,7 +405,7 @@ class ModelsConfig:
         try:
             # Only the fields the models file set, so "which prices were given" survives the options.
             given = settings.model_dump(exclude_unset=True)
-            return text, ModelSettings.model_validate({**given, **options})
+            return text, ModelSettings.model_validate({**given, **_option_settings(options)})
         except ValidationError as exc:
             raise SpecError(f"{text!r}: {one_line(exc, whole='settings')}") from None
 
@@ -360,6 +448,18 @@ def _spec_options(spec: PlayerSpec) -> tuple[PlayerSpec, dict[str, str]]:
     if at_url:
         return PlayerSpec(spec.kind, spec.name, head), options
     return PlayerSpec(spec.kind, head, spec.base_url), options
+
+
+def _option_settings(options: dict[str, str]) -> dict[str, str]:
+    """A spec's ``?`` options as the settings they stand for: ``effort`` is ``reasoning_effort``,
+    ``thinking=N`` a budget in tokens (``thinking_budget_tokens``), ``thinking=adaptive`` itself."""
+    settings = {SPEC_OPTION_SETTINGS.get(key, key): value for key, value in options.items()}
+    thinking = settings.pop("thinking", None)
+    if thinking is not None and thinking.strip().isdigit():
+        settings["thinking_budget_tokens"] = thinking.strip()
+    elif thinking is not None:
+        settings["thinking"] = thinking
+    return settings
 
 
 def default_models_path() -> Path | None:

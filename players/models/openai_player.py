@@ -111,7 +111,18 @@ class OpenAIPlayer(ModelPlayer):
             sent["max_completion_tokens"] = cap
         else:
             sent["max_tokens"] = cap
+        effort = self.settings.reasoning_effort
+        if effort is not None and self.use_responses:
+            # A summary of the reasoning comes back only when asked for; it is stored as the thinking.
+            sent["reasoning"] = {"effort": effort, "summary": "auto"}
+        elif effort is not None:
+            sent["reasoning_effort"] = effort
         return sent
+
+    @property
+    def extra_body(self) -> dict[str, Any]:
+        """A compatible server's ``extra_body`` from the models file, sent with every call as given."""
+        return dict(self.settings.extra_body or {})
 
     async def _responses(
         self,
@@ -131,6 +142,7 @@ class OpenAIPlayer(ModelPlayer):
             store=False,
             # extra_body skips the SDK's per-call transform of the schema; same wire body.
             extra_body={
+                **self.extra_body,
                 **extra,
                 **self._cache_key(request),
                 "text": {"format": {"type": "json_schema", "name": name, "schema": schema, "strict": False}},
@@ -140,7 +152,14 @@ class OpenAIPlayer(ModelPlayer):
             raise ProviderFailure(ErrorClass.PROVIDER_ERROR, f"response failed: {response.error.message}")
         texts: list[str] = []
         refusals: list[str] = []
+        summaries: list[str] = []
+        hidden = False
         for item in response.output:
+            if item.type == "reasoning":
+                said = [part.text for part in item.summary or [] if part.text]
+                summaries += said
+                hidden = hidden or not said  # reasoning whose summary was not sent: encrypted only
+                continue
             if item.type != "message":
                 continue
             for part in item.content:
@@ -153,6 +172,7 @@ class OpenAIPlayer(ModelPlayer):
         fingerprint = getattr(response, "system_fingerprint", None)
         served = served_by(model=response.model, system_fingerprint=fingerprint, listed_as=self.listed_as)
         completion = Completion("".join(texts), usage, served=served)
+        completion.thinking, completion.thinking_hidden = "\n\n".join(summaries), hidden
         incomplete = response.incomplete_details.reason if response.incomplete_details else None
         if refusals:
             completion.finish, completion.refusal = "refusal", " ".join(refusals)
@@ -180,6 +200,7 @@ class OpenAIPlayer(ModelPlayer):
             # Sent as extra_body: the SDK would otherwise walk the whole schema through its
             # typed-params transform on every call (about 1.3 ms of CPU), the wire body is the same.
             extra_body={
+                **self.extra_body,
                 **self._cache_key(request),
                 "response_format": {
                     "type": "json_schema",
@@ -196,6 +217,7 @@ class OpenAIPlayer(ModelPlayer):
             model=response.model, system_fingerprint=response.system_fingerprint, listed_as=self.listed_as
         )
         completion = Completion(choice.message.content or "", usage, served=served)
+        completion.thinking = _chat_thinking(choice.message)
         if choice.message.refusal:
             completion.finish, completion.refusal = "refusal", choice.message.refusal
         elif choice.finish_reason == "content_filter":
@@ -288,6 +310,16 @@ def _probe_status(exc: openai.APIStatusError, base: str, compat: bool) -> tuple[
     if compat:
         return True, f"server up at {base} (GET /models: HTTP {status})"
     return None
+
+
+def _chat_thinking(message: Any) -> str:
+    """The thinking a compatible server sends beside the message: ``reasoning_content`` (vLLM,
+    SGLang, llama.cpp server, DeepSeek) or ``reasoning`` (OpenRouter, newer vLLM); ``""``: none."""
+    for name in ("reasoning_content", "reasoning"):
+        value = getattr(message, name, None)
+        if isinstance(value, str) and value.strip():
+            return value
+    return ""
 
 
 def _responses_usage(raw: Any) -> Usage:

@@ -28,7 +28,9 @@ class AnthropicProvider(Provider):
     max_output_tokens: ClassVar[int] = 2048
     cache_write_ratio: ClassVar[float] = 1.25
     price_source: ClassVar[dict[str, str] | None] = BUILTIN_PRICE_SOURCE
-    settings_keys: ClassVar[frozenset[str]] = frozenset({"anthropic_mode"})
+    settings_keys: ClassVar[frozenset[str]] = frozenset(
+        {"anthropic_mode", "thinking_budget_tokens", "thinking"}
+    )
 
     def classify(self, exc: Exception) -> ProviderFailure | None:
         """Timeouts, connection failures, HTTP statuses and malformed replies of the ``anthropic`` SDK."""

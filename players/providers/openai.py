@@ -31,7 +31,7 @@ class OpenAIProvider(Provider):
     key_env: ClassVar[str | None] = "OPENAI_API_KEY"
     max_output_tokens: ClassVar[int] = 4096
     price_source: ClassVar[dict[str, str] | None] = BUILTIN_PRICE_SOURCE
-    settings_keys: ClassVar[frozenset[str]] = frozenset({"api"})
+    settings_keys: ClassVar[frozenset[str]] = frozenset({"api", "reasoning_effort"})
     official: ClassVar[bool] = True
     """OpenAI itself: the Responses API, ``prompt_cache_key``, ``max_completion_tokens``."""
 

@@ -30,7 +30,7 @@ class OpenAICompatProvider(OpenAIProvider):
     key_env: ClassVar[str | None] = None
     max_output_tokens: ClassVar[int] = 1024
     price_source: ClassVar[dict[str, str] | None] = BUILTIN_PRICE_SOURCE
-    settings_keys: ClassVar[frozenset[str]] = frozenset()
+    settings_keys: ClassVar[frozenset[str]] = frozenset({"reasoning_effort", "extra_body"})
     official: ClassVar[bool] = False
 
     def parse_spec(self, rest: str, text: str) -> PlayerSpec:

@@ -56,6 +56,12 @@ class Behaviour:
     """Chat Completions' ``system_fingerprint`` (sent as null when ``None``, as OpenAI does)."""
     tool_inputs: list[dict[str, Any]] | None = None
     """Messages API in tool mode: one ``tool_use`` block per input, in order (a model calling twice)."""
+    thinking: str | None = None
+    """The model's thinking: a Responses ``reasoning`` item's summary, a Messages ``thinking`` block,
+    a Chat Completions message's ``reasoning_content``."""
+    thinking_redacted: bool = False
+    """Thinking the provider does not show: a reasoning item with only ``encrypted_content``, a
+    ``redacted_thinking`` block (Chat Completions has no such thing: nothing is sent)."""
 
 
 @dataclass
@@ -105,6 +111,11 @@ def slow(seconds: float, then: Behaviour | None = None) -> Behaviour:
     behaviour = then or reply({"ok": True})
     behaviour.delay = seconds
     return behaviour
+
+
+def thinking(content: Any, thought: str, *, reasoning_tokens: int = 40, **kwargs: Any) -> Behaviour:
+    """A reply that thought first: ``thought`` comes back as the API carries thinking."""
+    return reply(content, thinking=thought, reasoning_tokens=reasoning_tokens, **kwargs)
 
 
 def truncated(text: str = '{"price": 1.5, "produce": 4') -> Behaviour:
@@ -333,6 +344,8 @@ def _make_handler(server: WireServer) -> type[BaseHTTPRequestHandler]:
                 return
             path = self.path.split("?")[0].rstrip("/")
             anthropic = path.endswith("/messages")
+            if anthropic and _forced_tool_with_thinking(body):  # as Anthropic answers it
+                behaviour = bad_request("Thinking may not be enabled when tool_choice forces tool use.")
             if behaviour.status != 200:
                 self._send(behaviour.status, _error_body(behaviour, anthropic), behaviour.headers)
             elif path.endswith("/chat/completions"):
@@ -382,6 +395,14 @@ def prompt_of(body: Any) -> str:
     return "\n\n".join(parts)
 
 
+def _forced_tool_with_thinking(body: Any) -> bool:
+    """A Messages request forcing a tool call with thinking on (Anthropic answers HTTP 400)."""
+    if not isinstance(body, dict):
+        return False
+    forced = (body.get("tool_choice") or {}).get("type") in ("tool", "any")
+    return forced and (body.get("thinking") or {}).get("type") in ("enabled", "adaptive")
+
+
 def _headers(handler: BaseHTTPRequestHandler) -> dict[str, str]:
     return {k.lower(): v for k, v in handler.headers.items()}
 
@@ -404,6 +425,8 @@ def _chat_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": behaviour.text, "refusal": None}
     if behaviour.finish == "refusal":
         message = {"role": "assistant", "content": None, "refusal": behaviour.refusal}
+    if behaviour.thinking is not None:
+        message["reasoning_content"] = behaviour.thinking  # vLLM, SGLang, llama.cpp server, DeepSeek
     return {
         "id": "chatcmpl-wire",
         "object": "chat.completion",
@@ -431,6 +454,12 @@ def _responses_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
     else:
         content = [{"type": "output_text", "text": behaviour.text or "", "annotations": []}]
     incomplete = behaviour.finish == "length"
+    reasoning: list[dict[str, Any]] = []
+    if behaviour.thinking_redacted:
+        reasoning = [{"type": "reasoning", "id": "rs-wire", "summary": [], "encrypted_content": "gAAAAwire"}]
+    elif behaviour.thinking is not None:
+        summary = [{"type": "summary_text", "text": behaviour.thinking}]
+        reasoning = [{"type": "reasoning", "id": "rs-wire", "summary": summary}]
     return {
         "id": "resp-wire",
         "object": "response",
@@ -440,13 +469,14 @@ def _responses_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
         "incomplete_details": {"reason": "max_output_tokens"} if incomplete else None,
         "error": None,
         "output": [
+            *reasoning,
             {
                 "type": "message",
                 "id": "msg-wire",
                 "role": "assistant",
                 "status": "incomplete" if incomplete else "completed",
                 "content": content,
-            }
+            },
         ],
         "parallel_tool_calls": False,
         "tool_choice": "auto",
@@ -487,6 +517,10 @@ def _messages_body(behaviour: Behaviour, request: Any) -> dict[str, Any]:
             stop_reason = "tool_use"
         else:
             content = [{"type": "text", "text": behaviour.text or ""}]
+    if behaviour.thinking_redacted:
+        content.insert(0, {"type": "redacted_thinking", "data": "EmwKAhgBwire"})
+    elif behaviour.thinking is not None:
+        content.insert(0, {"type": "thinking", "thinking": behaviour.thinking, "signature": "sig-wire"})
     return {
         "id": "msg_wire",
         "type": "message",
