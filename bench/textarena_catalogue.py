@@ -4,8 +4,8 @@
     .venv/bin/python bench/textarena_catalogue.py --write  # and write textarena_catalogue/offered.json
 
 Each candidate (``games.textarena_catalogue.listing.CANDIDATES``) is played by its ``random``
-baseline on several seeds, each episode up to a step cap, twice alone and once interleaved
-with the other seeds (see :mod:`games.textarena_catalogue.check`). ``offered.json`` lists the
+baseline on several seeds, each episode up to a step cap that it must end within, twice alone and
+once interleaved with the other seeds (see :mod:`games.textarena_catalogue.check`). ``offered.json`` lists the
 ones that pass and gives each other one its reason; ``arena games textarena`` lists only what
 it names. Prints one line per game (status, seats, moves, steps, ended, determinism) and the
 CPU seconds the sweep took.
@@ -27,7 +27,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="write games/textarena_catalogue/offered.json")
     parser.add_argument("--seeds", type=int, default=3, help="seeds per game (0, 1, ...)")
-    parser.add_argument("--cap", type=int, default=200, help="steps per episode at most")
+    parser.add_argument(
+        "--cap", type=int, default=3000, help="steps per episode at most (it must end by then)"
+    )
     parser.add_argument("--only", nargs="*", default=None, help="these environment ids only")
     args = parser.parse_args()
     seeds = tuple(range(args.seeds))
@@ -39,7 +41,7 @@ def main() -> None:
         if args.only and env_id not in args.only:
             continue
         took = time.process_time()
-        result = check_candidate(entry, seeds, args.cap)
+        result = check_candidate(entry, seeds, args.cap, must_end=True)
         took = time.process_time() - took
         status = ("listed moves" if entry.listed_moves else "free moves") if result.passed else "NOT OFFERED"
         low, high = entry.players

@@ -32,11 +32,22 @@ class CheckResult:
     alone_twice: bool = False
     side_by_side: bool = False
     error: str | None = None
+    must_end: bool = False
+    """Whether every seed's episode must end within the cap (the generator's rule: an episode that
+    random play does not end could keep a tournament running for ever)."""
+    cap: int = 0
 
     @property
     def passed(self) -> bool:
         """Whether the game may be offered."""
-        return self.error is None and self.refused_listed == 0 and self.alone_twice and self.side_by_side
+        ends = not self.must_end or self.ended == len(self.seeds)
+        return (
+            self.error is None
+            and self.refused_listed == 0
+            and self.alone_twice
+            and self.side_by_side
+            and ends
+        )
 
     def reason(self) -> str:
         """Why it did not pass (one line)."""
@@ -44,6 +55,12 @@ class CheckResult:
             return f"fails Arena's catalogue check: {self.error}"
         if self.refused_listed:
             return f"fails Arena's catalogue check: TextArena refused {self.refused_listed} listed moves"
+        if self.must_end and self.ended < len(self.seeds):
+            return (
+                f"fails Arena's catalogue check: random play did not end within {self.cap:,} moves on"
+                f" {len(self.seeds) - self.ended} of {len(self.seeds)} seeds"
+                " (TextArena sets it no move limit)"
+            )
         return "fails Arena's catalogue check: the same seed did not give the same episode"
 
 
@@ -86,9 +103,11 @@ def _play(definition: Any, seed: int, cap: int, listed: bool) -> tuple[Any, int]
     return state, refused if listed else 0
 
 
-def check_candidate(entry: ListedEnv, seeds: tuple[int, ...], cap: int) -> CheckResult:
+def check_candidate(
+    entry: ListedEnv, seeds: tuple[int, ...], cap: int, *, must_end: bool = False
+) -> CheckResult:
     """Play ``entry`` on ``seeds`` (at most ``cap`` steps each) alone twice and side by side."""
-    result = CheckResult(entry.env_id, seeds)
+    result = CheckResult(entry.env_id, seeds, must_end=must_end, cap=cap)
     try:
         definition = _definition(entry)
         listed = entry.listed_moves
@@ -111,10 +130,27 @@ def check_candidate(entry: ListedEnv, seeds: tuple[int, ...], cap: int) -> Check
         result.side_by_side = all(_trace(states[seed]) == alone[seed] for seed in seeds)
     except Exception as exc:  # a candidate's failure is its reason not to be offered
         text = str(exc).splitlines()[0][:120] if str(exc) else ""
-        result.error = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+        where = _library_line(exc)
+        result.error = (f"{type(exc).__name__}: {text}" if text else type(exc).__name__) + where
     return result
 
 
 def _steps(state: Any) -> int:
     """Steps taken so far (a race's steps, else the actions)."""
     return len(state.steps) if hasattr(state, "steps") else len(state.actions)
+
+
+def _library_line(exc: BaseException) -> str:
+    """`` (in TextArena's Stratego/env.py, _check_winner)``: the library frame that raised, if any."""
+    import traceback
+
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if "/textarena/" in f.filename and not f.name.startswith("<")
+    ]
+    if not frames:
+        return ""
+    last = frames[-1]
+    short = last.filename.split("/textarena/", 1)[1]
+    return f" (in TextArena's {short}, {last.name})"

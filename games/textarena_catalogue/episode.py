@@ -39,6 +39,14 @@ def _in_order(queued: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
     return queued
 
 
+def _number(reward: Any) -> float:
+    """A reward as a number; TextArena's Countdown and Cryptarithm (0.7.4) pass their invalid-move
+    reason where the reward goes (``set_invalid_move("Invalid indices ...")``)."""
+    if isinstance(reward, int | float):
+        return float(reward)
+    raise ValueError(f"TextArena gave a reward that is no number: {str(reward)[:80]!r}")
+
+
 class Episode:
     """One environment's episode: ``step`` it with the current player's text."""
 
@@ -103,7 +111,7 @@ class Episode:
         self._collect()
         if self.done and self.rewards is None:
             rewards, info = self.random.call(self.env.close)
-            self.rewards = {int(pid): float(value) for pid, value in (rewards or {}).items()}
+            self.rewards = {int(pid): _number(value) for pid, value in (rewards or {}).items()}
             self.game_info = {int(pid): dict(value) for pid, value in (info or {}).items()}
         return refused[0] if refused else None
 
