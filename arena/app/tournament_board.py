@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.store.database import Store
+from arena.tournament.chart_data import drawn_interval
 from arena.tournament.standings import tournament_table
 from arena.tournament.wording import interval_text, rating_text
 
@@ -78,14 +79,16 @@ class Board:
 def leader_rows(table: dict[str, Any]) -> list[LeaderRow]:
     """The ``players`` section of a tournament table as leaderboard rows."""
     rows = []
+    ratings = {row["player"]: row.get("rating") for row in table["players"]}
     for position, row in enumerate(table["players"], 1):
+        low, high = drawn_interval(row, ratings)
         rows.append(
             LeaderRow(
                 rank=row.get("rank") or position,
                 player=str(row["player"]),
                 rating=row.get("rating"),
-                low=row.get("rating_low"),
-                high=row.get("rating_high"),
+                low=low,
+                high=high,
                 episodes=int(row.get("episodes", 0)),
                 wins=int(row.get("wins", 0)),
                 draws=int(row.get("draws", 0)),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import orjson
@@ -24,25 +24,31 @@ BAND = (0.25, 0.75)
 """The band drawn around a series' median: the middle half of the deals."""
 
 
+def drawn_interval(
+    row: Mapping[str, Any], ratings: Mapping[str, float | None]
+) -> tuple[float | None, float | None]:
+    """The ends a row's interval is drawn between (``ratings``: every player's point rating).
+
+    A sweep of too few seeds to bound the gap has no interval of its own: it is drawn open
+    from the other player's rating, on the side the sweep puts it. The charts and the app's
+    bars share this rule.
+    """
+    low, high = row.get("rating_low"), row.get("rating_high")
+    bound = row.get("bound")
+    if low is None and high is None and row.get("rating") is None and bound:
+        other = ratings.get(bound["other"])
+        if other is not None:
+            return (other, None) if bound["side"] == "above" else (None, other)
+    return low, high
+
+
 def rating_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per rated player: rating, interval ends, and which end is open (drawn as an arrow)."""
     rows = []
     known = {row["player"]: row.get("rating") for row in report["players"]}
     for row in report["players"]:
-        low, high, rating = row.get("rating_low"), row.get("rating_high"), row.get("rating")
-        bound = row.get("bound")
-        if (
-            low is None
-            and high is None
-            and rating is None
-            and bound
-            and known.get(bound["other"]) is not None
-        ):
-            # a sweep of too few seeds to bound the gap: drawn open from the other player's rating
-            if bound["side"] == "above":
-                low = known[bound["other"]]
-            else:
-                high = known[bound["other"]]
+        rating = row.get("rating")
+        low, high = drawn_interval(row, known)
         if low is None and high is None and rating is None:
             continue
         rows.append(

@@ -35,7 +35,8 @@ def rating_text(row: Mapping[str, Any]) -> str:
     if bound:
         if bound["points"] is None:  # too few seeds to bound the gap: say how few, not a negative gap
             verb = "above" if bound["side"] == "above" else "below"
-            return f"{verb} {bound['other']} ({_seeds(bound['seeds'])} only: too few to bound the gap)"
+            # short enough to leave the app's board room for its interval bars at 140 columns
+            return f"{verb} {bound['other']} (only {_seeds(bound['seeds'])}: gap unknown)"
         if bound["side"] == "above":
             return f"≥ {signed(bound['points'])} over {bound['other']}"
         return f"≤ {signed(-bound['points'])} vs {bound['other']}"

@@ -223,8 +223,8 @@ def test_a_sweep_of_very_few_seeds_bounds_no_gap() -> None:
     assert top["bound"]["points"] is None and top["rating_low"] is None
     assert bottom["bound"]["points"] is None and bottom["rating_high"] is None
     text = text_of(table)
-    assert "above cost-plus (3 deal seeds only: too few to bound the gap)" in text
-    assert "below cost-plus (3 deal seeds only: too few to bound the gap)" in text
+    assert "above cost-plus (only 3 deal seeds: gap unknown)" in text
+    assert "below cost-plus (only 3 deal seeds: gap unknown)" in text
     assert "−" not in text.split("how sure")[0].split("ratings")[1]  # no negative gap anywhere
     assert "prior: 1 virtual comparison per pair that met" in text
     sure = {(row["higher"], row["lower"]): row for row in table["order_confidence"]}
