@@ -170,6 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--game", help="only episodes of this game")
     export.add_argument("--status", choices=EPISODE_STATUSES, help="only episodes in this state")
     export.add_argument("--player", help="only episodes where a seat's player contains this text")
+    export.add_argument(
+        "--thinking", help="only episodes with a turn whose stored thinking (reasoning) contains this text"
+    )
     export.add_argument("--limit", type=int, help="only the newest this many (default: all)")
     export.add_argument(
         "--format", choices=("jsonl", "csv", "parquet"), help="default: from --output's suffix, else jsonl"

@@ -50,6 +50,7 @@ def export_rows_command(args: argparse.Namespace, store: Any) -> int:
         status=args.status,
         player=args.player,
         limit=args.limit,
+        thinking=args.thinking,
     )
     ids, secret = bulk_export.select_episodes(store, selection)
     if secret:

@@ -115,6 +115,10 @@ class TurnRecord(Record):
     system: str | None = None
     """The system message the model was sent, verbatim: stored on a seat's first model turn of the
     episode and when it changes (``None``: as before, or no model); its SHA-256 is what a report cites."""
+    thinking: str | None = None
+    """The thinking the provider returned beside the reply (reasoning summary, thinking blocks,
+    ``reasoning_content``; a note for encrypted or redacted thinking), every attempt's; apart
+    from ``reason`` and never shown to another seat (``None``: none returned)."""
 
 
 class EpisodeStarted(Record):

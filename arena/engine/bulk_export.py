@@ -84,6 +84,12 @@ TURN_COLUMNS: tuple[Column, ...] = (
         "the system message sent, on a seat's first model turn and when it changed",
         null=True,
     ),
+    _col(
+        "thinking",
+        "str",
+        "the thinking the model returned beside its reply (never sent to another seat)",
+        null=True,
+    ),
     _col("error", "str", "why the first answer was not used", null=True),
     _col("error_detail", "str", "details of that"),
     _col("input_tokens", "int", "input tokens of the decision, re-asks included"),
@@ -152,13 +158,15 @@ class Selection:
     status: str | None = None
     player: str | None = None
     limit: int | None = None
+    thinking: str | None = None
+    """Only episodes with a turn whose stored thinking contains this text."""
 
     def describe(self) -> str:
         """``tournament 3 · game bargain`` (for messages; player text is untrusted)."""
         parts = []
         if self.ids:
             parts.append("episodes " + ", ".join(map(str, self.ids)))
-        for name in ("tournament", "game", "status", "player", "limit"):
+        for name in ("tournament", "game", "status", "player", "limit", "thinking"):
             value = getattr(self, name)
             if value is not None:
                 parts.append(f"{name} {value}")
@@ -196,6 +204,9 @@ def select_episodes(store: Store, selection: Selection) -> tuple[list[int], int]
     if selection.player:
         where.append(f"EXISTS (SELECT 1 FROM seats s WHERE s.episode_id = e.id AND s.player {CONTAINS})")
         params.append(contains_pattern(selection.player))
+    if selection.thinking:
+        where.append(f"EXISTS (SELECT 1 FROM turns t WHERE t.episode_id = e.id AND t.thinking {CONTAINS})")
+        params.append(contains_pattern(selection.thinking))
     clause = f"WHERE {' AND '.join(where)}" if where else ""
     limit = f" LIMIT {min(int(selection.limit), INT64_MAX)}" if selection.limit is not None else ""
     # The newest `limit` episodes (as arena episodes lists them), written oldest first.
@@ -280,6 +291,7 @@ def turn_rows(
                 "fallback": bool(turn["fallback"]),
                 "revised": bool(turn.get("revised")),
                 "system": turn.get("system"),
+                "thinking": turn.get("thinking"),
                 "error": turn["error"],
                 "error_detail": turn["error_detail"] or "",
                 "input_tokens": turn["input_tokens"],

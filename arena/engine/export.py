@@ -95,7 +95,7 @@ def export_turn(row: dict[str, Any]) -> dict[str, Any]:
 
     ``action_text`` is left out; ``sampling`` only when some was sent, ``served`` only when the
     turn recorded it, ``revised`` only when the reply changed its answer, ``system`` only when the
-    turn recorded the system message sent; ``rebuild_error``
+    turn recorded the system message sent, ``thinking`` only when the model returned some; ``rebuild_error``
     (before ``sampling``) only when the observation could not be rebuilt.
     """
     turn = {name: value for name, value in stored_turn(row).items() if name not in NOT_EXPORTED}
@@ -103,6 +103,7 @@ def export_turn(row: dict[str, Any]) -> dict[str, Any]:
     served = turn.pop("served")
     revised = turn.pop("revised")
     system = turn.pop("system", None)
+    thinking = turn.pop("thinking", None)
     if "rebuild_error" in row:
         turn["rebuild_error"] = row["rebuild_error"]
     if sampling is not None:
@@ -113,6 +114,8 @@ def export_turn(row: dict[str, Any]) -> dict[str, Any]:
         turn["revised"] = True
     if system is not None:
         turn["system"] = system
+    if thinking is not None:
+        turn["thinking"] = thinking
     return turn
 
 

@@ -15,6 +15,8 @@ from arena.contract.usage import NO_USAGE, Usage
 from arena.store.observation_dump import ObservationDumper
 
 _TURN_FIELD_NAMES = set(TurnRecord.model_fields)
+RE_ASK_BREAK = "--- re-asked ---"
+"""Between the thinking of a decision's attempts, in a turn's ``thinking``."""
 
 
 @dataclass(slots=True)
@@ -40,6 +42,8 @@ class PendingTurn:
     """Why the seat forfeits the episode with this decision (``on_invalid="forfeit"``), else empty."""
     system: str | None = None
     """The system message the decision was sent with; the runner clears it when unchanged."""
+    thinking: str | None = None
+    """The thinking of every attempt of the decision, a re-ask's after a marked break."""
     action_model: BaseModel = field(default=None)  # type: ignore[assignment]
 
     def absorb(self, decision: Decision, request: DecisionRequest) -> bool:
@@ -56,6 +60,9 @@ class PendingTurn:
             self.served = decision.served
         if decision.system is not None:
             self.system = decision.system
+        if decision.thinking:
+            before = f"{self.thinking}\n\n{RE_ASK_BREAK}\n\n" if self.thinking else ""
+            self.thinking = before + decision.thinking
         prompt = request.prompt_if_rendered()
         if prompt is not None and self.prompt is None:
             self.prompt = prompt
@@ -102,6 +109,7 @@ class PendingTurn:
             "action_text": game.definition.view.describe_action(game, seat, action),
             "revised": self.revised,
             "system": self.system,
+            "thinking": self.thinking,
         }
         return unvalidated(TurnRecord, values, _TURN_FIELD_NAMES)
 
@@ -135,6 +143,7 @@ def stored_record(row: dict[str, Any], observation: BaseModel, game: GameState, 
         "action_text": row["action_text"] or "",
         "revised": bool(row.get("revised")),
         "system": row.get("system"),
+        "thinking": row.get("thinking"),
     }
     return unvalidated(TurnRecord, values, _TURN_FIELD_NAMES)
 

@@ -302,5 +302,11 @@ def _v13(db: Database) -> None:
     db.execute("ALTER TABLE turns ADD COLUMN system TEXT")
 
 
-MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11, _v12, _v13]
+def _v14(db: Database) -> None:
+    # The thinking a reasoning model returned beside its reply (issue 49), apart from the stated
+    # reason. Older turns read NULL: none was kept.
+    db.execute("ALTER TABLE turns ADD COLUMN thinking TEXT")
+
+
+MIGRATIONS: list[Migration] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8, _v9, _v10, _v11, _v12, _v13, _v14]
 """Append-only. Migration N brings a database from ``user_version`` N-1 to N."""

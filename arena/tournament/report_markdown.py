@@ -256,13 +256,14 @@ def _failures(report: dict[str, Any]) -> list[str]:
         "## Failures (kept apart from skill)",
         f"- episodes by status: {cell(counts_text(failures['episodes_by_status']))}",
         "",
-        "| player | decisions | invalid | re-asked | fallback | timeouts | provider errors | revised"
-        " | forfeited |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| player | decisions | invalid | cut off | re-asked | fallback | timeouts | provider errors"
+        " | revised | forfeited |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for player, c in failures["per_player"].items():
         lines.append(
-            f"| {cell(player)} | {c['decisions']} | {c['invalid']} | {c['reasked']} | {c['fallback']}"
+            f"| {cell(player)} | {c['decisions']} | {c['invalid']} | {c.get('cut_off', 0)} | {c['reasked']}"
+            f" | {c['fallback']}"
             f" | {c['timeouts']} | {c['provider_errors']} | {c.get('revised', 0)} | {c.get('forfeited', 0)} |"
         )
     lines += ["", "Replies not used as given, by error class, and episodes left out, per player:", ""]

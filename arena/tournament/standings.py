@@ -29,13 +29,18 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.metrics import MetricRoles, deal_facts
 from arena.tournament.records import EpisodeRecord
 from arena.tournament.run import load_tournament, plan, slot_states
+from arena.tournament.sweeps import effort_sweeps
 from arena.tournament.tables import tables
 
 TIMEOUT_ERRORS = frozenset({"timeout"})
+CUT_OFF_ERRORS = frozenset({"truncated"})
+"""Replies cut off by the output cap (finish reason length / max_tokens): counted apart from
+illegal and unparsable ones, since a larger cap or a lower effort, not a better model, fixes them."""
 PROVIDER_ERRORS = frozenset({"provider_error", "rate_limited", "auth_error", "player_crash"})
 FAILURE_KEYS = (
     "decisions",
     "invalid",
+    "cut_off",
     "reasked",
     "fallback",
     "timeouts",
@@ -56,6 +61,8 @@ class PlayerTotals:
     failures: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
     """Attempts not used as given, by error class (``schema``, ``timeout``, ...)."""
+    reasoning_tokens: int = 0
+    """Reasoning (thinking) tokens over the counted episodes' decisions, re-asks included."""
 
     def cost_dict(self) -> dict[str, Any]:
         """The report's ``cost.per_player`` entry."""
@@ -227,6 +234,7 @@ def tournament_table(
         result.update(ratings=None, win_matrix=None, metrics={}, order_confidence=[])
         result["players"] = [{"player": p, **nothing, **empty} for p in players]
         fallback_rows(result["players"], result["failures"]["per_player"])
+        result["sweeps"] = _sweeps(result, data, settings)
         return result
     counted = {p: data.per_player[p] for p in players if data.per_player[p].episodes}
     priced = {p: t for p, t in counted.items() if p not in unpriced}
@@ -245,7 +253,17 @@ def tournament_table(
         if entry["player"] in unpriced:
             entry["unpriced"] = True
     fallback_rows(result["players"], result["failures"]["per_player"])
+    result["sweeps"] = _sweeps(result, data, settings)
     return result
+
+
+def _sweeps(result: dict[str, Any], data: StoredTournament, settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """The effort sweeps of the table (:func:`arena.tournament.sweeps.effort_sweeps`)."""
+    reasoning = {
+        player: (totals.reasoning_tokens, totals.failures["decisions"])
+        for player, totals in data.per_player.items()
+    }
+    return effort_sweeps(result["players"], settings, reasoning, result["cost"]["per_player"])
 
 
 def _cost(data: StoredTournament, players: list[str], unpriced: set[str]) -> dict[str, Any]:
@@ -279,11 +297,13 @@ def _add_failures(store: Store, tournament_id: int, data: StoredTournament) -> N
     )
     counts = store.conn.execute(
         "SELECT s.player, count(*), coalesce(sum(t.fallback), 0), coalesce(sum(t.cached_tokens), 0),"
-        f" coalesce(sum(t.cache_write_tokens), 0), coalesce(sum(t.revised), 0){joined} GROUP BY s.player",
+        f" coalesce(sum(t.cache_write_tokens), 0), coalesce(sum(t.revised), 0),"
+        f" coalesce(sum(t.reasoning_tokens), 0){joined} GROUP BY s.player",
         (tournament_id,),
     )
-    for player, decisions, fallbacks, cached, written, revised in counts:
+    for player, decisions, fallbacks, cached, written, revised, reasoning in counts:
         totals = data.per_player[player]
+        totals.reasoning_tokens = reasoning
         totals.failures.update({"decisions": decisions, "fallback": fallbacks, "revised": revised})
         # The seats table keeps no cached count: a player's cache tokens are summed from its turns.
         totals.usage = replace(totals.usage, cached_tokens=cached, cache_write_tokens=written)
@@ -298,5 +318,6 @@ def _add_failures(store: Store, tournament_id: int, data: StoredTournament) -> N
         data.per_player[player].errors.update(errors)
         failures["invalid"] += len(attempts)
         failures["reasked"] += int(len(attempts) > 1 or not fallback)
+        failures["cut_off"] += sum(e in CUT_OFF_ERRORS for e in errors)
         failures["timeouts"] += sum(e in TIMEOUT_ERRORS for e in errors)
         failures["provider_errors"] += sum(e in PROVIDER_ERRORS for e in errors)

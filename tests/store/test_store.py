@@ -110,7 +110,7 @@ def test_a_schema_5_database_migrates_and_exports_its_turns_with_no_cache_writes
     shutil.copy(DATA / "schema_v5.db", db)
     expected = json.loads((DATA / "schema_v5_export.json").read_text())
     store = Store(db)
-    assert store.schema_version() == len(MIGRATIONS) == 13
+    assert store.schema_version() == len(MIGRATIONS) == 14
     columns = [row[1] for row in store.conn.execute("PRAGMA table_info(episodes)")]
     assert "options" in columns and "config" not in columns
     for episode_id, document in expected.items():

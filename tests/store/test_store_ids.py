@@ -138,7 +138,7 @@ def test_a_schema_9_database_drops_its_writer_list_and_gives_ids_above_every_res
     conn.execute("INSERT INTO writers (pid, parent) VALUES (2147483646, 2147483645)")
     conn.close()
     store = Store(db_path)
-    assert store.schema_version() == len(MIGRATIONS) == 13
+    assert store.schema_version() == len(MIGRATIONS) == 14
     tables = {row[0] for row in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "writers" not in tables and {"episodes", "seats", "turns", "tournaments"} <= tables
     assert running_episode(store) == 36  # never an id that a store of schema 9 may have handed out
