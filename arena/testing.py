@@ -5,14 +5,17 @@ Call it from a game package's tests::
     from arena.testing import check_game
     check_game(DEFINITION)
 
-It plays seeded random legal episodes and checks: the contract holds at every step
-(pending seats, JSON data, legal fallbacks and samples, results for every seat); the
-same seed and actions give the same episode with the global ``random`` disturbed; the
-JSON round trip and ``clone`` give equal, independent states; replaying the actions
-stored by a real recorded episode (a temporary SQLite file) rebuilds every stored
-observation and state; no seat's secret (``GameState.with_sentinel``) shows in any
-other seat's observation, prompt or view; and every baseline plays a recorded episode
-under its own name with legal decisions only. The definition is used as given: the game
+It plays seeded random legal episodes and checks: the definition declares
+``private_information``; the game ends within :data:`MAX_STEPS` steps and a whole episode
+leaves the global ``random`` untouched; the contract holds at every step (pending seats,
+JSON data, legal fallbacks and samples, results for every seat); the same seed and actions
+give the same episode with the global ``random`` disturbed; the JSON round trip and
+``clone`` give equal, independent states; replaying the actions stored by a real recorded
+episode (a temporary SQLite file) rebuilds every stored observation and state; no seat's
+secret (``GameState.with_sentinel``) shows in any other seat's observation, prompt or view,
+and a sentinel is planted exactly when ``private_information`` is declared; and every
+baseline plays a recorded episode under its own name, for every seat without raising and
+with legal decisions only. The definition is used as given: the game
 need not be installed. Failures raise :class:`GameCheckError`.
 :func:`record_playthrough` and :func:`check_playthrough` keep a golden playthrough.
 """
@@ -25,13 +28,15 @@ import json
 import random
 import tempfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from arena.contract.game import GameDefinition, GameState
-from arena.contract.player import Decision, DecisionRequest, Player
+from arena.contract.player import Decision, DecisionRequest, ErrorClass, Player
+from arena.contract.records import CallbackObserver, TurnsRecorded
 from arena.engine.recorder import Recorder
 from arena.engine.runner import EpisodeRunner
 from arena.store.database import Store
@@ -124,8 +129,8 @@ def check_end(state: GameState) -> None:
         _require(bool(view_text(state, viewer)), f"empty view for {viewer!r}")
 
 
-def check_secrets(state: GameState) -> None:
-    """No seat's sentinel reaches another seat's observation, prompt or view."""
+def check_secrets(state: GameState) -> list[str]:
+    """No seat's sentinel reaches another seat's observation, prompt or view; the seats planted."""
     mark = str(SENTINEL)
     planted: list[str] = []
     for owner in state.seats:
@@ -147,6 +152,7 @@ def check_secrets(state: GameState) -> None:
                 for where, text in _seat_texts(_planted(state, [owner]), seat).items():
                     _require(mark not in text, f"{owner!r}'s secret leaks into {seat!r}'s {where}")
             _require(False, f"the secrets of {', '.join(others)} together leak into {seat!r}'s texts")
+    return planted
 
 
 def _planted(state: GameState, owners: list[str]) -> GameState:
@@ -180,9 +186,11 @@ def play(
     *,
     checked: bool = True,
     disturb: Callable[[], object] | None = None,
+    planted: set[str] | None = None,
 ) -> tuple[GameState, list[dict[str, BaseModel]]]:
     """One random legal episode; with ``checked`` every step is checked. Returns the end state
-    and the actions of every step."""
+    and the actions of every step; ``planted`` collects the seats ``with_sentinel`` planted."""
+    planted = set() if planted is None else planted
     state = definition.create(seed, options)
     steps: list[dict[str, BaseModel]] = []
     if checked:
@@ -190,9 +198,9 @@ def play(
         # an apply makes. The state before a step is the one the previous step's check saw
         # (sampling must not change it, which the determinism check's replay would catch), so
         # it is not checked twice: the Rich views drawn for every seat cost most of the checker.
-        check_secrets(state)
+        planted.update(check_secrets(state))
     while not state.over():
-        _require(len(steps) < MAX_STEPS, f"no end after {MAX_STEPS} steps")
+        _require(len(steps) < MAX_STEPS, never_ends(seed))
         pending = state.pending()
         _require(bool(pending), "a game that is not over must have a seat to move")
         actions = {seat: state.sample_action(seat, rng) for seat in pending}
@@ -204,7 +212,7 @@ def play(
         steps.append(actions)
         if checked:
             check_after(state, actions)
-            check_secrets(state)
+            planted.update(check_secrets(state))
     _require(state.pending() == [], "an episode that is over has no pending seats")
     if checked:
         check_end(state)
@@ -224,6 +232,57 @@ def check_determinism(definition: GameDefinition, seed: int, options: dict[str, 
     same = as_json(replay.to_json()) == as_json(first.to_json())
     _require(same, "replaying the actions gave another state")
     _require(replay.returns() == first.returns(), "replaying the actions gave other scores")
+
+
+def never_ends(seed: int) -> str:
+    """The message for a game still going after :data:`MAX_STEPS` steps of random legal play."""
+    return (
+        f"the game never ends: still not over() after {MAX_STEPS} steps of random legal play (seed {seed});"
+        " over() must become true (or pending() empty) in every episode: cap its length with an option"
+        " (rounds, a move cap)"
+    )
+
+
+GLOBAL_RANDOM = (
+    "the global random state changed during a whole episode (seed {seed}): the game, its view or a"
+    " baseline calls random.seed(), random.random(), random.choice() or another function of Python's"
+    " global `random` module (or a library that does); draw from a generator it owns instead"
+    " (self.rng = random.Random(seed)), so episodes replay whatever else runs in the process"
+)
+
+
+def check_global_random(definition: GameDefinition, seed: int, options: dict[str, Any]) -> None:
+    """A whole episode, random legal play then one recorded by the runner, leaves the global
+    ``random`` exactly as it found it (and ends within :data:`MAX_STEPS` steps)."""
+    random.seed(f"arena-check-{seed}")
+    before = random.getstate()
+    play(definition, seed, options, random.Random(seed), checked=False)
+    _require(random.getstate() == before, GLOBAL_RANDOM.format(seed=seed))
+
+
+UNDECLARED = (
+    "{name} does not declare private_information: set it on the definition, True when a seat holds"
+    " something another must not see (GameState.with_sentinel then plants a sentinel over it), else False"
+)
+
+
+def check_private_information(definition: GameDefinition, planted: set[str]) -> None:
+    """The definition's ``private_information`` agrees with what ``with_sentinel`` planted in play."""
+    declared = definition.private_information
+    _require(declared is not None, UNDECLARED.format(name=definition.name))
+    if declared:
+        _require(
+            bool(planted),
+            f"{definition.name} declares private_information = True but with_sentinel() planted no sentinel"
+            " for any seat in any state played, so no leak can be found: override GameState.with_sentinel"
+            " to write the sentinel over each seat's secrets (or declare False if every seat sees all)",
+        )
+    else:
+        _require(
+            not planted,
+            f"{definition.name} declares private_information = False but with_sentinel() planted a secret for"
+            f" {', '.join(sorted(planted))}: declare True (the seats hold secrets the leak check guards)",
+        )
 
 
 class _SamplePlayer(Player):
@@ -282,8 +341,15 @@ def check_baselines(definition: GameDefinition, seed: int, options: dict[str, An
                 state = definition.create(seed, options)
                 players = {seat: build_player(spec, definition, seed=seed, seat=seat) for seat in state.seats}
                 resolved = definition.resolve_options(options)
-                runner = EpisodeRunner(state, players, [], options=resolved, sink=Recorder(store))
+                crashes: list[str] = []
+                watch = CallbackObserver(partial(_note_crashes, crashes), wants_steps=False)
+                runner = EpisodeRunner(state, players, [watch], options=resolved, sink=Recorder(store))
                 outcome = asyncio.run(runner.run())
+                _require(
+                    not crashes,
+                    f"{spec} crashed {crashes[0] if crashes else ''}: a baseline must play every seat of"
+                    " the game; this is a bug in the baseline (an exception), not an illegal decision",
+                )
                 _require(outcome.status == "finished", f"{spec} did not finish an episode: {outcome.message}")
                 assert outcome.episode_id is not None
                 stored = {row["player"] for row in store.seats(outcome.episode_id)}
@@ -293,6 +359,17 @@ def check_baselines(definition: GameDefinition, seed: int, options: dict[str, An
                     _require(invalid == 0, f"{spec} made {invalid} illegal decision(s) as seat {seat!r}")
         finally:
             store.close()
+
+
+def _note_crashes(crashes: list[str], event: object) -> None:
+    """Add ``as seat S at step N: ERROR`` for each decision of ``event`` a player's exception spoiled."""
+    if isinstance(event, TurnsRecorded):
+        crashes += [
+            f"as seat {turn.seat!r} at step {turn.step + 1}: {attempt.detail}"
+            for turn in event.turns
+            for attempt in turn.attempts
+            if attempt.error == ErrorClass.PLAYER_CRASH
+        ]
 
 
 def _replay_rows(definition: GameDefinition, store: Store, episode_id: int) -> int:
@@ -337,11 +414,18 @@ def check_game(
     _require(bool(definition.baselines), "every game offers at least one baseline")
     seats = definition.seats_for(given)
     _require(1 <= len(seats) == len(set(seats)), "seats must be one or more distinct names")
+    _require(definition.private_information is not None, UNDECLARED.format(name=definition.name))
+    check_global_random(definition, seeds[0], given)  # first: a game that never ends is told so at once
+    planted: set[str] = set()
     for seed in seeds:
-        play(definition, seed, given, random.Random(seed))
+        play(definition, seed, given, random.Random(seed), planted=planted)
+    check_private_information(definition, planted)
     check_determinism(definition, seeds[0], given)
+    before = random.getstate()
     _require(check_stored_replay(definition, seeds[-1], given) > 0, "no turns were stored")
+    _require(random.getstate() == before, GLOBAL_RANDOM.format(seed=seeds[-1]))
     check_baselines(definition, seeds[0], given)
+    _require(random.getstate() == before, GLOBAL_RANDOM.format(seed=seeds[0]))
 
 
 def record_playthrough(

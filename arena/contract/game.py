@@ -13,7 +13,8 @@ Definition, required
     ``name``, ``version`` (bump it with any rule change), ``title``, ``description``,
     ``prompt_version`` (``template_version(...)`` of the prompt's texts), ``Options`` (a
     pydantic model; :class:`arena.contract.options.NoOptions` for none), ``seats(options)``,
-    ``state_class()``, ``baselines``, ``rules(options, seat)``, ``prompt(observation, rules)``.
+    ``state_class()``, ``baselines``, ``rules(options, seat)``, ``prompt(observation, rules)``,
+    ``private_information`` (whether seats hold secrets: ``True`` needs ``with_sentinel``).
 Definition, optional
     ``view`` (a :class:`GameView`), ``summary_metrics``, ``episode_metrics``,
     ``dealt_metrics``, ``seats_differ``, ``outcome_rule``, ``listing_order``, ``rules_notes``.
@@ -170,6 +171,12 @@ class GameDefinition(ABC, Generic[OptionsT, ObservationT, StateT]):
     """``template_version(...)`` of every text the prompt is made from."""
     Options: type[OptionsT]
     """The options model: its defaults, ranges, choices and descriptions are the options."""
+    private_information: ClassVar[bool | None] = None
+    """Whether a seat holds something another seat must not see (a hand, a reservation value, a
+    sealed bid), as OpenSpiel's ``GameType.information`` says. Declare it: ``check_game`` refuses
+    ``None``. ``True`` promises that :meth:`GameState.with_sentinel` plants a sentinel over each
+    seat's secrets, so the leak check has something to look for (declared with nothing planted
+    fails); ``False`` that every seat sees everything (a sentinel planted then fails too)."""
     view: GameView[StateT, Any] = GameView()
     """How front ends show the game (a :class:`GameView` with every hook at its default unless set)."""
     summary_metrics: ClassVar[tuple[str, ...]] = ()
@@ -361,7 +368,9 @@ class GameState(ABC, Generic[OptionsT, ObservationT, ActionT]):
         """A copy where ``seat``'s private values read ``sentinel``; ``None`` (default) if it has none.
 
         The conformance checker looks for the sentinel in every other seat's observation,
-        prompt and view: finding it there is a leak.
+        prompt and view: finding it there is a leak. A game whose definition declares
+        ``private_information = True`` must plant one for some seat in its episodes; one that
+        declares ``False`` must plant none.
         """
         return None
 

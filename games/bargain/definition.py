@@ -25,6 +25,7 @@ class BargainDefinition(GameDefinition[BargainOptions, "BargainObservation", "Ba
     """Hidden-valuation bargaining (seed 003)."""
 
     name: ClassVar[str] = "bargain"
+    private_information: ClassVar[bool] = True  # each side's own number (cost or value) is its secret
     version: ClassVar[str] = "1.0"
     title: ClassVar[str] = "Bargain"
     description: ClassVar[str] = (

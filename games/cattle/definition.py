@@ -22,6 +22,7 @@ class CattleDefinition(GameDefinition[CattleOptions, "CattleObservation", "Cattl
     """Cattle Trade (Kuhhandel) for 3 to 5 players, after the Cattle Trade benchmark (arXiv 2605.14537)."""
 
     name: ClassVar[str] = "cattle"
+    private_information: ClassVar[bool] = True  # each player's hand of money cards is its secret
     version: ClassVar[str] = "1.0"
     title: ClassVar[str] = "Cattle Trade"
     description: ClassVar[str] = (

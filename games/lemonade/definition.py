@@ -25,6 +25,7 @@ class LemonadeDefinition(GameDefinition[LemonadeOptions, "LemonadeObservation", 
     """The 30-day lemonade stand (seed 000)."""
 
     name: ClassVar[str] = "lemonade"
+    private_information: ClassVar[bool] = True  # each stand's cash is its own
     version: ClassVar[str] = "1.0"
     title: ClassVar[str] = "Lemonade stand"
     description: ClassVar[str] = (

@@ -205,6 +205,7 @@ def definition_for(game_type: GameTypeFacts) -> OpenSpielDefinition:
         "short_name": short_name,
         "curated": curated,
         "game_type": game_type,
+        "private_information": not game_type.perfect,  # the library's GameType.information
         "listing_order": 200 + order,
         "__doc__": f"OpenSpiel's {title} ({short_name}) through the adapter.",
     }

@@ -48,6 +48,8 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
         self._pending: list[str] | None = None
         self._texts: list[str] = []
         """``SEAT NAME`` of each history entry (what observations show), made once."""
+        self._marks: dict[int, str] = {}
+        """A sentinel per player written after that player's string and moves (:meth:`with_sentinel`)."""
         self._draw_chance()
 
     # -- the library --------------------------------------------------------------------
@@ -122,11 +124,15 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
             view = spiel.information_state_string(player)
         else:
             view = spiel.observation_string(player)
+        marks = self._marks
         if self.perfect:
             texts, ids = list(self._texts), [action for _, action, _ in self.history]
         else:
             own = [index for index, entry in enumerate(self.history) if entry[0] == player]
             texts, ids = [self._texts[i] for i in own], [self.history[i][1] for i in own]
+            if marks:  # each entry carries its own player's mark: shown to another seat, it is a leak
+                view += marks.get(player, "")
+                texts = [self._texts[i] + marks.get(self.history[i][0], "") for i in own]
         return OpenSpielObservation(
             game=str(self.game),
             seat=seat,
@@ -196,6 +202,7 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
             "options": self.options.model_dump(mode="json"),
             "history": [[player, action] for player, action, _ in self.history],
             "steps": self.steps,
+            **({"sentinels": {str(p): mark for p, mark in self._marks.items()}} if self._marks else {}),
         }
 
     @classmethod
@@ -226,6 +233,15 @@ class OpenSpielState(GameState[BaseModel, OpenSpielObservation, OpenSpielMove]):
         twin._texts = list(self._texts)
         twin._legal = {}
         twin._pending = None
+        return twin
+
+    def with_sentinel(self, seat: str, sentinel: int) -> Self | None:
+        """In a game of hidden information, a copy whose ``seat`` has ``sentinel`` written after its
+        library string and its own moves (what only it may know); ``None`` in a perfect-information game."""
+        if self.perfect:
+            return None
+        twin = self.clone()
+        twin._marks = {**self._marks, self.player(seat): f" <{sentinel}>"}
         return twin
 
     def turn_state(self, seat: str) -> dict[str, Any]:

@@ -24,6 +24,7 @@ class PaperclipDefinition(GameDefinition[PaperclipOptions, "PaperclipObservation
     """The paperclip state-tracking benchmark (seed 002)."""
 
     name: ClassVar[str] = "paperclip"
+    private_information: ClassVar[bool] = False  # every racer sees the same boxes
     version: ClassVar[str] = "1.0"
     title: ClassVar[str] = "Paperclip"
     description: ClassVar[str] = (

@@ -56,6 +56,10 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
         " seat with the highest score wins, seats sharing it draw."
     )
     listing_order: ClassVar[int] = 500
+    private_information: ClassVar[bool] = True
+    """Declared for every TextArena game, conservatively: TextArena says nothing of it, and any
+    message the environment sends one player alone (a hand, a secret word, a board only its
+    owner sees) is that seat's secret; ``with_sentinel`` marks each of them."""
     race_outcome_rule: ClassVar[str] = (
         "A race on one seeded puzzle: each seat's score is its own copy's TextArena reward less one"
         " millionth per step it used, so the higher reward wins and, between equal rewards, fewer"

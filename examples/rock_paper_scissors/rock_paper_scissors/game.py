@@ -138,6 +138,7 @@ class RpsDefinition(GameDefinition[RpsOptions, RpsObservation, RpsState]):
     """Rock-paper-scissors over a few rounds."""
 
     name: ClassVar[str] = "rock_paper_scissors"
+    private_information: ClassVar[bool] = False  # both throws are shown once both are made
     version: ClassVar[str] = "0.1"
     title: ClassVar[str] = "Rock-paper-scissors"
     description: ClassVar[str] = "Two players throw rock, paper or scissors at once, for a few rounds."

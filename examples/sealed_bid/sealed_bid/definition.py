@@ -65,6 +65,7 @@ class SealedBidDefinition(GameDefinition[SealedBidOptions, SealedBidObservation,
     """A three-seat first-price sealed-bid auction with hidden values."""
 
     name: ClassVar[str] = "sealed_bid"
+    private_information: ClassVar[bool] = True  # each bidder's value and bid are its own
     version: ClassVar[str] = "0.1"
     title: ClassVar[str] = "Sealed-bid auction"
     description: ClassVar[str] = (
