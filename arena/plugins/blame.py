@@ -13,8 +13,9 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from types import TracebackType
+from types import FrameType, TracebackType
 
+from arena.contract.game import GameDefinition
 from arena.plugins.entry_points import plugin_points
 
 GROUPS = (
@@ -103,23 +104,43 @@ def _within(module: str, prefix: str) -> bool:
 
 def blame(error: BaseException) -> Blame | None:
     """The plugin ``error`` was raised in, or ``None`` (raised by Arena, a library or Python)."""
-    frames: list[tuple[str, str, int, str]] = []
+    frames: list[FrameType] = []
+    lines: list[int] = []
     tb: TracebackType | None = error.__traceback__
     while tb is not None:
-        code = tb.tb_frame.f_code
-        frames.append(
-            (str(tb.tb_frame.f_globals.get("__name__", "")), code.co_filename, tb.tb_lineno, code.co_name)
-        )
+        frames.append(tb.tb_frame)
+        lines.append(tb.tb_lineno)
         tb = tb.tb_next
     for at in range(len(frames) - 1, -1, -1):
-        module, filename, line, function = frames[at]
+        module = str(frames[at].f_globals.get("__name__", ""))
         if module.split(".")[0] == "arena":
             return None  # Arena raised it (perhaps called by a plugin): Arena explains its own errors
         owner = _owner(module)
         if owner is not None:
+            what, name = owner
+            if what.startswith("game"):  # one module may register several games: the one playing
+                what, name = "game", _game_playing(frames[: at + 1]) or name
             # A comprehension or lambda is named by the function it is written in.
-            named = next((f[3] for f in reversed(frames[: at + 1]) if not f[3].startswith("<")), function)
-            return Blame(owner[0], owner[1], f"{Path(filename).name} line {line}, in {named}")
+            code = frames[at].f_code
+            named = next(
+                (
+                    f.f_code.co_name
+                    for f in reversed(frames[: at + 1])
+                    if not f.f_code.co_name.startswith("<")
+                ),
+                code.co_name,
+            )
+            return Blame(what, name, f"{Path(code.co_filename).name} line {lines[at]}, in {named}")
+    return None
+
+
+def _game_playing(frames: list[FrameType]) -> str | None:
+    """The registered name of the game whose method raised (its ``self``), innermost frame first."""
+    for frame in reversed(frames):
+        holder = frame.f_locals.get("self")
+        definition = getattr(holder, "definition", holder)
+        if isinstance(definition, GameDefinition):  # a state's or a definition's method
+            return str(definition.name)
     return None
 
 

@@ -35,8 +35,24 @@ class BuggyDefinition(RpsDefinition):
         return BuggyState
 
 
+class StoppingState(RpsState):
+    def apply(self, actions):
+        if len(self.rounds) == 2:
+            raise IndexError("round 3 is off the end")  # the planted bug, mid-episode
+        super().apply(actions)
+
+
+class StoppingDefinition(RpsDefinition):
+    name: ClassVar[str] = "stopping_rps"
+
+    def state_class(self):
+        return StoppingState
+
+
 DEFINITION = BuggyDefinition()
+STOPPING = StoppingDefinition()
 """
+GAME, STOP = "buggy_rps:DEFINITION", "buggy_rps:STOPPING"
 
 BUGGY_KIND = """
 from typing import ClassVar
@@ -64,7 +80,7 @@ def plugins(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the two planted-bug distributions, as installed packages are."""
     folder = tmp_path_factory.mktemp("planted")
     for module, name, group, entry, source in (
-        ("buggy_rps", "buggy-rps", "arena.games", "buggy_rps = buggy_rps:DEFINITION", BUGGY_GAME),
+        ("buggy_rps", "buggy-rps", "arena.games", f"buggy_rps = {GAME}\nstopping_rps = {STOP}", BUGGY_GAME),
         ("flaky_kind", "flaky-kind", "arena.players", "flaky = flaky_kind:FLAKY", BUGGY_KIND),
     ):
         (folder / f"{module}.py").write_text(source)
@@ -149,3 +165,17 @@ def test_a_users_mistake_stays_one_error_line(plugins: Path, tmp_path: Path) -> 
     assert done.returncode == 2
     [line] = error_lines(done.stderr)
     assert line.startswith("arena: error: buggy_rps has no baseline 'nobody'")
+
+
+def test_a_bug_that_stops_an_episode_midway_is_stored_with_the_plugin_and_place(
+    plugins: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "a.db"
+    done = arena(plugins, db, "play", "stopping_rps", *PLAY[2:], "--quiet")
+    assert done.returncode == 1
+    [line] = error_lines(done.stderr)
+    assert line.startswith("arena: bug: game 'stopping_rps' raised IndexError: round 3 is off the end")
+    [(status, message)] = episodes(db)
+    assert status == "failed"
+    assert message.startswith("game 'stopping_rps' raised IndexError: round 3 is off the end (buggy_rps.py")
+    assert ", in apply); a bug in that plugin" in message
