@@ -72,6 +72,8 @@ class TournamentSetup:
     concurrency: str = ""
     name: str = ""
     cluster: str = ""
+    on_invalid: str = "fallback"
+    """What a model's unusable answer after the re-ask leads to: ``fallback`` or ``forfeit``."""
 
     def as_json(self) -> dict[str, Any]:
         """The set-up as a JSON object."""
@@ -83,6 +85,7 @@ class TournamentSetup:
             "concurrency": self.concurrency,
             "name": self.name,
             "cluster": self.cluster,
+            "on_invalid": self.on_invalid,
         }
 
     @classmethod
@@ -92,6 +95,8 @@ class TournamentSetup:
             return None
         players, options = value.get("players", []), value.get("options", {})
         texts = {key: value.get(key, "") for key in ("seeds", "seed", "concurrency", "name", "cluster")}
+        # A file written before the policy was kept has none: the default, as the CLI's.
+        texts["on_invalid"] = value.get("on_invalid", "fallback")
         if not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
             return None
         if not (_str_map(options) and all(isinstance(text, str) for text in texts.values())):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 from arena.app.home_data import SEED_FIELD, MatchDraft, SeatOption, seat_options
 from arena.app.model_catalog import ModelCatalog
@@ -24,6 +24,10 @@ from arena.tournament.schedule import lineups
 SEEDS_FIELD = "seeds"
 CONCURRENCY_FIELD = "concurrency"
 CLUSTER_FIELD = "cluster"
+ON_INVALID_FIELD = "on_invalid"
+ON_INVALID_FIELD_INFO = TournamentConfig.model_fields["on_invalid"]
+ON_INVALID_CHOICES: tuple[str, ...] = get_args(ON_INVALID_FIELD_INFO.annotation)
+"""The invalid-move policies, as the configuration (CLI, TOML) takes them: the default first."""
 PLAYERS_FIELD = "players"
 NEW_PLAYER_FIELD = "new-player"
 MAX_SEEDS = 100_000
@@ -86,6 +90,8 @@ class TournamentDraft:
     cluster: str = ""
     """``ray`` or ``ray=ADDRESS`` to play on a Ray cluster; empty: in this process."""
     name: str = ""
+    on_invalid: str = str(ON_INVALID_FIELD_INFO.default)
+    """``fallback`` (the game's fallback move) or ``forfeit`` after a model's failed re-ask."""
     match: MatchDraft = field(init=False)
 
     def __post_init__(self) -> None:
@@ -141,6 +147,7 @@ class TournamentDraft:
             concurrency=self.concurrency,
             name=self.name,
             cluster=self.cluster,
+            on_invalid=self.on_invalid,
         )
 
     def restore(self, setup: TournamentSetup) -> None:
@@ -162,6 +169,8 @@ class TournamentDraft:
         self.seed = setup.seed
         self.concurrency = setup.concurrency or self.concurrency
         self.name, self.cluster = setup.name, setup.cluster
+        if setup.on_invalid in ON_INVALID_CHOICES:  # a file edited by hand keeps the default
+            self.on_invalid = setup.on_invalid
 
     @property
     def seed(self) -> str:
@@ -237,6 +246,7 @@ class TournamentDraft:
             "seed": int(self.seed.strip()),
             "options": self.match.resolved_options(),
             "concurrency": int(self.concurrency.strip()),
+            "on_invalid": self.on_invalid,
         }
         if self.name.strip():
             fields["name"] = self.name.strip()

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input, OptionList, Select
+from textual.widgets import Input, OptionList, Select, Static
 
 from arena.app import create_app
 from arena.app.app import ArenaApp
@@ -20,7 +20,10 @@ from arena.app.screens.tournament_setup import TournamentSetupScreen
 from arena.app.setup_memory import Setup, SetupMemory, TournamentSetup, setups_path
 from arena.app.tournament_data import TournamentDraft
 from arena.plugins.games import get_game
+from arena.store.database import Store
+from arena.tournament.standings import tournament_table
 from tests.support.app_driving import pick_game, pick_option, render_plain, started, wait_until
+from tests.support.wire_server import WireServer, reply
 
 SIZES = ((80, 24), (160, 48))
 PLAYERS = ("baseline:honest", "baseline:pushover")
@@ -231,3 +234,61 @@ def test_from_the_home_screen_what_was_changed_there_goes_on_top_of_the_kept_set
     # Nothing kept: the home screen's set-up, as before.
     draft = TournamentDraft.from_match(untouched, "10")
     assert draft.players == list(defaults.values()) and draft.seeds == "10"
+
+
+async def test_the_invalid_move_policy_is_chosen_by_keys_run_as_the_cli_runs_it_and_kept(
+    app_db: Path,
+) -> None:
+    """Issue 42.2 in the app: ``forfeit`` chosen in the set-up reaches the stored tournament, a model
+    answering prose twice forfeits its episode, and the next set-up of the game opens on it."""
+    good = reply({"price": 3.0, "produce": 20, "promotion": "none", "reason": "steady"})
+    words = reply("I would set a fair price and keep steady stock, nothing more to add.")
+    with WireServer() as wire:
+        # The model's first episode: day 1 answered, day 2 prose and prose again on the re-ask.
+        wire.script(good, words, words)
+        wire.responder = lambda body: good  # every later decision answered
+        model = f"openai-compat:test-model@{wire.openai_url}"
+        app = create_app(app_db, load_models=False)
+        async with started(app, size=(80, 24)) as pilot:
+            screen = await open_alone(pilot, app)
+            await choose_game(pilot, app, "lemonade")
+            await set_up_players(pilot, app, (model, "baseline:weather"))
+            await type_into(pilot, app, "#tf-seeds", "1")
+            await type_into(pilot, app, "#tf-concurrency", "1")  # the script is consumed in order
+            await type_into(pilot, app, "#tf-opt-0", "3")
+            policy = screen.query_one("#tf-on_invalid", Select)
+            assert policy.value == "fallback", "the default, as the CLI's"
+            policy.focus()
+            await pilot.pause()
+            await pick_option(pilot, policy, "forfeit")
+            await wait_until(
+                pilot, lambda: screen.draft is not None and screen.draft.on_invalid == "forfeit", "forfeit"
+            )
+            summary = render_plain(screen.query_one("#t-summary", Static).content, 400)
+            assert "2 episodes" in summary and "invalid answer: forfeit" in summary
+            await pilot.press("ctrl+s")
+            await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament")
+            await wait_until(pilot, lambda: not app.tournaments.running(), "the tournament to end")
+            job = app.tournaments.jobs[0]
+            assert job.status == "finished", job.error
+
+    store = Store(app_db)
+    try:
+        row = store.tournament(job.tournament_id)
+        assert row is not None and row["config"]["on_invalid"] == "forfeit"
+        messages = [m for (m,) in store.conn.execute("SELECT message FROM episodes ORDER BY id")]
+        table = tournament_table(store, job.tournament_id, resamples=20)
+    finally:
+        store.close()
+    assert len(messages) == 2 and "forfeited at step 2" in messages[0], messages
+    assert table["tournament"]["on_invalid"] == "forfeit"
+    assert table["failures"]["per_player"][model]["forfeited"] == 1
+
+    path = setups_path(app_db)
+    assert path is not None
+    assert json.loads(path.read_text(encoding="utf-8"))["tournaments"]["lemonade"]["on_invalid"] == "forfeit"
+    again = create_app(app_db, load_models=False)
+    async with started(again, size=(160, 48)) as pilot:
+        screen = await open_alone(pilot, again)
+        assert screen.query_one("#tf-on_invalid", Select).value == "forfeit"
+        assert "invalid answer: forfeit" in render_plain(screen.query_one("#t-summary", Static).content, 400)

@@ -27,6 +27,9 @@ from arena.app.screens.base import ArenaScreen
 from arena.app.tournament_data import (
     CLUSTER_FIELD,
     CONCURRENCY_FIELD,
+    ON_INVALID_CHOICES,
+    ON_INVALID_FIELD,
+    ON_INVALID_FIELD_INFO,
     PLAYERS_FIELD,
     SEEDS_FIELD,
     TournamentDraft,
@@ -57,6 +60,8 @@ FIXED_FIELDS = (
         "ray: start a Ray instance here; ray=HOST:PORT: join a running cluster; empty: play here",
     ),
 )
+ON_INVALID_TITLE = "invalid answer"
+"""The invalid-move policy's label: what a model's unusable answer after the re-ask leads to."""
 
 
 class TournamentSetupScreen(ArenaScreen):
@@ -136,12 +141,13 @@ class TournamentSetupScreen(ArenaScreen):
             keep = self._kept(name)
         draft = keep if keep is not None else TournamentDraft(definition)
         if keep is None and old is not None:
-            draft.seeds, draft.seed, draft.concurrency, draft.name, draft.cluster = (
+            draft.seeds, draft.seed, draft.concurrency, draft.name, draft.cluster, draft.on_invalid = (
                 old.seeds,
                 old.seed,
                 old.concurrency,
                 old.name,
                 old.cluster,
+                old.on_invalid,
             )
             for text in old.players:
                 if not text.startswith("baseline:") or text.removeprefix("baseline:") in definition.baselines:
@@ -254,13 +260,22 @@ class TournamentSetupScreen(ArenaScreen):
         box = self.query_one("#t-fields", Grid)
         await box.remove_children()
         fields: list[Widget] = []
-        titles = [title for _, title, _, _ in FIXED_FIELDS]
+        titles = [title for _, title, _, _ in FIXED_FIELDS] + [ON_INVALID_TITLE]
         width = label_width(titles + [option_title(option) for option in draft.definition.options])
         for key, title, kind, tip in FIXED_FIELDS:
             kind_: Literal["integer", "text"] = "integer" if kind == "integer" else "text"
             control = Input(values[key], id=f"tf-{key}", type=kind_, compact=True)
             control.tooltip = Text(tip)
             fields.append(labelled_field(title, control, f"tf-error-{key}", width))
+        policy: Select[str] = Select(
+            [(Text(choice), choice) for choice in ON_INVALID_CHOICES],
+            value=draft.on_invalid,
+            allow_blank=False,
+            id=f"tf-{ON_INVALID_FIELD}",
+            compact=True,
+        )
+        policy.tooltip = Text(ON_INVALID_FIELD_INFO.description or "")
+        fields.append(labelled_field(ON_INVALID_TITLE, policy, f"tf-error-{ON_INVALID_FIELD}", width))
         self._option_names = []
         for index, option in enumerate(draft.definition.options):
             self._option_names.append(option.name)
@@ -293,6 +308,8 @@ class TournamentSetupScreen(ArenaScreen):
             self.draft.name = value
         elif key == CLUSTER_FIELD:
             self.draft.cluster = value
+        elif key == ON_INVALID_FIELD:
+            self.draft.on_invalid = value
         self._show_errors(final=False)
 
     def _show_errors(self, *, final: bool) -> dict[str, str]:
@@ -312,6 +329,7 @@ class TournamentSetupScreen(ArenaScreen):
         summary = (
             f"{len(self.draft.players)} players · {count} episodes "
             f"({self.draft.seeds.strip()} deal seeds × every line-up in every seating)"
+            f" · {ON_INVALID_TITLE}: {self.draft.on_invalid}"
             if count
             else ""
         )
