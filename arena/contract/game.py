@@ -29,7 +29,8 @@ View, all optional
     ``step_outcome(state, seat)``, ``progress(state)``, ``score_series(state)``,
     ``score_series_title``, ``score_series_x``, ``score_series_first``, ``export_extra(state)``,
     ``caution(state, seat, action)``,
-    ``entry_note(state, seat, field, text)``, ``report_charts(episodes)``.
+    ``entry_note(state, seat, field, text)``, ``form_choices(state, seat, field)``,
+    ``report_charts(episodes)``.
 
 A state owns its random generators and never touches the global ``random``. It serves
 turn-based games (``pending()`` is one seat), simultaneous moves (several seats) and one-seat
@@ -115,8 +116,16 @@ class GameView(Generic[StateT, ActionT]):
         """
         return None
 
+    progress_unit: ClassVar[str] = ""
+    """What :meth:`progress` counts, in words (``days``, ``cards``: "7/40 cards"): shown beside the step
+    number, which is another count (a day can take several steps)."""
+
     def progress(self, state: StateT) -> tuple[int, int]:
-        """(steps done, total steps expected) for progress displays; (0, 0) (default) if unknown."""
+        """(units done, units expected) for progress displays; (0, 0) (default) if unknown.
+
+        The unit is the game's own (:attr:`progress_unit`); the step number people see is the
+        engine's (1-based), never this.
+        """
         return (0, 0)
 
     def score_series(self, state: StateT) -> dict[str, list[float]]:
@@ -141,6 +150,15 @@ class GameView(Generic[StateT, ActionT]):
 
     def caution(self, state: StateT, seat: str, action: ActionT) -> str | None:
         """A legal move a person should confirm first (``you will lose 7``), else ``None`` (default)."""
+        return None
+
+    def form_choices(self, state: StateT, seat: str, field: str) -> tuple[str, ...] | None:
+        """The choices a person's form offers in ``field`` now, where the moment allows fewer.
+
+        The action model declares every value a field can ever hold (Cattle Trade's five seats
+        and ten species); a person is offered only those the moment allows (the seats they can
+        challenge now), in both front ends. ``None`` (default): the declared ones.
+        """
         return None
 
     def entry_note(self, state: StateT, seat: str, field: str, text: str) -> str | None:

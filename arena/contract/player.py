@@ -155,6 +155,8 @@ class DecisionRequest:
     """For a person: why a legal action deserves a second thought (asked as "…; go ahead? y/N")."""
     entry_note: Callable[[str, str], str | None] | None = None
     """For a person: the game's line on an entry as typed, by field name and text (a running total)."""
+    form_choices: Callable[[str], tuple[str, ...] | None] | None = None
+    """For a person: the choices a field offers now, where fewer than declared are legal (or None)."""
     episode: str = ""
 
     @cached_property

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -95,7 +95,7 @@ class ActionForm:
         self.raw_json = not fields
         if self.raw_json:
             fields = [FieldSpec(JSON_FIELD, "text", description="the action as a JSON object")]
-        self.fields: list[FieldSpec] = fields
+        self.fields: list[FieldSpec] = [self._legal_now(spec) for spec in fields]
         self.entries: dict[str, str] = {f.name: initial_text(f, preselect=preselect) for f in fields}
         # A game whose every decision is a new question (paperclip's next puzzle) starts each
         # form blank: the last answer's numbers would read as given for this one.
@@ -109,6 +109,20 @@ class ActionForm:
         self.error: str | None = request.feedback
 
     # -- the fields ---------------------------------------------------------------------
+    def _legal_now(self, spec: FieldSpec) -> FieldSpec:
+        """``spec`` with only the choices the moment allows (``request.form_choices``), in their order.
+
+        A game that narrows a field to nothing (no challenge possible) leaves its declared
+        choices: the rule check then explains why none is allowed.
+        """
+        if spec.kind != "choice" or self.request.form_choices is None:
+            return spec
+        allowed = self.request.form_choices(spec.name)
+        if allowed is None:
+            return spec
+        legal = tuple(choice for choice in allowed if choice in spec.choices)
+        return replace(spec, choices=legal) if legal else spec
+
     def field(self, name: str) -> FieldSpec | None:
         """The field called ``name``, if the form has one."""
         return next((f for f in self.fields if f.name == name), None)

@@ -162,6 +162,7 @@ def decision_request(
         check=lambda action: game.validate(seat, action),
         caution=lambda action: definition.view.caution(game, seat, action),
         entry_note=lambda name, text: definition.view.entry_note(game, seat, name, text),
+        form_choices=lambda name: definition.view.form_choices(game, seat, name),
     )
 
 

@@ -86,10 +86,13 @@ class _Prompt:
 def portable(request: DecisionRequest) -> DecisionRequest:
     """``request`` without what ties it to this process's game state.
 
-    ``check``, ``caution`` and ``entry_note`` serve a person's form; a model never calls them.
+    ``check``, ``caution``, ``entry_note`` and ``form_choices`` serve a person's form; a model
+    never calls them.
     """
     render = _Prompt(request.game, request.observation, request.rules, request.prompt_if_rendered())
-    return replace(request, render_prompt=render, check=None, caution=None, entry_note=None)
+    return replace(
+        request, render_prompt=render, check=None, caution=None, entry_note=None, form_choices=None
+    )
 
 
 @ray.remote

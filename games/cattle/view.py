@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 class CattleView(GameView["CattleState", BaseModel]):
     """Cattle Trade's board, move texts, progress, score chart and overpay warning."""
 
+    progress_unit = "cards"
+
     score_series_title: ClassVar[str] = "score (complete sets)"
     score_series_x: ClassVar[str] = "turn"
     score_series_first: ClassVar[int] = 1
@@ -90,6 +92,19 @@ class CattleView(GameView["CattleState", BaseModel]):
             return None
         over = paid - payment.price
         return f"you pay {paid} for a price of {payment.price}: the {over} over is lost" if over > 0 else None
+
+    def form_choices(self, state: CattleState, seat: str, field: str) -> tuple[str, ...] | None:
+        """A turn's move, target and species: only what ``seat`` can do now (not p1-p5, all ten)."""
+        table = state.table
+        if table.phase != "turn" or field not in ("move", "target", "species"):
+            return None
+        open_now = table.challenges_open(seat)
+        if field == "move":
+            moves = {"auction": bool(table.deck), "challenge": bool(open_now)}
+            return tuple(move for move, possible in moves.items() if possible)
+        if field == "target":
+            return tuple(dict.fromkeys(target for target, _, _ in open_now))
+        return tuple(dict.fromkeys(species for _, species, _ in open_now))
 
     def entry_note(self, state: CattleState, seat: str, field: str, text: str) -> str | None:
         """Money entries: the seat's own cards and the price, then the running total as typed."""

@@ -69,7 +69,7 @@ async def test_a_person_bargains_through_the_form_and_sees_only_their_number(app
         witness = Witness(app)
         board = witness.look()
         assert "what seat seller sees" in board and f"your cost is {cost}" in board
-        await pilot.press("6", "1", "tab", *MARKUP_MESSAGE, "enter")
+        await pilot.press("tab", "6", "1", "tab", *MARKUP_MESSAGE, "enter")
         await next_form(pilot, app, 2)
         board = witness.look()
         first_bid = game.moves[1].price
@@ -81,13 +81,13 @@ async def test_a_person_bargains_through_the_form_and_sees_only_their_number(app
         await pilot.pause()
         assert isinstance(app.screen, MatchScreen), "no replay (full view) while the person still plays"
         assert not app.screen.check_action("replay", ())
-        await pilot.press("5", "5", "tab", *"second try", "enter")
+        await pilot.press("tab", "5", "5", "tab", *"second try", "enter")
         await next_form(pilot, app, 4)
         board = witness.look()
         assert "55" in board and str(game.moves[3].price) in board, "the ladder moved on"
         assert "second try" in log_text(app.screen.query_one("#messages", RichLog))
         during = "\n".join(witness.seen)
-        burst(app, "shift+tab", "right", "enter")
+        burst(app, "right", "enter")  # the cursor starts on the action
         await wait_until(pilot, lambda: match.data.over, "the deal")
         assert app.is_running and app.return_code is None
         await wait_until(
@@ -155,7 +155,7 @@ async def test_the_screen_never_shows_a_person_the_other_number_or_reasons(
         for step in (1, 3, 5, 7):
             await next_form(pilot, app, step)
             assert "your value is" in witness.look()
-            await pilot.press("5", "tab", *"low", "enter")
+            await pilot.press("tab", "5", "tab", *"low", "enter")
         await wait_until(pilot, lambda: match.data.over, "no deal after eight rounds")
         during = "\n".join(witness.seen)
         await wait_until(pilot, lambda: f"seller cost {SENTINEL}" in witness.look(), "the full view")

@@ -55,7 +55,7 @@ async def test_a_rejected_submit_then_tab_keeps_moving_forward(app_db: Path) -> 
     async with started(app, size=(120, 40)) as pilot:
         form = await bargain_form(pilot, app)
         note = form.query_one("#err-1", Static)
-        burst(app, "a", "b", "c", "enter")
+        burst(app, "tab", "a", "b", "c", "enter")
         await wait_until(pilot, lambda: note.has_class("-error"), "the price marked")
         assert "price must be a whole number" in render_plain(note.content)
         assert app.focused is field(form, 1), "a rejected submit goes to the first field to correct"
@@ -73,15 +73,16 @@ async def test_the_first_choice_is_preselected_and_shown_as_chosen(app_db: Path)
     async with started(app, size=(120, 40)) as pilot:
         form = await bargain_form(pilot, app)
         assert form.form.entries["action"] == "offer"
-        assert app.focused is field(form, 1), "typing starts in price: the action already shows offer"
+        assert app.focused is field(form, 0), "the cursor starts on the first field, the action"
         await wait_until(pilot, lambda: "●▌ offer" in screen_text(app), "the form painted")
         text = screen_text(app)
         assert "●▌ offer" in text and "○▌ accept" in text, "chosen and not chosen look different"
-        await pilot.press("5", "0", "enter")
+        assert "▸ action" in text, "the field with the cursor is marked"
+        await pilot.press("tab", "5", "0", "enter")
         match = app.matches.matches[0]
         form = await next_form(pilot, app, 2)
         assert form.form.entries["action"] == "offer", "the last move's choice again"
-        burst(app, "shift+tab", "right", "enter")
+        burst(app, "right", "enter")
         # the bid is below this seller's cost: accepting it is confirmed first
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the loss question")
         await pilot.press("y")
@@ -115,7 +116,7 @@ async def test_choosing_accept_hides_the_price_keeps_the_message_and_offer_bring
     app = create_app(app_db, load_models=False)
     async with started(app, size=(120, 40)) as pilot:
         form = await bargain_form(pilot, app)
-        burst(app, "4", "2", "tab", "h", "i")
+        burst(app, "tab", "4", "2", "tab", "h", "i")
         await wait_until(pilot, lambda: field(form, 2).value == "hi", "price and message typed")
         price, message = (form.query(f".row-{index}") for index in (1, 2))
         assert all(widget.display for widget in [*price, *message])
@@ -126,7 +127,9 @@ async def test_choosing_accept_hides_the_price_keeps_the_message_and_offer_bring
         assert all(widget.display for widget in message), "the message kept"
 
         def labels() -> list[str]:
-            return [line.split()[1] for line in screen_text(app).splitlines() if line.startswith("│ ")]
+            # a row's first word after the border and the cursor's mark
+            rows = [line.split() for line in screen_text(app).splitlines() if line.startswith("│ ")]
+            return [next((w for w in row[1:] if w != "▸"), "") for row in rows]
 
         # the screen is repainted after the fields are hidden: wait for the repaint, not for time
         await wait_until(pilot, lambda: "price" not in labels(), "the screen repainted without the price")

@@ -158,7 +158,7 @@ async def pick_option(pilot: Pilot[Any], control: Select[Any], value: object) ->
     Not by typing its name: Textual's list forgets typed letters 0.7 s after the last one,
     which a loaded machine can take between two keys, and then "dog" finds what "g" starts.
     """
-    await pilot.press("enter")
+    await pilot.press("down")  # opens the list (Enter in a person's form submits what it shows)
     overlay = control.query_one(SelectOverlay)
     await wait_until(pilot, lambda: control.expanded and overlay.highlighted is not None, "the list open")
     values = [option_value for _, option_value in control._options]  # the list's rows, in order

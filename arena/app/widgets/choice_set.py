@@ -1,11 +1,47 @@
-"""A row of choices for the human's form: arrows choose at once, the chosen one is marked."""
+"""The choice controls of the human's form: ←/→ and typed letters choose at once, the choice shown.
+
+Two looks, one way of choosing: :class:`ChoiceSet` shows a few choices side by side (the chosen
+one marked ``●``), :class:`ChoiceList` shows one value of many in a drop-down list. In both the
+arrow keys choose the next or previous option and typing an option's first letter (again: the
+next option with that letter) chooses it, so the form's hint ``←/→: choose`` holds in every
+choice field; what the control shows is what :attr:`chosen` holds, and what the form sends.
+"""
 
 from __future__ import annotations
 
 from textual import events
-from textual.widgets import RadioButton, RadioSet
+from textual.widgets import RadioButton, RadioSet, Select
 
 from arena.app.safe import safe_text
+
+NEXT_KEYS = frozenset({"right"})
+PREVIOUS_KEYS = frozenset({"left"})
+
+
+def chosen_by_key(
+    choices: tuple[str, ...], current: int, key: str, character: str | None, *, rows: bool = False
+) -> int | None:
+    """The option ``key`` chooses from option ``current`` (-1: none yet), or None for a key it ignores.
+
+    → the next option, ← the previous (both wrapping round); a letter the next option that
+    starts with it. A digit chooses only an option that starts with it: never the option of
+    that number in the list, or a price typed while the cursor sat on the choice would change
+    it. ``rows``: ↓/↑ choose as →/← do (a row of radio buttons; in a drop-down list they open it).
+    """
+    if not choices:
+        return None
+    if key in NEXT_KEYS or (rows and key == "down"):
+        return (current + 1) % len(choices)
+    if key in PREVIOUS_KEYS or (rows and key == "up"):
+        return (max(current, 0) - 1) % len(choices)
+    if character is None or not character.isprintable() or not character.strip():
+        return None
+    letter = character.lower()
+    matches = [i for i, choice in enumerate(choices) if choice.lower().startswith(letter)]
+    if not matches:
+        return None
+    later = [i for i in matches if i > current]
+    return (later or matches)[0]
 
 
 class ChoiceButton(RadioButton):
@@ -34,9 +70,6 @@ class ChoiceSet(RadioSet, inherit_bindings=False):
     could otherwise move the cursor of the next field instead.
     """
 
-    NEXT_KEYS = frozenset({"right", "down"})
-    PREVIOUS_KEYS = frozenset({"left", "up"})
-
     def __init__(self, choices: tuple[str, ...], chosen: str, *, id: str) -> None:
         buttons = [ChoiceButton(safe_text(choice), value=choice == chosen) for choice in choices]
         super().__init__(*buttons, id=id, compact=True)
@@ -62,18 +95,42 @@ class ChoiceSet(RadioSet, inherit_bindings=False):
             self.chosen = self.choices[event.index]
 
     def on_key(self, event: events.Key) -> None:
-        """Arrows choose the next or previous option; a letter the first option starting with it."""
-        if event.key in self.NEXT_KEYS:
-            self.choose(self._chosen_index() + 1)
-        elif event.key in self.PREVIOUS_KEYS:
-            self.choose(max(self._chosen_index(), 0) - 1)
-        elif event.is_printable and event.character and event.character.strip():
-            letter = event.character.lower()
-            matches = [i for i, choice in enumerate(self.choices) if choice.lower().startswith(letter)]
-            if not matches:
-                return
-            self.choose(matches[0])
-        else:
+        """Arrows choose the next or previous option; a letter the next option starting with it."""
+        index = chosen_by_key(self.choices, self._chosen_index(), event.key, event.character, rows=True)
+        if index is None:
             return
+        self.choose(index)
+        event.stop()
+        event.prevent_default()
+
+
+class ChoiceList(Select[str]):
+    """A drop-down list of many choices that ←/→ and typed letters change without opening it.
+
+    Enter, ↓ or space open the list to pick from it (↑/↓ there, Enter takes the option);
+    while it is closed the keys act as in :class:`ChoiceSet`.
+    """
+
+    def __init__(self, choices: tuple[str, ...], chosen: str, *, id: str, required: bool) -> None:
+        options = [(safe_text(choice), choice) for choice in choices]
+        value = chosen if chosen in choices else Select.NULL
+        super().__init__(options, value=value, id=id, allow_blank=not required, compact=True)
+        self.choices = choices
+
+    @property
+    def chosen(self) -> str:
+        """The choice the list shows ('' when none)."""
+        value = self.value
+        return "" if value is Select.NULL else str(value)
+
+    def on_key(self, event: events.Key) -> None:
+        """While the list is closed: arrows and letters choose at once."""
+        if self.expanded:
+            return
+        current = self.choices.index(self.chosen) if self.chosen in self.choices else -1
+        index = chosen_by_key(self.choices, current, event.key, event.character)
+        if index is None:
+            return
+        self.value = self.choices[index]
         event.stop()
         event.prevent_default()

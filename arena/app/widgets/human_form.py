@@ -6,11 +6,14 @@ numbers and text as inputs, a few choices as radio buttons, more as a select, ye
 checkbox. Each entry is checked as it is typed, and the game's line on it (a running total
 of the cards named, :meth:`~arena.engine.action_form.ActionForm.note`) shows beside it; on
 submit the schema and the game's rule check run, and any problem is shown next to its field
-or under the form. Enter submits, Tab and shift+Tab cycle through the fields and the submit
-button (focus never wanders off the form while the move is due); only a rejected submit
-moves the cursor, to the first field to correct. The entries stay as typed until the move is accepted. Fields
-that do not apply to the choice made (a bargain's price and message when accepting) are
-hidden and skipped, and show again with what was typed in them when they apply again.
+or under the form. The cursor starts on the first field; the field with it is marked ``▸`` and
+its label reversed, and the keys line says what the keys do there (←/→ and first letters choose
+in a choice field, never in a text one). Enter submits exactly what the fields show, Tab and
+shift+Tab cycle through the fields and the submit button (focus never wanders off the form
+while the move is due); only a rejected submit moves the cursor, to the first field to
+correct. The entries stay as typed until the move is accepted. Fields that do not apply to
+the choice made (a bargain's price and message when accepting) are hidden and skipped, and
+show again with what was typed in them when they apply again.
 """
 
 from __future__ import annotations
@@ -30,14 +33,20 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Select, St
 from arena.app.human import HumanTurn
 from arena.app.safe import safe_text
 from arena.app.screens.modals import ConfirmScreen
-from arena.app.widgets.choice_set import ChoiceSet
+from arena.app.widgets.choice_set import ChoiceList, ChoiceSet
 from arena.contract.labels import label
-from arena.engine.action_form import ActionForm, yes_no
+from arena.engine.action_form import ActionForm, initial_text, yes_no
 from arena.engine.forms import FieldSpec
 
 MAX_RADIO_CHOICES = 4
-KEYS_HINT = "tab: next field{board} · {choose}enter: submit · esc: leave (the move waits)"
+KEYS_HINT = "{choose}tab: next field{board} · enter: submit · esc: leave (the move waits)"
 BOARD_HINT = ", then the board"
+CHOOSE_HINT = "←/→ or its first letter: choose {field} · "
+"""Said only while a choice has the cursor: in a text field the arrows move the text cursor."""
+LIST_HINT = "←/→ or its first letter: choose {field}, ↓: the whole list · "
+CURRENT_MARK = "▸ "
+"""Before the label of the field with the cursor (with the label drawn reversed): unmistakable
+without colour, where a background one shade off the form's was not."""
 
 
 def observation_line(observation: dict[str, object], limit: int = 400) -> str:
@@ -99,6 +108,7 @@ class HumanForm(Vertical):
         grid-gutter: 0 2;
     }
     HumanForm .form-label { text-style: bold; }
+    HumanForm .form-label.-current { text-style: bold reverse; }
     HumanForm .field-note { color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     HumanForm .field-note.-error { color: $error; height: auto; text-wrap: wrap; }
     HumanForm .field-note.-live { color: $text; text-style: bold; height: auto; text-wrap: wrap; }
@@ -160,7 +170,9 @@ class HumanForm(Vertical):
         with Grid(classes="form-fields"):
             for index, spec in enumerate(self.form.fields):
                 row = f"row-{index}"
-                yield Label(safe_text(spec.label), classes=f"form-label {row}")
+                yield Label(
+                    self._label(spec, current=False), id=f"label-{index}", classes=f"form-label {row}"
+                )
                 control = self._control(index, spec)
                 control.add_class(row)
                 yield control
@@ -169,10 +181,26 @@ class HumanForm(Vertical):
         yield Static(safe_text(self.form.error or ""), id="form-error")
         with Horizontal(id="form-actions"):
             yield Button("Submit move (enter)", id="form-submit", variant="success", compact=True)
-            radios = any(_as_radios(spec) for spec in self.form.fields)
-            board = BOARD_HINT if self.board is not None else ""
-            hint = KEYS_HINT.format(choose="←/→: choose · " if radios else "", board=board)
-            yield Static(Text(hint), classes="form-keys")
+            yield Static(self._keys_hint(None), classes="form-keys")
+
+    def _keys_hint(self, index: int | None) -> Text:
+        """The keys line for the field ``index`` with the cursor (None: the button or the board).
+
+        The arrows are offered only while a choice has the cursor: in a text field they move
+        the text cursor, and a hint promising otherwise sent the choice already shown.
+        """
+        board = BOARD_HINT if self.board is not None else ""
+        choose = ""
+        if index is not None:
+            spec = self.form.fields[index]
+            if spec.kind == "choice":
+                choose = (CHOOSE_HINT if _as_radios(spec) else LIST_HINT).format(field=spec.label)
+        return Text(KEYS_HINT.format(choose=choose, board=board))
+
+    @staticmethod
+    def _label(spec: FieldSpec, *, current: bool) -> Text:
+        """A field's label, marked ``▸`` while the field has the cursor (the mark's room always kept)."""
+        return safe_text(f"{CURRENT_MARK if current else ' ' * len(CURRENT_MARK)}{spec.label}")
 
     def _note(self, spec: FieldSpec) -> Text:
         """The line beside a field: its problem, else the game's line on the entry, else its help."""
@@ -209,17 +237,16 @@ class HumanForm(Vertical):
         if _as_radios(spec):
             return ChoiceSet(spec.choices, entry, id=control_id)
         if spec.kind == "choice":
-            options = [(safe_text(choice), choice) for choice in spec.choices]
-            value = entry if entry in spec.choices else Select.NULL
-            return Select(options, value=value, id=control_id, allow_blank=not spec.required, compact=True)
+            return ChoiceList(spec.choices, entry, id=control_id, required=spec.required)
         if spec.kind == "boolean":
             return Checkbox(safe_text(spec.label), value=self.form.checked(spec), id=control_id, compact=True)
         # the game's line on the entry shows beside the field (:meth:`_note`), not in it; the
         # range is today's (what the cash buys), not the declared one the rules would refuse
         placeholder = self.form.hint(spec, note=False)
         # A number is usually replaced, so entering its field selects it; text is usually
-        # continued, so the cursor goes to its end.
-        select_on_focus = spec.kind in ("number", "integer")
+        # continued, so the cursor goes to its end, unless it holds the field's own default
+        # (a payment's ``auto``), which typing replaces: it read ``auto10 20``.
+        select_on_focus = spec.kind in ("number", "integer") or (bool(entry) and entry == initial_text(spec))
         return Input(
             value=entry, placeholder=placeholder, id=control_id, compact=True, select_on_focus=select_on_focus
         )
@@ -230,11 +257,11 @@ class HumanForm(Vertical):
         self.focus_first()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Enter in a drop-down list opens it or picks an option; everywhere else it submits."""
+        """Enter in an open drop-down list picks an option; everywhere else it submits what is shown."""
         if action == "submit_after_typing":
             focused = self.app.focused
             return focused is None or not any(
-                isinstance(node, Select) for node in focused.ancestors_with_self
+                isinstance(node, Select) and node.expanded for node in focused.ancestors_with_self
             )
         return True
 
@@ -252,12 +279,13 @@ class HumanForm(Vertical):
         self.action_submit()
 
     def focus_first(self) -> None:
-        """Put the cursor where typing starts: the first typed field, else the first field.
+        """Put the cursor on the first field, a choice included.
 
-        A choice already shows its value, so the cursor skips it; shift+Tab goes back to it.
+        It once skipped a preselected choice for the first typed field; where that was the
+        reason (Cattle Trade's sell/buy), → moved the text cursor and Enter sent the choice
+        shown before, not the one the person meant.
         """
-        typed = [c for c in self._stops() if isinstance(c, Input)]
-        self._focus((typed or self._stops())[0])
+        self._focus(self._stops()[0])
 
     def _focus(self, widget: Widget) -> None:
         """Move the cursor now, before the keys already queued are handled.
@@ -266,6 +294,16 @@ class HumanForm(Vertical):
         next keys (or a paste) would still land in the field being left.
         """
         self.screen.set_focus(widget)
+
+    def _keep_focus(self) -> None:
+        """After a refusal naming no field: the cursor stays in the form (on its first field if it left).
+
+        A field hidden by the refusal's redraw lost the cursor to nowhere: the footer's ``^s``
+        went and typing did nothing until Tab.
+        """
+        focused = self.screen.focused
+        if focused is None or self not in focused.ancestors or not focused.display:
+            self._focus(self._stops()[0])
 
     def _stops(self) -> list[Widget]:
         """The widgets Tab visits, in order: every field that applies, the submit button, the board."""
@@ -339,8 +377,12 @@ class HumanForm(Vertical):
             ),
             None,
         )
-        for number in range(len(self.form.fields)):
+        for number, field in enumerate(self.form.fields):
             self.query_one(f"#err-{number}", Static).set_class(number == index, "-current")
+            label_widget = self.query_one(f"#label-{number}", Label)
+            label_widget.set_class(number == index, "-current")
+            label_widget.update(self._label(field, current=number == index))
+        self.query_one(".form-keys", Static).update(self._keys_hint(index))
         help_line = self.query_one("#form-help", Static)
         spec = self.form.fields[index] if index is not None else None
         wraps_anyway = spec is not None and (
@@ -391,12 +433,10 @@ class HumanForm(Vertical):
         """
         for index, spec in enumerate(self.form.fields):
             control = self.query_one(f"#field-{index}")
-            if isinstance(control, ChoiceSet):
+            if isinstance(control, ChoiceSet | ChoiceList):
                 text = control.chosen
             elif isinstance(control, Input):
                 text = control.value
-            elif isinstance(control, Select):
-                text = "" if control.value is Select.NULL else str(control.value)
             elif isinstance(control, Checkbox):
                 text = yes_no(control.value)
             else:
@@ -418,6 +458,8 @@ class HumanForm(Vertical):
                 self._focus(field)
                 if isinstance(field, Input):
                     field.select_all()
+            else:
+                self._keep_focus()
             return
         action, reason, question = outcome.action, outcome.reason, outcome.question
         if question is None:
