@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.contract.records import EpisodeStatus
-from arena.store.database import Store
+from arena.store.database import SCORES_HIDDEN, Store
 
 STATUSES: tuple[str, ...] = (
     EpisodeStatus.FINISHED,
@@ -62,7 +62,7 @@ def episode_cells(row: dict[str, Any], players: str | None = None) -> tuple[str,
         str(row["turns"]),
         started[:19].replace("T", " "),
         str(row.get("players") or "") if players is None else players,
-        str(row.get("scores") or ""),
+        SCORES_HIDDEN if row["seed"] is None else str(row.get("scores") or ""),
     )
 
 

@@ -12,6 +12,7 @@ from arena.cli.json_output import print_json
 from arena.display.names import seat_cells
 from arena.display.sanitize import plain_text
 from arena.engine.user_input import INT64_MAX
+from arena.store.database import SCORES_HIDDEN
 
 
 def cmd_episodes(args: argparse.Namespace) -> int:
@@ -36,7 +37,7 @@ def cmd_episodes(args: argparse.Namespace) -> int:
     for row in rows:
         print(
             f"{row['id']}\t{row['game']}\t{shown_seed(row['seed'])}\t{row['status']}\t{row['turns']}\t"
-            f"{row['started_at']}\t{plain_text(players.get(row['id'], ''))}\t{row['scores'] or ''}"
+            f"{row['started_at']}\t{plain_text(players.get(row['id'], ''))}\t{shown_scores(row)}"
         )
     return 0
 
@@ -64,6 +65,13 @@ def cmd_export(args: argparse.Namespace) -> int:
 def shown_seed(seed: int | None) -> str:
     """The seed as listed: ``secret`` until a person's episode ends (``null`` in ``--json``)."""
     return "secret" if seed is None else str(seed)
+
+
+def shown_scores(row: dict[str, object]) -> str:
+    """The scores as listed: hidden while a person's episode has not ended (its seed is secret)."""
+    if row["seed"] is None:
+        return SCORES_HIDDEN
+    return str(row["scores"] or "")
 
 
 def _nothing_found(args: argparse.Namespace) -> str:

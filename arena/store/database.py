@@ -53,6 +53,8 @@ SECRET_DEAL = (
     " AND EXISTS (SELECT 1 FROM seats s3 WHERE s3.episode_id = e.id AND s3.kind = 'human')"
 )
 """SQL on ``episodes e``: a person's episode that has not ended, whose deal stays secret."""
+SCORES_HIDDEN = "hidden until the end"
+"""What listings show for the scores of such an episode (:meth:`Store.list_episodes` gives none)."""
 
 
 CONTAINS = "LIKE ? ESCAPE '\\'"
@@ -456,9 +458,10 @@ class Store:
     ) -> list[dict[str, Any]]:
         """Recent episodes, newest first, with a ``players`` summary column.
 
-        ``seed`` is ``None`` for an episode a person plays that has not ended, or stopped
-        before its end and may be resumed: its deal stays secret (:mod:`arena.engine.deal_seed`)
-        until it is over. :meth:`episode` reads it.
+        ``seed`` and ``scores`` are ``None`` for an episode a person plays that has not ended, or
+        stopped before its end and may be resumed: its deal stays secret
+        (:mod:`arena.engine.deal_seed`) and its standing hidden until it is over (a score says
+        where the hidden deal lies). :meth:`episode` reads the seed.
         """
         where, params = [], []
         if game:
@@ -485,8 +488,9 @@ class Store:
             " (SELECT group_concat(s.seat || '=' || s.player || CASE WHEN s.config_hash IS NOT NULL"
             "  AND s.player IN ambiguous THEN '#' || substr(s.config_hash, 1, 4) ELSE '' END, ' ')"
             "  FROM seats s WHERE s.episode_id = e.id) AS players,"
+            f" CASE WHEN {SECRET_DEAL} THEN NULL ELSE"
             " (SELECT group_concat(s.seat || '=' || printf('%.2f', s.score), ' ') FROM seats s"
-            "  WHERE s.episode_id = e.id AND s.score IS NOT NULL) AS scores"
+            "  WHERE s.episode_id = e.id AND s.score IS NOT NULL) END AS scores"
             f" FROM episodes e {clause} ORDER BY e.id DESC LIMIT ?"
         )
         return list(self._query(sql, (*params, limit)))

@@ -99,3 +99,33 @@ def test_the_console_says_so_in_one_line_and_leaves_it_out_of_a_filter(
     out, err = capsys.readouterr()
     assert {json.loads(line)["episode_id"] for line in out.splitlines()} == {finished}
     assert "left out 1 episode a person may still play" in err
+
+
+def test_listings_hide_the_scores_of_a_persons_episode_until_it_ends(
+    db_path: Path, two_episodes: tuple[int, int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``arena episodes``, its ``--json`` and the app's episode list show no score before the end.
+
+    The stopped episode's seats hold scores (a crash can leave them), which would tell the
+    person where the deal stands; the console promised the results stay hidden.
+    """
+    from arena.app.browse_data import COLUMNS, episode_cells
+
+    finished, stopped = two_episodes
+    db = ["--db", str(db_path)]
+    assert main([*db, "episodes", "--json"]) == 0
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows[stopped]["scores"] is None and rows[finished]["scores"]
+    assert main([*db, "episodes"]) == 0
+    lines = {line.split("\t")[0]: line.split("\t") for line in capsys.readouterr().out.splitlines()}
+    assert lines[str(stopped)][-1] == "hidden until the end"
+    assert "=" in lines[str(finished)][-1]
+    store = Store(db_path)
+    try:
+        cells = {row["id"]: episode_cells(row) for row in store.list_episodes()}
+        store.set_status(stopped, "finished", "resumed and played to its end")
+        ended = {row["id"]: row["scores"] for row in store.list_episodes()}
+    finally:
+        store.close()
+    assert cells[stopped][COLUMNS.index("scores")] == "hidden until the end"
+    assert ended[stopped], "once it has ended its scores show"
