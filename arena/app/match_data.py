@@ -307,17 +307,31 @@ class MatchData(Observer):
         }
 
     def progress(self) -> tuple[int, int]:
-        """(steps done, steps expected) from the game, else from the events."""
+        """(units done, units expected) in the game's own unit (days, cards drawn), else (steps done, 0)."""
         if self.game is not None:
             done, total = self.game.definition.view.progress(self.game)
             if total:
                 return done, total
         return self.steps_done, 0
 
+    def step_number(self) -> int:
+        """The step people see, 1-based: the one being played (the form's), or the last once over.
+
+        The stored ``step`` and ``idx`` stay 0-based; every person-facing count adds one.
+        """
+        return self.steps_done if self.over else self.steps_done + 1
+
     def status_line(self) -> str:
-        """``running · step 5/30 · seller deciding ⠹ 12s`` (trusted text only)."""
+        """``running · step 29 · 7/40 cards · seller deciding ⠹ 12s`` (trusted text only).
+
+        The step is the form's (:meth:`step_number`); the game's progress has its own unit
+        beside it: "step 7/40" next to a form's "step 29" counted cards, not steps.
+        """
         done, total = self.progress()
-        parts = [self.status, f"step {done}/{total}" if total else f"step {done}"]
+        parts = [self.status, f"step {self.step_number()}"]
+        if total and self.game is not None:
+            unit = self.game.definition.view.progress_unit
+            parts.append(f"{done}/{total} {unit}" if unit else f"{done}/{total} done")
         waiting = self.waiting_line()
         if waiting:
             parts.append(waiting)
@@ -338,7 +352,7 @@ class MatchData(Observer):
         ]
         parts = []
         if people:
-            parts.append(f"waiting for you ({', '.join(people)})")
+            parts.append(f"your move ({', '.join(people)})")
         if thinking:
             elapsed = max(0.0, self.clock() - self.deciding_since)
             spinner = SPINNER[int(elapsed / SPINNER_SECONDS) % len(SPINNER)]

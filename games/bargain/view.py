@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 class BargainView(GameView["BargainState", BargainAction]):
     """The bargain's board, move texts, offers chart and loss warning."""
 
+    progress_unit = "moves"
+
     score_series_title: ClassVar[str] = "offers (asks and bids)"
     """The chart shows the offers, not a score."""
     score_series_x: ClassVar[str] = "the seat's own offers: 1st, 2nd, ..."

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 class LemonadeView(GameView["LemonadeState", LemonadeDecision]):
     """The stands' board (the full view adds the reason audit), decision texts and cash chart."""
 
+    progress_unit = "days"
+
     score_series_title: ClassVar[str] = "cash by day"
     score_series_x: ClassVar[str] = "day (0: the starting cash)"
     """The chart shows each stand's cash by day."""

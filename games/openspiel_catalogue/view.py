@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 class OpenSpielView(GameView["OpenSpielState", "OpenSpielMove"]):
     """Plain text throughout: the library's strings are shown as they are."""
 
+    progress_unit = "moves"
+
     def render(self, state: OpenSpielState, viewer: str | None) -> Any:
         if viewer is not None:
             seen = state.observation(viewer)

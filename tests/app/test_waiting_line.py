@@ -47,4 +47,4 @@ def test_a_baseline_is_never_listed_as_deciding_and_a_person_is_waited_for() -> 
     data(step(1, "buyer"))
     assert "deciding" not in data.status_line() and "buyer" not in data.status_line()
     data(step(2, "seller"))
-    assert "waiting for you (seller)" in data.status_line()
+    assert "your move (seller)" in data.status_line()

@@ -55,13 +55,14 @@ def test_a_person_plays_a_bargain_in_the_browser_and_the_episode_is_stored(
         tab.wait_text("secret (a person plays)")  # the seed field says the deal will be secret
         tab.press("Control+s")
         for step in range(0, ROUNDS, 2):
-            tab.wait_text(f"step {step}/{ROUNDS} · waiting for you (seller)")
+            tab.wait_text(f"step {step + 1} · {step}/{ROUNDS} moves · your move (seller)")
             tab.wait_text(f"your move (step {step + 1})")  # the new form is up, not only the status line
+            tab.press("Tab")  # the cursor starts on the action (offer): the price is next
             tab.type(ASKING)
             tab.press("Tab")
             tab.type(f"round {step // 2 + 1}: firm")
             tab.press("Enter")
-        tab.wait_text(f"finished · step {ROUNDS}/{ROUNDS}")
+        tab.wait_text(f"finished · step {ROUNDS} · {ROUNDS}/{ROUNDS} moves")
         tab.wait_text("no deal")
         shot = tab.screenshot(tmp_path / "bargain-result.png")
         assert shot.startswith(b"\x89PNG") and len(shot) > 10_000, "the browser drew the result"
