@@ -25,6 +25,7 @@ from games.bargain.rules import (
     SELLER,
     BargainAction,
     Move,
+    OfferOnly,
     check_action,
     fallback_price,
     gain,
@@ -81,7 +82,8 @@ class BargainState(GameState[BargainOptions, BargainObservation, BargainAction])
         )
 
     def action_model(self, seat: str) -> type[BargainAction]:
-        return BargainAction
+        # The moment's legal actions: accepting needs a standing offer from the other side.
+        return BargainAction if self.standing_for(seat) is not None else OfferOnly
 
     def validate(self, seat: str, action: BargainAction) -> str | None:
         return check_action(action, seat=seat, to_move=self.to_move, standing=self.standing)
@@ -95,7 +97,7 @@ class BargainState(GameState[BargainOptions, BargainObservation, BargainAction])
         No message is sent.
         """
         price = fallback_price(seat, self.secret(seat), self.last_offer(seat), self.standing_for(seat))
-        return BargainAction(
+        return self.action_model(seat)(
             action="offer",
             price=price,
             message="",
@@ -111,7 +113,9 @@ class BargainState(GameState[BargainOptions, BargainObservation, BargainAction])
             price = rng.randint(COST_MIN, COST_MAX + MARGIN_MAX)
         number = self.secret(seat) if rng.random() < 0.3 else rng.randint(PRICE_MIN, PRICE_MAX)
         message = rng.choice(SAMPLE_MESSAGES).format(n=number)
-        return BargainAction(action="offer", price=price, message=message, reason="random legal action")
+        return self.action_model(seat)(
+            action="offer", price=price, message=message, reason="random legal action"
+        )
 
     def apply(self, actions: dict[str, BargainAction]) -> None:
         seat = self.to_move

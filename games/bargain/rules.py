@@ -70,6 +70,36 @@ class BargainAction(BaseModel):
         return value
 
 
+def _an_offer_price(schema: dict[str, Any]) -> None:
+    """The price of an offer-only turn: a whole number in range, never null."""
+    for key in ("anyOf", "default"):
+        schema.pop(key, None)
+    schema.update(type="integer", minimum=PRICE_MIN, maximum=PRICE_MAX)
+
+
+class OfferOnly(BargainAction):
+    """The turn asked for when there is nothing to accept: an offer, with its price.
+
+    Only the schema differs (what a model is told, and the offline model's grammar); validation
+    is :class:`BargainAction`'s, and the game's check names an acceptance of nothing.
+    """
+
+    action: Literal["offer", "accept"] = Field(
+        json_schema_extra={"enum": ["offer"]},
+        description='"offer": there is no offer from the other side to accept yet',
+    )
+    price: int | None = Field(
+        default=None,
+        ge=PRICE_MIN,
+        le=PRICE_MAX,
+        json_schema_extra=_an_offer_price,
+        description=f"whole-number price from {PRICE_MIN} to {PRICE_MAX}",
+    )
+
+
+OfferOnly.__name__ = OfferOnly.__qualname__ = BargainAction.__name__
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """One recorded turn: who did what in which round, and what they said."""

@@ -36,6 +36,7 @@ from games.lemonade.rules import (
     LemonadeDecision,
     affordable,
     check_decision,
+    decision_model,
     settle,
     shared_traffic_shares,
 )
@@ -129,7 +130,8 @@ class LemonadeState(GameState[LemonadeOptions, LemonadeObservation, LemonadeDeci
         return unvalidated(SharedLemonadeObservation, facts, _SHARED_OBSERVATION_FIELDS)
 
     def action_model(self, seat: str) -> type[LemonadeDecision]:
-        return LemonadeDecision
+        # The moment's bound: what the cash pays for this morning (without a promotion's cost).
+        return decision_model(affordable(self.stands[seat].cash, self.today.unit_cost))
 
     def validate(self, seat: str, action: LemonadeDecision) -> str | None:
         return check_decision(action, self.stands[seat].cash, self.today.unit_cost)
@@ -139,7 +141,7 @@ class LemonadeState(GameState[LemonadeOptions, LemonadeObservation, LemonadeDeci
         recent = [record["produce"] for record in stand.records[-3:]]
         wanted = round(mean(recent)) if recent else FALLBACK_FIRST_DAY_CUPS
         produce = min(wanted, affordable(stand.cash, self.today.unit_cost))
-        return LemonadeDecision(
+        return self.action_model(seat)(
             price=BASE_PRICE,
             produce=produce,
             promotion="none",
@@ -150,7 +152,7 @@ class LemonadeState(GameState[LemonadeOptions, LemonadeObservation, LemonadeDeci
         cash = self.stands[seat].cash
         promotion = rng.choice([p for p, e in PROMOTIONS.items() if e.fixed_cost <= cash])
         limit = affordable(cash, self.today.unit_cost, promotion)
-        return LemonadeDecision(
+        return self.action_model(seat)(
             price=round(rng.uniform(MIN_PRICE, MAX_PRICE), 1),
             produce=rng.randint(0, limit),
             promotion=promotion,

@@ -16,6 +16,7 @@ with enough customers.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -73,7 +74,29 @@ class LemonadeDecision(BaseModel):
     price: float = Field(ge=MIN_PRICE, le=MAX_PRICE, description="price per cup in yuan, 0.5 to 6.0")
     produce: int = Field(ge=0, le=MAX_PRODUCE, description="cups to make today (whole number, paid now)")
     promotion: Promotion = Field(default="none", description="none, discount or bundle")
-    reason: str = Field(default="", max_length=2000, description="one sentence explaining the decision")
+    # Not "one sentence explaining the decision": the offline model wrote that back as its reason.
+    reason: str = Field(default="", max_length=2000, description="your own words: why this price and amount")
+
+
+@functools.cache
+def decision_model(max_cups: int) -> type[LemonadeDecision]:
+    """The decision as asked on a morning whose cash pays for at most ``max_cups`` cups.
+
+    Its schema says so (``maximum``, and in words), so a model decoding under a grammar cannot
+    ask for more; validation is the same as :class:`LemonadeDecision`'s (the game's rule
+    check names an unaffordable amount, with or without a promotion's cost).
+    """
+
+    class MorningDecision(LemonadeDecision):
+        produce: int = Field(
+            ge=0,
+            le=MAX_PRODUCE,
+            json_schema_extra={"maximum": max_cups},
+            description=f"cups to make today: a whole number from 0 to {max_cups} (what your cash pays for)",
+        )
+
+    MorningDecision.__name__ = MorningDecision.__qualname__ = LemonadeDecision.__name__
+    return MorningDecision
 
 
 class DayOutcome(NamedTuple):

@@ -38,7 +38,7 @@ PROMPT_TEMPLATE = """\
 
 What the game has told you so far:
 {conversation}
-
+{moves}
 Your move, in the format the game asks for:"""
 """A seat's prompt: the environment's rules text, then its messages as TextArena's LLM wrapper writes them."""
 
@@ -141,7 +141,26 @@ class TextArenaDefinition(GameDefinition[BaseModel, "TextArenaObservation", "Tex
         """
         told = [Message(-1, m.sender, m.text, m.kind) for m in observation.messages if m.kind != "PROMPT"]
         own = "\n".join(m.text for m in observation.messages if m.kind == "PROMPT")
-        return PROMPT_TEMPLATE.format(rules=own or rules, conversation=conversation(told).lstrip("\n"))
+        return PROMPT_TEMPLATE.format(
+            rules=own or rules, conversation=conversation(told).lstrip("\n"), moves=moves_text(observation)
+        )
+
+
+LISTED_MOVES_CAP = 300
+"""Legal moves written out in a prompt at most (the schema's enum holds them all)."""
+
+
+def moves_text(observation: TextArenaObservation) -> str:
+    """The legal moves now, by the names the schema accepts; where none are listed, the format's examples."""
+    moves = observation.moves
+    if moves:
+        shown = ", ".join(moves[:LISTED_MOVES_CAP])
+        more = f" (the first {LISTED_MOVES_CAP} of {len(moves)})" if len(moves) > LISTED_MOVES_CAP else ""
+        return f"\nYour legal moves now{more}; reply with exactly one of them, as written: {shown}\n"
+    if observation.examples:
+        examples = ", ".join(observation.examples)
+        return f"\nMoves are not listed for this game; examples of its format: {examples}\n"
+    return ""
 
 
 @functools.lru_cache(maxsize=256)

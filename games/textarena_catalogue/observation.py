@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from pydantic import BaseModel, Field
 
 
@@ -36,3 +38,23 @@ class TextArenaAction(BaseModel):
 
     move: str = Field(min_length=1, max_length=2000, description="your move, in the format the game asks for")
     reason: str = Field("", max_length=2000, description="why (kept private, never sent to the game)")
+
+
+@functools.lru_cache(maxsize=512)
+def listed_move_action(moves: tuple[str, ...]) -> type[TextArenaAction]:
+    """The action asked for when the environment's legal moves are listed: ``move`` is one of them.
+
+    The schema carries them as an enum (a grammar-constrained model can only pick one, and an
+    API model reads them); validation is :class:`TextArenaAction`'s, the game judges the move.
+    """
+
+    class ListedMoveAction(TextArenaAction):
+        move: str = Field(
+            min_length=1,
+            max_length=2000,
+            json_schema_extra={"enum": list(moves)},
+            description="one of the legal moves listed in the prompt, written exactly as shown",
+        )
+
+    ListedMoveAction.__name__ = ListedMoveAction.__qualname__ = TextArenaAction.__name__
+    return ListedMoveAction

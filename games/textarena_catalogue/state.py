@@ -26,7 +26,12 @@ from arena.contract.game import GameDefinition, GameState, SeatResult
 from games.textarena_catalogue.episode import Episode
 from games.textarena_catalogue.messages import conversation
 from games.textarena_catalogue.moves import listed_moves
-from games.textarena_catalogue.observation import TextArenaAction, TextArenaMessage, TextArenaObservation
+from games.textarena_catalogue.observation import (
+    TextArenaAction,
+    TextArenaMessage,
+    TextArenaObservation,
+    listed_move_action,
+)
 from games.textarena_catalogue.seats import player_id, seat_name
 
 if TYPE_CHECKING:
@@ -152,8 +157,9 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         return conversation(self.episode.histories[player_id(seat)])
 
     def action_model(self, seat: str) -> type[TextArenaAction]:
-        """Free text in the environment's own format."""
-        return TextArenaAction
+        """One of the legal moves where the environment's are listed now, else free text in its format."""
+        moves = self.legal_moves(seat)
+        return listed_move_action(tuple(moves)) if moves else TextArenaAction
 
     def validate(self, seat: str, action: TextArenaAction) -> str | None:
         """TextArena's own verdict: a move it would refuse comes back as its reason."""
@@ -167,7 +173,7 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         game its first example move, which the environment judges (its invalid-move rule decides)."""
         moves = self.legal_moves(seat)
         if moves:
-            return TextArenaAction(move=moves[0], reason="fallback: the first legal move")
+            return self.action_model(seat)(move=moves[0], reason="fallback: the first legal move")
         return TextArenaAction(move=self.examples()[0], reason="fallback: the game's first example move")
 
     def examples(self) -> list[str]:
@@ -180,7 +186,7 @@ class TextArenaState(GameState[BaseModel, TextArenaObservation, TextArenaAction]
         """A uniformly random legal move (a random example move where moves are not listed)."""
         moves = self.legal_moves(seat)
         if moves:
-            return TextArenaAction(move=rng.choice(moves), reason="random legal move")
+            return self.action_model(seat)(move=rng.choice(moves), reason="random legal move")
         return TextArenaAction(move=rng.choice(self.examples()), reason="random example move")
 
     def apply(self, actions: dict[str, TextArenaAction]) -> None:

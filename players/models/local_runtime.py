@@ -31,6 +31,7 @@ from typing import Any
 
 from players.providers.local import DEFAULT_N_CTX
 
+from .grammar import bounded_grammar
 from .local_decode import LocalReply, PrefixDecoder
 from .local_native import SAMPLER, NativeError, NativeModel
 from .native_compat import NativeCompatError, patched_library_dir
@@ -252,10 +253,13 @@ def shared_model(name: str, *, n_ctx: int | None = None, n_threads: int | None =
         except (NativeError, OSError) as exc:
             raise LocalRuntimeError(f"cannot load {path}: {exc}") from None
 
-        def grammar_of(schema: dict[str, Any]) -> str | None:
+        def convert(schema: dict[str, Any]) -> str:
             response_format = {"type": "json_schema", "json_schema": {"name": "action", "schema": schema}}
-            grammar: str | None = constraints.response_format_to_grammar(response_format)
+            grammar: str = constraints.response_format_to_grammar(response_format)
             return grammar
+
+        def grammar_of(schema: dict[str, Any]) -> str | None:
+            return bounded_grammar(schema, convert)
 
         elapsed = time.perf_counter() - started
         model = _models[key] = SharedModel(native, PrefixDecoder(native), path, elapsed, grammar_of)

@@ -2,7 +2,8 @@
 
 Providers get the action model's schema as pydantic writes it (references inlined);
 the local model gets a grammar-friendly variant, because llama.cpp's converter rejects
-numeric bounds, formats and references rather than ignoring them.
+formats and references rather than ignoring them (numeric bounds are kept: Arena writes
+their grammar rules itself, :mod:`players.models.grammar`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+_NUMBER_BOUNDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
 _GRAMMAR_DROP = {
     "title",
     "description",
@@ -117,8 +119,9 @@ def _edited_copy(schema: dict[str, Any], edit: Callable[[dict[str, Any]], None])
 def grammar_schema(schema: dict[str, Any], *, string_cap: int = DEFAULT_GRAMMAR_STRING_CAP) -> dict[str, Any]:
     """A variant of an inlined schema that llama.cpp's JSON-schema grammar accepts.
 
-    Drops annotations and numeric/format constraints (the runner still validates them),
-    makes every property required (one fixed key order keeps the grammar small) and caps
+    Drops annotations and format constraints (the runner still validates them), keeps the
+    bounds of integers and numbers (:func:`players.models.grammar.bounded_grammar` turns
+    them into rules), makes every property required (one fixed key order keeps the grammar small) and caps
     free strings at ``string_cap`` characters so a small model cannot ramble forever.
     """
 
@@ -127,7 +130,12 @@ def grammar_schema(schema: dict[str, Any], *, string_cap: int = DEFAULT_GRAMMAR_
             return [visit(item) for item in node]
         if not isinstance(node, dict):
             return node
-        out = {k: visit(v) for k, v in node.items() if k not in _GRAMMAR_DROP and k != "properties"}
+        numeric = node.get("type") in ("integer", "number")
+        out = {
+            k: visit(v)
+            for k, v in node.items()
+            if (k not in _GRAMMAR_DROP or (numeric and k in _NUMBER_BOUNDS)) and k != "properties"
+        }
         if "properties" in node:
             props = {name: visit(sub) for name, sub in node["properties"].items()}
             out["properties"] = props

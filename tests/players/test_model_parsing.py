@@ -118,7 +118,7 @@ def test_grammar_schema_is_what_llama_cpp_accepts() -> None:
     assert grammar["required"] == ["inner", "note", "flag"]
     assert grammar["additionalProperties"] is False
     inner = grammar["properties"]["inner"]
-    assert "minimum" not in inner["properties"]["count"]
+    assert inner["properties"]["count"]["minimum"] == 0  # kept: Arena writes the bounded rule itself
     assert inner["properties"]["colour"]["enum"] == ["red", "blue"]
     assert grammar["properties"]["note"]["anyOf"][0]["maxLength"] == 240
     assert "title" not in grammar and "default" not in str(grammar)
