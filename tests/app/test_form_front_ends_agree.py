@@ -107,7 +107,7 @@ CASES = [
         "lemonade cups over today's cash",
         lemonade,
         [("price", "2"), ("produce", "500")],
-        f"produce can be at most {LIMIT} now, not 500",
+        f"produce must be at most {LIMIT}, not 500",  # the action model carries the morning's limit
     ),
     Case(
         "lemonade promotion the cash cannot cover",

@@ -39,12 +39,15 @@ def test_form_explains_a_rule_break_and_keeps_the_entries() -> None:
     form = ActionForm(lemonade_request())
     assert [f.name for f in form.fields] == ["price", "produce", "promotion", "reason"]
     form.set_entry("price", "3")
-    form.set_entry("produce", "900")
+    # Within the morning's declared limit without a promotion, over it with the bundle's signs.
+    limit = ActionForm(lemonade_request()).field("produce").maximum  # type: ignore[union-attr]
+    form.set_entry("produce", str(limit))
+    form.set_entry("promotion", "bundle")
     outcome = form.submit()
     assert outcome.action is None
     assert outcome.error is not None and "cash is 50.00" in outcome.error
     assert "produce" in outcome.field_errors
-    assert form.entries["produce"] == "900" and form.entries["price"] == "3"
+    assert form.entries["produce"] == str(limit) and form.entries["price"] == "3"
     form.set_entry("produce", "10")
     outcome = form.submit()
     assert outcome.ok and outcome.action is not None
@@ -59,7 +62,9 @@ def test_form_checks_each_entry_as_typed() -> None:
     assert form.set_entry("promotion", "disc") is None
     form.set_entry("produce", "")
     outcome = form.submit()
-    assert outcome.field_errors == {"produce": "produce is required (0 to 1000)"}
+    limit = form.field("produce").maximum  # type: ignore[union-attr]
+    assert limit is not None and limit < 1000  # the morning's limit (issue 47.1), not the cap
+    assert outcome.field_errors == {"produce": f"produce is required (0 to {limit:g})"}
 
 
 def test_form_prefills_the_previous_move_and_takes_the_reason() -> None:

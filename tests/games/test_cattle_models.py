@@ -21,6 +21,7 @@ from games.cattle.actions import SaleAction
 from games.cattle.definition import DEFINITION
 from games.cattle.game import ACTION_MODELS
 from players.models import ModelsConfig, build_model_player, local_runtime
+from players.models.grammar import bounded_grammar
 from players.models.local_runtime import missing_requirement
 from players.models.schema import action_schema, grammar_schema
 from tests.support.cattle_wire import FEEDBACK_MARK, NOTES_INPUT_TOKENS, NOTES_OUTPUT_TOKENS, CattleResponder
@@ -177,8 +178,12 @@ def test_every_action_model_becomes_a_local_grammar(phase: str) -> None:
     # converter takes each as the local player sends it (a refusal would crash every decision).
     constraints: Any = importlib.import_module(f"{local_runtime.BINDING}.constraints")
     schema = grammar_schema(action_schema(ACTION_MODELS[phase]))
-    format_ = {"type": "json_schema", "json_schema": {"name": "action", "schema": schema}}
-    grammar = constraints.response_format_to_grammar(format_)
+
+    def convert(marked: dict[str, Any]) -> str:
+        format_ = {"type": "json_schema", "json_schema": {"name": "action", "schema": marked}}
+        return str(constraints.response_format_to_grammar(format_))
+
+    grammar = bounded_grammar(schema, convert)  # bounded numbers: Arena's own rules (issue 47.1)
     assert isinstance(grammar, str) and "root ::=" in grammar
     for name, field in ACTION_MODELS[phase].model_fields.items():
         assert f'\\"{name}\\"' in grammar, name  # every field, required (one key order)
