@@ -1,18 +1,20 @@
 """The tournament screen's leaderboard laid out for the screen's width, read whole without scrolling sideways.
 
 At 160 columns the leaderboard has a column each for the rating, its interval, the interval
-drawn as a bar, wins, draws, losses, episodes and dollars. At 80 columns those add up to
-more than the screen, and the table scrolled sideways. So the bar takes only the room left
-(down to :data:`MIN_BAR` cells; below that it is left out, the interval's numbers say the
-same); where even that does not fit, the narrow layout puts each interval under its rating
-and wins, draws and losses in one column (``12-0-3``, which add up to the episodes), and the
-rating and player cells wrap at spaces, never inside a word. Nothing here imports Textual.
+drawn as a bar, the share of its decisions the game's fallback made (as the CLI's table),
+wins, draws, losses, episodes and dollars. At 80 columns those add up to more than the
+screen, and the table scrolled sideways. So the bar takes only the room left (down to
+:data:`MIN_BAR` cells), a long rating wrapping onto a second line to make room for it;
+below that it is left out (the interval's numbers say the same); where even that does not
+fit, the narrow layout puts each interval under its rating and wins, draws and losses in
+one column (``12-0-3``, which add up to the episodes), and the rating and player cells wrap
+at spaces, never inside a word. Nothing here imports Textual.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 
@@ -20,8 +22,20 @@ PAD = 2
 """A DataTable cell's padding: one cell each side."""
 MIN_BAR = 12
 """The narrowest interval bar worth drawing."""
-WIDE_COLUMNS = ("#", "player", "rating", "95% interval", "bar", "W", "D", "L", "episodes", "$/episode")
-NARROW_COLUMNS = ("#", "player", "rating (95% interval)", "W-D-L", "$/episode")
+WIDE_COLUMNS = (
+    "#",
+    "player",
+    "rating",
+    "95% interval",
+    "bar",
+    "fallback",
+    "W",
+    "D",
+    "L",
+    "episodes",
+    "$/episode",
+)
+NARROW_COLUMNS = ("#", "player", "rating (95% interval)", "fallback", "W-D-L", "$/episode")
 WRAPPED = ("rating (95% interval)", "player")
 """The narrow layout's columns that may wrap onto more lines, the first the first to wrap."""
 
@@ -39,6 +53,8 @@ class BoardCells:
     losses: int
     episodes: int
     dollars: str
+    fallback: str = "-"
+    """The share of the player's decisions made by the game's fallback (``12%``), as the CLI's table."""
 
 
 def text_width(text: Text) -> int:
@@ -53,6 +69,26 @@ def _longest_word(text: Text) -> int:
 def bar_width(rows: Sequence[BoardCells], width: int, widest: int) -> int:
     """How wide the wide layout's bar can be at ``width`` (at most ``widest``); 0: it does not fit."""
     return room_for_bar(*wide_columns(rows, 0), width, widest)
+
+
+def wrapped_for_bar(rows: Sequence[BoardCells], width: int, widest: int) -> tuple[list[BoardCells], int]:
+    """The rows with their rating cells wrapped at spaces so the wide layout's bar fits at ``width``,
+    and that bar's width (at most ``widest``); the rows as they were and 0 when no wrap makes room.
+
+    A long one-sided bound (``above X (only 3 deal seeds: gap unknown)``) would otherwise push
+    the bar out at 140 columns, though two lines of it leave room for one.
+    """
+    labels, table = wide_columns(rows, 0)
+    excess = table_width(labels, table) + PAD + MIN_BAR - width
+    index = labels.index("rating")
+    cells = [cells[index] for cells in table]
+    current = column_width("rating", cells) - PAD
+    narrowest = max([Text("rating").cell_len, *(_longest_word(cell) for cell in cells)])
+    target = current - max(0, excess)
+    if target < narrowest:
+        return list(rows), 0
+    wrapped = [replace(row, rating=wrap(row.rating, target)) for row in rows]
+    return wrapped, bar_width(wrapped, width, widest)
 
 
 def table_width(labels: Sequence[str], table: Sequence[Sequence[Text]]) -> int:
@@ -75,6 +111,7 @@ def wide_columns(
         cells = [row.rank, row.player, row.rating, row.interval]
         if bar:
             cells.append(bars[index] if index < len(bars) else Text(" " * bar))
+        cells.append(Text(row.fallback))
         cells += [Text(str(row.wins)), Text(str(row.draws)), Text(str(row.losses))]
         cells += [Text(str(row.episodes)), Text(row.dollars)]
         table.append(cells)
@@ -90,7 +127,7 @@ def narrow_columns(rows: Sequence[BoardCells], width: int) -> tuple[list[str], l
         rating.append("\n")
         rating.append_text(row.interval)
         record = Text(f"{row.wins}-{row.draws}-{row.losses}")
-        table.append([row.rank, row.player, rating, record, Text(row.dollars)])
+        table.append([row.rank, row.player, rating, Text(row.fallback), record, Text(row.dollars)])
     widths = [column_width(label, [cells[i] for cells in table]) for i, label in enumerate(labels)]
     excess = sum(widths) - width
     for name in WRAPPED:

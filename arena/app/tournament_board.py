@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.display.tables import usd_cell
 from arena.store.database import Store
 from arena.tournament.chart_data import drawn_interval
-from arena.tournament.standings import tournament_table
+from arena.tournament.standings import fallback_cell, tournament_table
 from arena.tournament.wording import interval_text, rating_text
 
 MIN_INTERVAL = 0.5
@@ -48,12 +49,21 @@ class LeaderRow:
     rating_label: str = ""
     """How the rating reads (a number, ``1000 (reference)`` or a one-sided bound); untrusted (names)."""
     interval_label: str = ""
+    free: bool = False
+    """A player that made no model call (a baseline): its dollars read ``free``, never $0."""
+    fallback_share: float | None = None
+    """The share of its decisions the game's fallback made (``None``: not known)."""
 
     def dollars_text(self) -> str:
-        """``0.0012`` dollars per episode, ``unpriced`` for a model with no price, ``-`` when none."""
-        if self.unpriced:
-            return "unpriced"
-        return "-" if self.usd_per_episode is None else f"{self.usd_per_episode:.4f}"
+        """``0.0012`` dollars per episode, ``unpriced`` for a model with no price, ``free`` for a
+        player that made no model call, ``-`` when none: the CLI table's cell."""
+        return usd_cell(
+            {"unpriced": self.unpriced, "free": self.free, "usd_per_episode": self.usd_per_episode}
+        )
+
+    def fallback_text(self) -> str:
+        """The share of its decisions made by the game's fallback (``12%``), ``-`` when not known."""
+        return fallback_cell({"fallback_share": self.fallback_share})
 
 
 @dataclass
@@ -99,6 +109,8 @@ def leader_rows(table: dict[str, Any]) -> list[LeaderRow]:
                 # Marked like the CLI's table: over a tenth of its decisions were the game's fallback.
                 rating_label=rating_text(row) + (" !" if row.get("fallback_heavy") else ""),
                 interval_label=interval_text(row),
+                free=bool(row.get("free")),
+                fallback_share=row.get("fallback_share"),
             )
         )
     return rows

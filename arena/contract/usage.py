@@ -152,3 +152,14 @@ def has_price(config: Mapping[str, Any]) -> bool:
 def unpriced_seat(config: Mapping[str, Any] | None) -> bool:
     """Whether a seat's stored configuration is a model's with no price (see :func:`has_price`)."""
     return config is not None and config.get("kind") == "model" and not has_price(config)
+
+
+def made_no_model_call(spent: Mapping[str, Any], *, model: bool) -> bool:
+    """Whether a player is free: no model seat (a baseline, a person) and nothing spent.
+
+    ``spent`` is its cost entry (``input_tokens``, ``cost_usd``). Tables show such a player as
+    ``free``, never as $0 (which reads as a price) nor ``unpriced`` (which is a model's). A model
+    seat is never free by this rule, even one whose tokens were not reported: its dollars are a
+    number (``0.0000`` for a model priced at 0) or ``unpriced``.
+    """
+    return not model and not spent.get("input_tokens") and not spent.get("cost_usd")

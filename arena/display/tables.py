@@ -252,8 +252,11 @@ def _ratings_table(
 
 
 def usd_cell(row: dict[str, Any]) -> str:
-    """A ratings row's dollars per episode: ``unpriced`` for a model with no price, ``-`` for none."""
-    return "unpriced" if row.get("unpriced") else fmt(row.get("usd_per_episode"), 4)
+    """A ratings row's dollars per episode: ``unpriced`` for a model with no price, ``free`` for a
+    player that made no model call (a baseline; the table marks it ``free``), ``-`` for none."""
+    if row.get("unpriced"):
+        return "unpriced"
+    return "free" if row.get("free") else fmt(row.get("usd_per_episode"), 4)
 
 
 def _openskill_table(openskill: dict[str, Any], names: Mapping[str, str]) -> Table:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from arena.contract.usage import made_no_model_call
 from arena.tournament.report_text import code_span, fenced, markdown_text
 
 
@@ -178,10 +179,8 @@ def _cost(report: dict[str, Any]) -> list[str]:
 def is_free(report: dict[str, Any], player: str) -> bool:
     """True for a player that made no model call (a baseline, a person): free, not priced at $0."""
     cost = report["cost"]
-    spent = cost["per_player"].get(player) or {}
-    return (
-        player not in cost.get("prices", {}) and not spent.get("input_tokens") and not spent.get("cost_usd")
-    )
+    # ``prices`` lists every player that is not a baseline (the report's model seats).
+    return made_no_model_call(cost["per_player"].get(player) or {}, model=player in cost.get("prices", {}))
 
 
 def _dollars(player: str, spent: dict[str, Any], prices: dict[str, Any]) -> str:

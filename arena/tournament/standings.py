@@ -22,8 +22,9 @@ from typing import Any
 import orjson
 
 from arena.contract.records import EpisodeStatus
-from arena.contract.usage import NO_USAGE, Usage, unpriced_seat
+from arena.contract.usage import NO_USAGE, Usage, made_no_model_call, unpriced_seat
 from arena.plugins.games import get_game
+from arena.plugins.players import SpecError, parse_player_spec
 from arena.store.database import Store
 from arena.tournament.config import TournamentConfig
 from arena.tournament.metrics import MetricRoles, deal_facts
@@ -234,6 +235,7 @@ def tournament_table(
         result.update(ratings=None, win_matrix=None, metrics={}, order_confidence=[])
         result["players"] = [{"player": p, **nothing, **empty} for p in players]
         fallback_rows(result["players"], result["failures"]["per_player"])
+        _mark_free(result, settings)
         result["sweeps"] = _sweeps(result, data, settings)
         return result
     counted = {p: data.per_player[p] for p in players if data.per_player[p].episodes}
@@ -253,8 +255,30 @@ def tournament_table(
         if entry["player"] in unpriced:
             entry["unpriced"] = True
     fallback_rows(result["players"], result["failures"]["per_player"])
+    _mark_free(result, settings)
     result["sweeps"] = _sweeps(result, data, settings)
     return result
+
+
+def _mark_free(result: dict[str, Any], settings: dict[str, Any]) -> None:
+    """Set ``free`` on each player row that made no model call (a baseline): shown "free", not $0."""
+    spent = result["cost"]["per_player"]
+    for entry in result["players"]:
+        player = entry["player"]
+        entry["free"] = made_no_model_call(
+            spent.get(player) or {}, model=_kind(player, settings) != "baseline"
+        )
+
+
+def _kind(player: str, settings: dict[str, Any]) -> str:
+    """A player's kind as its run stored it, else as its spec says (a tournament not yet prepared)."""
+    stored = settings.get(player)
+    if isinstance(stored, dict) and stored.get("kind"):
+        return str(stored["kind"])
+    try:
+        return parse_player_spec(player).kind
+    except SpecError:
+        return ""
 
 
 def _sweeps(result: dict[str, Any], data: StoredTournament, settings: dict[str, Any]) -> list[dict[str, Any]]:

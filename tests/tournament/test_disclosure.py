@@ -315,7 +315,7 @@ async def test_every_table_says_unpriced_and_the_totals_count_the_unpriced_decis
     row = next(line for line in console.export_text().splitlines() if "│ m " in line)
     assert "unpriced" in row and "0.0000" not in row
     board = {row.player: row.dollars_text() for row in leader_rows(table)}
-    assert board == {"m": "unpriced", "baseline:weather": "0.0000"}
+    assert board == {"m": "unpriced", "baseline:weather": "free"}
     text = markdown(build_report(store, tournament_id))
     assert "| unpriced |" in text
     assert "- total unknown (2 decisions unpriced): no price for m" in text

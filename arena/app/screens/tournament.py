@@ -31,6 +31,7 @@ from arena.app.board_layout import (
     table_width,
     wide_columns,
     with_bar,
+    wrapped_for_bar,
 )
 from arena.app.safe import safe_line, safe_text
 from arena.app.screens.base import ArenaScreen
@@ -348,11 +349,14 @@ class TournamentScreen(ArenaScreen):
                 losses=row.losses,
                 episodes=row.episodes,
                 dollars=row.dollars_text(),
+                fallback=row.fallback_text(),
             )
             for row in rows
         ]
         width = max(40, self.app.size.width - 2)  # the table's own scroll bar takes two columns
         bar = bar_width(texts, width, BAR_WIDTH)
+        if not bar:  # two lines of a long rating leave room for its bar
+            texts, bar = wrapped_for_bar(texts, width, BAR_WIDTH)
         if bar:
             labels, table = wide_columns(texts, bar, [interval_bar(row, axis, bar) for row in rows])
         elif table_width(*wide_columns(texts, 0)) <= width:
