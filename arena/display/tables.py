@@ -284,10 +284,20 @@ def _metrics_table(table: dict[str, Any], names: Mapping[str, str]) -> Renderabl
     return Group(*parts)
 
 
+DEFAULT_SHARES = ("same_as_fallback_rate", "first_option_rate")
+"""Metrics every tournament's metrics table shows where a model recorded them."""
+
+
 def _chosen(table: dict[str, Any], present: set[str]) -> list[str]:
-    """The game's summary metrics among ``present`` (all of them, sorted, if it names none of them)."""
+    """The game's summary metrics among ``present`` (all of them, sorted, if it names none of them).
+
+    A model's shares of own decisions equal to the fallback or the first listed option follow
+    wherever recorded: "legal" is not "chose" (issue 47.5).
+    """
     summary = [n for n in table["summary_metrics"] if n != "fallbacks" and n in present]
-    return summary or sorted(present)
+    if not summary:
+        return sorted(present)
+    return summary + [n for n in DEFAULT_SHARES if n in present and n not in summary]
 
 
 def _cell(summary: dict[str, Any] | None) -> str:

@@ -208,6 +208,10 @@ class EpisodeRunner:
         self.invalid = dict.fromkeys(game.seats, 0)
         self.decisions = dict.fromkeys(game.seats, 0)
         self.revised = dict.fromkeys(game.seats, 0)
+        # A model's own decisions that equal the game's fallback, or the first listed option of every
+        # choice: "legal" is not "chose" (issue 47.5). Counted as decided, not on a resume's replay.
+        self.same_as_fallback = dict.fromkeys(game.seats, 0)
+        self.first_option = dict.fromkeys(game.seats, 0)
         self.failure_limit = failure_limit
         if on_invalid not in ON_INVALID:
             raise ValueError(f"on_invalid must be one of {', '.join(ON_INVALID)}, not {on_invalid!r}")
@@ -313,6 +317,13 @@ class EpisodeRunner:
             result.metrics["fallback_rate"] = round(self.fallbacks[seat] / decisions, 4) if decisions else 0.0
             if self.players[seat].kind == "model":  # only a model's reply can hold several answers
                 result.metrics["revised"] = self.revised[seat]
+                own = decisions - self.fallbacks[seat]
+                for name, counts in (
+                    ("same_as_fallback", self.same_as_fallback),
+                    ("first_option", self.first_option),
+                ):
+                    result.metrics[name] = counts[seat]
+                    result.metrics[f"{name}_rate"] = round(counts[seat] / own, 4) if own else 0.0
         self._emit(EpisodeEnded(status=status, results=results, message=message, usage=dict(self.usage)))
         failure = self.failure if status == EpisodeStatus.PLAYER_FAILED else None
         return EpisodeOutcome(status, results, self.episode_id, message, self.usage, failure, self.forfeited)
@@ -523,6 +534,8 @@ class EpisodeRunner:
                 self.usage[seat] += decision.usage
             action, error, detail = self._check(seat, decision)
             if action is not None:
+                if player.kind == "model":
+                    self._count_defaults(seat, action)
                 pending.accept(action, decision)
                 self.revised[seat] += int(decision.revised)
                 self._track_failures(seat, pending)
@@ -553,6 +566,12 @@ class EpisodeRunner:
             self._track_failures(seat, pending)
         return pending
 
+    def _count_defaults(self, seat: str, action: BaseModel) -> None:
+        """Count an own decision equal to the fallback, or to the first options (:func:`looks_default`)."""
+        fallback, first = looks_default(self.game, seat, action)
+        self.same_as_fallback[seat] += int(fallback)
+        self.first_option[seat] += int(first)
+
     def _check(self, seat: str, decision: Decision) -> tuple[BaseModel | None, str, str]:
         if decision.error is not None and decision.action is None:
             return None, decision.error, decision.error_detail or decision.error
@@ -569,6 +588,32 @@ class EpisodeRunner:
         if problem:
             return None, ErrorClass.ILLEGAL, problem
         return action, "", ""
+
+
+FREE_TEXT_FIELDS = frozenset({"reason", "message"})
+"""Fields left out when a decision is compared with the fallback: words beside the move."""
+
+
+def looks_default(game: Any, seat: str, action: BaseModel) -> tuple[bool, bool]:
+    """(equals the game's fallback now, picks the first listed option of every choice field).
+
+    Choice fields are the moment's schema properties with an enum of two or more values; a
+    decision without any is never "first option". Free text (reason, message) is ignored.
+    """
+    chosen = {k: v for k, v in action.model_dump().items() if k not in FREE_TEXT_FIELDS}
+    fallback = game.fallback(seat).model_dump()
+    same = all(fallback.get(k) == v for k, v in chosen.items())
+    schema = game.action_model(seat).model_json_schema()
+    defs = schema.get("$defs", {})
+    firsts = {}
+    for name, node in schema.get("properties", {}).items():
+        if isinstance(node, dict) and "$ref" in node:  # an Enum class: its values are in $defs
+            node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
+        values = node.get("enum") if isinstance(node, dict) else None
+        if isinstance(values, list) and len(values) > 1:
+            firsts[name] = values[0]
+    first = bool(firsts) and all(chosen.get(name) == value for name, value in firsts.items())
+    return same, first
 
 
 def _as_dict(action: BaseModel | dict[str, Any] | None) -> dict[str, Any] | None:
