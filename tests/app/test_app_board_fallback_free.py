@@ -10,20 +10,17 @@ The app's board must carry both at 80, 100, 140 and 160 columns without scrollin
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from textual.widgets import DataTable
 
 from arena.app import create_app
-from arena.app.screens.tournament import TournamentScreen
 from arena.cli.main import main
 from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import TournamentRun, create_tournament
 from arena.tournament.standings import tournament_table
 from players.models import ModelsConfig
-from tests.support.app_driving import line_with, screen_text, started, wait_until
+from tests.support.app_driving import line_with, open_tournament_board, screen_text, started
 from tests.support.modelkit import settings_for
 from tests.support.wire_server import WireServer, reply
 
@@ -92,14 +89,7 @@ async def test_the_board_shows_the_fallback_share_and_free_at_every_width(
 ) -> None:
     app = create_app(db_path, load_models=False)
     async with started(app, size=size) as pilot:
-        app.open_tournament(tournament)
-        await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament")
-        screen = app.screen
-        assert isinstance(screen, TournamentScreen)
-        await wait_until(pilot, lambda: bool(screen.query("#t-board")), "its widgets")
-        board: DataTable[Any] = screen.query_one("#t-board", DataTable)
-        await wait_until(pilot, lambda: board.row_count == 2 and board.size.width > 0, "the leaderboard")
-        await pilot.pause()
+        screen, board = await open_tournament_board(pilot, app, tournament, rows=2)
         assert board.max_scroll_x == 0, f"{board.virtual_size.width} columns of board in {board.size.width}"
         shown = screen_text(app)
         assert "fallback" in line_with("#  player", shown)

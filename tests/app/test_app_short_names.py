@@ -27,7 +27,7 @@ from arena.store.database import Store
 from arena.tournament.config import build_config
 from arena.tournament.run import run_tournament
 from tests.support import model_listings as shapes
-from tests.support.app_driving import render_plain, started, wait_until
+from tests.support.app_driving import open_tournament_board, render_plain, started, wait_until
 from tests.support.wire_server import WireServer, reply
 
 SIZES = ((80, 24), (160, 48))
@@ -77,13 +77,7 @@ async def test_the_tournament_screens_widgets_show_short_names(
     tournament_id, spec = await model_tournament(app_db, wire)
     app = create_app(app_db, load_models=False)
     async with started(app, size=size) as pilot:
-        app.open_tournament(tournament_id)
-        await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament")
-        screen = app.screen
-        assert isinstance(screen, TournamentScreen)
-        await wait_until(pilot, lambda: bool(screen.query("#t-board")), "its widgets")
-        board: DataTable[Any] = screen.query_one("#t-board", DataTable)
-        await wait_until(pilot, lambda: board.row_count == 2, "the leaderboard")
+        screen, board = await open_tournament_board(pilot, app, tournament_id, rows=2)
         players = [row[1] for row in table_cells(board)]
         assert sorted(players) == sorted([SHORT, "baseline:weather"])
         note = render_plain(screen.query_one("#t-board-note", Static).content, 1000)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from arena.app import create_app
 from arena.app.app import ArenaApp
@@ -35,6 +35,7 @@ from tests.support.app_driving import (
     field_in_view,
     in_view,
     line_with,
+    open_tournament_board,
     pick_game,
     record_episode,
     render_plain,
@@ -194,14 +195,7 @@ async def test_the_leaderboard_reads_whole_without_scrolling_sideways(
     tournament_id = await lemonade_tournament(app_db)
     app = create_app(app_db, load_models=False)
     async with started(app, size=size) as pilot:
-        app.open_tournament(tournament_id)
-        await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament")
-        screen = app.screen
-        assert isinstance(screen, TournamentScreen)
-        await wait_until(pilot, lambda: bool(screen.query("#t-board")), "its widgets")
-        board: DataTable[Any] = screen.query_one("#t-board", DataTable)
-        await wait_until(pilot, lambda: board.row_count == 3 and board.size.width > 0, "the leaderboard")
-        await pilot.pause()
+        screen, board = await open_tournament_board(pilot, app, tournament_id, rows=3)
         assert board.max_scroll_x == 0, (
             f"{board.virtual_size.width} columns of leaderboard in {board.size.width}"
         )

@@ -271,3 +271,22 @@ def wholly_visible(app: Any, widget: Widget) -> bool:
     region, clip = placed
     on_screen: bool = app.screen.region.contains_region(region)
     return region.area > 0 and clip.contains_region(region) and on_screen
+
+
+async def open_tournament_board(
+    pilot: Pilot[Any], app: Any, tournament_id: int, rows: int
+) -> tuple[Any, Any]:
+    """Open tournament ``tournament_id``'s screen; wait for its leaderboard's ``rows`` rows, laid out.
+
+    Returns the screen and its leaderboard (``#t-board``).
+    """
+    from arena.app.screens.tournament import TournamentScreen
+
+    app.open_tournament(tournament_id)
+    await wait_until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament")
+    screen = app.screen
+    await wait_until(pilot, lambda: bool(screen.query("#t-board")), "its widgets")
+    board = screen.query_one("#t-board")
+    await wait_until(pilot, lambda: board.row_count == rows and board.size.width > 0, "the leaderboard")
+    await pilot.pause()
+    return screen, board
