@@ -70,9 +70,9 @@ Your last {shown} days (oldest first):
 
 Reply with only a JSON object with these fields:
 - "price": number, price per cup in yuan ({min_price} to {max_price})
-- "produce": integer, cups to make today
+- "produce": integer, cups to make today (0 to {max_cups}: what your cash pays for now)
 - "promotion": "none", "discount" or "bundle"
-- "reason": one sentence explaining your decision"""
+- "reason": why, in your own words"""
 
 
 @functools.cache

@@ -7,7 +7,7 @@ game string, so a model (and the disclosure report) knows exactly which game is 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -40,7 +40,59 @@ What you see now (the library's {view_kind} for player {player}):
 Your legal moves: {legal}
 
 Reply with only a JSON object: \
-{{"move": one of your legal moves exactly as written, "reason": one sentence}}"""
+{{"move": one of your legal moves exactly as written, "reason": why, in your own words}}"""
+
+
+_WORDS = {
+    "SEQUENTIAL": "players move in turn",
+    "SIMULTANEOUS": "players move at the same time",
+    "MEAN_FIELD": "a mean-field game",
+    "DETERMINISTIC": "no chance",
+    "EXPLICIT_STOCHASTIC": "chance events (dealt by the library from the episode's seed)",
+    "SAMPLED_STOCHASTIC": "chance events sampled by the library",
+    "PERFECT_INFORMATION": "perfect information: everyone sees everything",
+    "IMPERFECT_INFORMATION": "imperfect information: some facts are hidden from some players",
+    "ONE_SHOT": "one simultaneous move, then the game ends",
+    "ZERO_SUM": "zero-sum: one player's gain is the others' loss",
+    "CONSTANT_SUM": "constant-sum: the players' returns always add up to the same total",
+    "GENERAL_SUM": "general-sum: returns need not add up to anything",
+    "IDENTICAL": "identical returns: all players score the same",
+    "TERMINAL": "returns are given at the end",
+    "REWARDS": "rewards may come after every move",
+}
+
+
+def _word(value: object) -> str:
+    name = str(value).rsplit(".", 1)[-1]
+    return _WORDS.get(name, name.lower().replace("_", " "))
+
+
+def library_facts(game: object, player: int) -> str:
+    """What the library states about a game: its type, players, returns, parameters, a matrix's payoffs.
+
+    For games outside the curated set, whose rules Arena has not written out (issue 47.3).
+    """
+    spiel: Any = game
+    kind = spiel.get_type()
+    lines = [
+        f"What the library states: {spiel.num_players()} players; {_word(kind.dynamics)};"
+        f" {_word(kind.chance_mode)}; {_word(kind.information)}; {_word(kind.utility)};"
+        f" {_word(kind.reward_model)}; returns range from {spiel.min_utility():g} to {spiel.max_utility():g};"
+        f" at most {spiel.max_game_length()} moves."
+    ]
+    parameters = spiel.get_parameters()
+    if parameters:
+        lines.append("Parameters: " + ", ".join(f"{k}={v}" for k, v in sorted(parameters.items())) + ".")
+    if hasattr(spiel, "row_utility") and spiel.num_players() == 2:
+        lines.append("Payoffs (both choose at once; first number yours, second the other player's):")
+        for r in range(spiel.num_rows()):
+            for c in range(spiel.num_cols()):
+                you = spiel.row_action_name(r) if player == 0 else spiel.col_action_name(c)
+                other = spiel.col_action_name(c) if player == 0 else spiel.row_action_name(r)
+                own = spiel.row_utility(r, c) if player == 0 else spiel.col_utility(r, c)
+                rival = spiel.col_utility(r, c) if player == 0 else spiel.row_utility(r, c)
+                lines.append(f"- you {you}, they {other}: {own:g}, {rival:g}")
+    return "\n".join(lines)
 
 
 def rules_text(definition: OpenSpielDefinition, options: BaseModel, seat: str) -> str:
@@ -52,7 +104,9 @@ def rules_text(definition: OpenSpielDefinition, options: BaseModel, seat: str) -
     if curated:
         rules = curated.rules.format(**values)
     else:
-        rules = GENERIC_RULES.format(title=definition.title, player=player)
+        rules = (
+            GENERIC_RULES.format(title=definition.title, player=player) + "\n" + library_facts(game, player)
+        )
     return FRAME.format(
         seat=seat,
         player=player,
