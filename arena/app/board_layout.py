@@ -79,15 +79,10 @@ def wrapped_for_bar(rows: Sequence[BoardCells], width: int, widest: int) -> tupl
     the bar out at 140 columns, though two lines of it leave room for one.
     """
     labels, table = wide_columns(rows, 0)
-    excess = table_width(labels, table) + PAD + MIN_BAR - width
-    index = labels.index("rating")
-    cells = [cells[index] for cells in table]
-    current = column_width("rating", cells) - PAD
-    narrowest = max([Text("rating").cell_len, *(_longest_word(cell) for cell in cells)])
-    target = current - max(0, excess)
-    if target < narrowest:
+    if wrap_to_fit(labels, table, ("rating",), width - PAD - MIN_BAR):
         return list(rows), 0
-    wrapped = [replace(row, rating=wrap(row.rating, target)) for row in rows]
+    index = labels.index("rating")
+    wrapped = [replace(row, rating=cells[index]) for row, cells in zip(rows, table, strict=True)]
     return wrapped, bar_width(wrapped, width, widest)
 
 
@@ -128,14 +123,23 @@ def narrow_columns(rows: Sequence[BoardCells], width: int) -> tuple[list[str], l
         rating.append_text(row.interval)
         record = Text(f"{row.wins}-{row.draws}-{row.losses}")
         table.append([row.rank, row.player, rating, Text(row.fallback), record, Text(row.dollars)])
+    wrap_to_fit(labels, table, WRAPPED, width)
+    return labels, table
+
+
+def wrap_to_fit(labels: Sequence[str], table: list[list[Text]], names: Sequence[str], width: int) -> int:
+    """Wrap the columns ``names`` (the first first) of ``table`` at spaces, in place, until it fits
+    ``width``; returns by how many columns it is still too wide (0: it fits).
+
+    A header has one line and a word is never cut: no column is made narrower than either.
+    """
     widths = [column_width(label, [cells[i] for cells in table]) for i, label in enumerate(labels)]
     excess = sum(widths) - width
-    for name in WRAPPED:
+    for name in names:
         if excess <= 0:
             break
-        index = labels.index(name)
+        index = list(labels).index(name)
         cells = [cells[index] for cells in table]
-        # A header has one line and a word is never cut: neither is made narrower.
         narrowest = max([Text(name).cell_len, *(_longest_word(cell) for cell in cells)])
         target = max(narrowest, widths[index] - PAD - excess)
         if target >= widths[index] - PAD:
@@ -144,7 +148,7 @@ def narrow_columns(rows: Sequence[BoardCells], width: int) -> tuple[list[str], l
             cells_of_row[index] = wrap(cells_of_row[index], target)
         excess -= widths[index] - PAD - target
         widths[index] = target + PAD
-    return labels, table
+    return max(0, excess)
 
 
 def wrap(text: Text, width: int) -> Text:
