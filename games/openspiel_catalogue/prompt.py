@@ -119,10 +119,34 @@ def rules_text(definition: OpenSpielDefinition, options: BaseModel, seat: str) -
     )
 
 
+HISTORY_CHAR_BUDGET = 6000
+"""Characters of move history a prompt carries at most (the oldest moves are cut first, and the
+prompt says how many): with the rules, view and legal moves it keeps a long game's prompt within
+a 4,096-token context (laser_tag's history alone reached 24,632 characters)."""
+
+
+def fitted_history(title: str, moves: list[str], budget: int = HISTORY_CHAR_BUDGET) -> tuple[str, str]:
+    """The history's title and text, cut from the oldest move to fit ``budget`` characters."""
+    text = ", ".join(moves)
+    if len(text) <= budget:
+        return title, text or "none yet"
+    kept: list[str] = []
+    size = 0
+    for move in reversed(moves):
+        size += len(move) + 2
+        if size > budget:
+            break
+        kept.append(move)
+    cut = len(moves) - len(kept)
+    return f"{title} (the oldest {cut} of {len(moves)} not shown, to fit the prompt)", ", ".join(
+        reversed(kept)
+    )
+
+
 def render(observation: OpenSpielObservation, rules: str) -> str:
     """The prompt for one seat's observation."""
-    moves = ", ".join(observation.moves) or "none yet"
     title = "Moves so far" if observation.moves_seen == "all" else "Your moves so far"
+    title, moves = fitted_history(title, observation.moves)
     legal = ", ".join(json.dumps(name, ensure_ascii=False) for name in observation.legal_moves) or "none"
     return TEMPLATE.format(
         rules=rules,
