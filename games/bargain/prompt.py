@@ -71,7 +71,7 @@ Reply with only a JSON object with these fields:
 - "action": "offer" or "accept"
 - "price": whole number from {price_min} to {price_max}, required for "offer" (null for "accept")
 - "message": text for the {other} (may be empty, at most {message_max} characters)
-- "reason": one sentence explaining your decision (private, the {other} never sees it)"""
+- "reason": why, in your own words (private, the {other} never sees it)"""
 
 
 @functools.cache

@@ -121,7 +121,7 @@ Legal moves:
 
 Reply with only a JSON object with these fields:
 {fields}
-- "reason": one sentence explaining your decision (private: no other player sees it)"""
+- "reason": why, in your own words (private: no other player sees it)"""
 
 FIELDS = {
     "turn": (
