@@ -30,13 +30,12 @@ def signed(points: float) -> str:
 
 
 def rating_text(row: Mapping[str, Any]) -> str:
-    """``1056``, ``1000 (reference)``, ``≥ +570 over cost-plus``, ``≤ −570 vs cost-plus`` or ``-``."""
+    """``1056``, ``1000 (reference)``, ``≥ +570 over cost-plus``, ``≤ −570 vs cost-plus``, ``above
+    cost-plus`` (a sweep too short to bound the gap: its interval says how few seeds) or ``-``."""
     bound = row.get("bound")
     if bound:
-        if bound["points"] is None:  # too few seeds to bound the gap: say how few, not a negative gap
-            verb = "above" if bound["side"] == "above" else "below"
-            # short enough to leave the app's board room for its interval bars at 140 columns
-            return f"{verb} {bound['other']} (only {_seeds(bound['seeds'])}: gap unknown)"
+        if bound["points"] is None:  # too few seeds to bound the gap: the side only (how few: the interval)
+            return f"{'above' if bound['side'] == 'above' else 'below'} {bound['other']}"
         if bound["side"] == "above":
             return f"≥ {signed(bound['points'])} over {bound['other']}"
         return f"≤ {signed(-bound['points'])} vs {bound['other']}"
@@ -47,7 +46,11 @@ def rating_text(row: Mapping[str, Any]) -> str:
 
 
 def interval_text(row: Mapping[str, Any]) -> str:
-    """``980..1130``, ``≥ 1570`` / ``≤ 430`` (open on one side), or ``-`` when nothing bounds it."""
+    """``980..1130``, ``≥ 1570`` / ``≤ 430`` (open on one side), ``only 3 seeds`` for a
+    sweep too short to bound its gap, or ``-`` when nothing bounds it."""
+    bound = row.get("bound")
+    if bound and bound["points"] is None:  # a sweep of too few seeds to bound the gap: say how few
+        return f"only {bound['seeds']} seed{'s' if bound['seeds'] != 1 else ''}"
     low, high = row.get("rating_low"), row.get("rating_high")
     if low is not None and high is not None:
         return f"{low:.0f}..{high:.0f}"
@@ -104,10 +107,6 @@ def separation_text(row: Mapping[str, Any]) -> str:
     if row.get("more_usd"):
         text += f" (${row['more_usd']:.2f})"
     return text
-
-
-def _seeds(n: int) -> str:
-    return f"{n} deal seed{'s' if n != 1 else ''}"
 
 
 def prior_note(ratings: Mapping[str, Any] | None) -> str | None:
