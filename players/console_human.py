@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable
 
 from arena.contract.player import Decision, DecisionRequest, Player, UserLeft
+from arena.contract.labels import label
 from arena.engine.action_form import ActionForm
 from arena.engine.forms import FieldSpec
 
@@ -143,11 +144,14 @@ class ConsoleHuman(Player):
     def _ask_fields(self, seat: str, form: ActionForm) -> None:
         """Ask each field that applies in turn, checking it as it is entered; the form keeps the texts.
 
-        A blank answer keeps what the field holds (its default, or the earlier entry). The
+        A blank answer keeps what the field holds (its default, or the earlier entry); the same
+        answer refused twice for an earlier field's sake goes back to that field. The
         field's hint carries the game's line for a blank entry (your own cards), and an accepted
         entry is followed by the game's line on it (``= 70, price 60, 10 over``).
         """
         names = [f.name for f in form.fields]
+        refused: dict[str, str] = {}
+        """The last objection to each field's answer: the same one twice goes back to the field it names."""
         index = 0
         while index < len(form.fields):
             field = form.fields[index]
@@ -162,6 +166,17 @@ class ConsoleHuman(Player):
             problem = form.entry_problem(field.name, text, ahead)
             if problem:
                 self._write(f"  {problem}")
+                named = form.field_named_in(problem)
+                if problem == refused.get(field.name) and named is not None and named in names[:index]:
+                    # The same answer refused again for an earlier one (produce 41, then the
+                    # bundle's signs leave cash for 37): asking this field forever was a dead
+                    # end, so the choice is kept and the field the rules name is asked again.
+                    form.entries[field.name] = text
+                    self._write(f"  back to {label(named)}; blank keeps what is in brackets")
+                    index = names.index(named)
+                    refused.clear()
+                else:
+                    refused[field.name] = problem
                 continue
             form.entries[field.name] = text
             note = form.note(field.name) if text.strip() else None

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from arena.cli.exit_codes import exit_code_text
 from arena.display.sanitize import plain_text
 from arena.engine.user_input import in_int64, parse_seed
-from arena.store.paths import chosen_by_default, database_path, old_database_note
+from arena.store.paths import chosen_by_default, database_path, default_database, old_database_note
 
 if TYPE_CHECKING:
     from arena.contract.game import GameDefinition
@@ -36,7 +37,14 @@ class ArenaParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-DB_HELP = "database file (default: $ARENA_DB, else arena.db in the user data folder: ~/.local/share/arena)"
+def db_help() -> str:
+    """``--db``'s help, naming the default as this environment resolves it (``$XDG_DATA_HOME`` honoured)."""
+    default = default_database()
+    home = Path.home()
+    shown = f"~/{default.relative_to(home)}" if default.is_relative_to(home) else str(default)
+    return f"database file (default: $ARENA_DB, else {shown})"
+
+
 JSON_HELP = "print the listing as JSON (one object per row)"
 # The values of arena.contract.records.EpisodeStatus, written out: --help must not load pydantic.
 EPISODE_STATUSES = ("running", "finished", "aborted", "budget_exceeded", "failed", "player_failed", "lost")
@@ -50,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=exit_code_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--db", help=DB_HELP)
+    parser.add_argument("--db", help=db_help())
     parser.add_argument(
         "--models",
         help="models file (default: $ARENA_MODELS, ./arena-models.toml, ~/.config/arena/models.toml)",
@@ -289,7 +297,7 @@ def add_tournament_parsers(sub: Any, parser_class: type[argparse.ArgumentParser]
         "tournament_ids", type=int, nargs="+", metavar="ID", help="tournament ids (see: arena tournaments)"
     )
     board.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
-    board.add_argument("--db", dest="sub_db", metavar="FILE", help=DB_HELP)
+    board.add_argument("--db", dest="sub_db", metavar="FILE", help=db_help())
 
 
 def _accept_global_options_everywhere(sub: Any) -> None:

@@ -182,7 +182,7 @@ class ActionForm:
         try:
             value = parse_field(spec, text)
         except ValueError as exc:
-            return str(exc)
+            return self._required_now(spec) if not text.strip() else str(exc)
         limit = self.limit_now(spec, ahead)
         if limit is not None and value is not None and value > limit:
             return f"{spec.label} can be at most {limit} now, not {value}"
@@ -270,10 +270,16 @@ class ActionForm:
             try:
                 values[spec.name] = parse_field(spec, text)
             except ValueError as exc:
-                errors[spec.name] = str(exc)
+                errors[spec.name] = self._required_now(spec) if not text.strip() else str(exc)
         if errors:
             return FormOutcome(field_errors=errors, error=CORRECT_MARKED, values=values)
         return self._verdict(values)
+
+    def _required_now(self, spec: FieldSpec) -> str:
+        """A blank required field's message, with today's range (``0 to 41 now``, not ``0 to 1000``)."""
+        if spec.kind == "text":
+            return f"{spec.label} is required"
+        return f"{spec.label} is required ({self.hint(spec, note=False)})"
 
     def _build_json(self) -> FormOutcome:
         try:
@@ -314,6 +320,10 @@ class ActionForm:
         if self.raw_json and general:
             errors[JSON_FIELD] = error
         return FormOutcome(field_errors=errors, error=error, values=values)
+
+    def field_named_in(self, problem: str) -> str | None:
+        """The field a problem is about (the one it starts with, else the first it names), or None."""
+        return None if self.raw_json else self._field_named_in(problem)
 
     def _field_named_in(self, problem: str) -> str | None:
         """The field a rule message is about: the one it starts with, else the first it names."""

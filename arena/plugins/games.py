@@ -11,6 +11,8 @@ and are found the same way: ``get_game("openspiel:liars_dice")``.
 
 from __future__ import annotations
 
+import difflib
+
 from typing import TYPE_CHECKING, Any
 
 from arena.contract.catalogue import PREFIX_SEPARATOR, Catalogue, CatalogueError
@@ -120,9 +122,38 @@ def get_game(name: str) -> GameDefinition:
         return _loaded[name]
     if PREFIX_SEPARATOR in name:
         return _catalogue_game(name)
+    if name not in plugins.plugin_points(GAMES_GROUP):
+        raise UnknownGameError(unknown_game_message(name))
     definition: GameDefinition = _load_point(GAMES_GROUP, name, "game", GameDefinition)
     _loaded[name] = definition
     return definition
+
+
+def unknown_game_message(name: str) -> str:
+    """``unknown game 'lemonad' (did you mean lemonade?) ...``: the nearest names, Arena's and the catalogues'.
+
+    A catalogue game is asked for by ``PREFIX:NAME`` (``openspiel:tic_tac_toe``), which a
+    newcomer cannot guess: the message names the catalogues and suggests their close games.
+    """
+    own = list(plugins.plugin_points(GAMES_GROUP))
+    prefixes = list(plugins.plugin_points(CATALOGUES_GROUP))
+    candidates = {game: game for game in own}
+    for found in catalogues():
+        for listed in found.listed():
+            qualified = found.qualified(listed)
+            candidates.setdefault(listed.lower(), qualified)
+            candidates.setdefault(qualified.lower(), qualified)
+    wanted = name.lower()
+    close = difflib.get_close_matches(wanted, list(candidates), n=3, cutoff=0.6)
+    nearest = list(dict.fromkeys(candidates[c] for c in close))
+    hint = f" (did you mean {' or '.join(nearest)}?)" if nearest else ""
+    known = ", ".join(own) or "none installed"
+    catalogue_note = (
+        f"; catalogue games are named PREFIX:NAME, catalogues: {', '.join(prefixes)} (see: arena games)"
+        if prefixes
+        else ""
+    )
+    return f"unknown game {name!r}{hint}; Arena's games: {known}{catalogue_note}"
 
 
 def installed_game(name: str) -> GameDefinition | None:

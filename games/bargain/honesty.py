@@ -222,7 +222,7 @@ class Ledger:
 BLUFF_RULES = (
     ("stated its ", "misstated its own number"),
     ("claimed a floor ", "overstated its limit"),
-    ("claimed a ceiling ", "overstated its limit"),
+    ("claimed a ceiling ", "understated its limit"),  # a buyer's ceiling below its value
     ("claimed an outside option", "invented an outside option"),
     ("called ", "broke its final offer"),
 )

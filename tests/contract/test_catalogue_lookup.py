@@ -13,7 +13,7 @@ def test_an_unknown_catalogue_prefix_is_one_clear_error() -> None:
 
 
 def test_a_plain_unknown_game_still_names_the_known_games() -> None:
-    with pytest.raises(UnknownGameError, match=r"unknown game 'nosuch' \(known: .*lemonade"):
+    with pytest.raises(UnknownGameError, match=r"unknown game 'nosuch'; Arena's games: .*lemonade"):
         get_game("nosuch")
 
 

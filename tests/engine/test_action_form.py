@@ -151,3 +151,11 @@ def test_the_games_line_on_an_entry_shows_in_the_hint_and_as_it_is_typed() -> No
     form.set_entry("note", "hi")
     assert form.note("note") == "1 word" and form.note("note", "") == "you have 12 words left"
     assert ActionForm(order_request()).note("note") is None, "a game without lines"
+
+
+def test_a_blank_count_is_refused_with_the_range_allowed_now() -> None:
+    form = ActionForm(order_request())
+    form.set_entry("count", "")
+    outcome = form.submit()
+    assert outcome.field_errors["count"] == "count is required (0 to 30 now)", "not the declared 0 to 100"
+    assert form.entry_problem("count", "") == "count is required (0 to 30 now)"

@@ -162,7 +162,7 @@ def test_each_flag_names_its_rule_and_the_claim_it_contradicts() -> None:
     full = drawn(game, None)
     assert (
         "round 2 buyer: leak, gave away its own number: the message states its value, 64" in full
-        and "round 2 buyer: bluff, overstated its limit: claimed a ceiling of 28 below its value 64" in full
+        and "round 2 buyer: bluff, understated its limit: claimed a ceiling of 28 below its value 64" in full
         and "round 3 seller: bluff, invented an outside option: claimed an outside option" in full
     )
     assert (

@@ -183,3 +183,16 @@ async def test_accepting_a_winning_price_is_not_questioned() -> None:
     decision = await ConsoleHuman(reader, writer).decide(decision_request(game, "buyer", 1))
     assert isinstance(decision.action, BargainAction) and decision.action.action == "accept"
     assert not any("go ahead" in entry for entry in log)
+
+
+async def test_a_choice_the_rules_refuse_for_an_earlier_answer_goes_back_to_that_answer() -> None:
+    """Produce 41, then the bundle's signs leave cash for 37: bundle again goes back to produce.
+
+    It asked the promotion again and again, where only another promotion could help (issue 45).
+    """
+    log: list[str] = []
+    reader, writer = scripted(["2", "41", "bundle", "bundle", "30", "", ""], log)
+    decision = await ConsoleHuman(reader, writer).decide(decision_request(new_lemonade(1), "a", 0))
+    assert isinstance(decision.action, LemonadeDecision)
+    assert (decision.action.produce, decision.action.promotion) == (30, "bundle")
+    assert "  back to produce; blank keeps what is in brackets" in log
