@@ -20,8 +20,8 @@ import sys
 import threading
 from collections.abc import Callable
 
-from arena.contract.player import Decision, DecisionRequest, Player, UserLeft
 from arena.contract.labels import label
+from arena.contract.player import Decision, DecisionRequest, Player, UserLeft
 from arena.engine.action_form import ActionForm
 from arena.engine.forms import FieldSpec
 

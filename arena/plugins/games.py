@@ -12,7 +12,6 @@ and are found the same way: ``get_game("openspiel:liars_dice")``.
 from __future__ import annotations
 
 import difflib
-
 from typing import TYPE_CHECKING, Any
 
 from arena.contract.catalogue import PREFIX_SEPARATOR, Catalogue, CatalogueError
@@ -130,7 +129,7 @@ def get_game(name: str) -> GameDefinition:
 
 
 def unknown_game_message(name: str) -> str:
-    """``unknown game 'lemonad' (did you mean lemonade?) ...``: the nearest names, Arena's and the catalogues'.
+    """``unknown game 'lemonad' (did you mean lemonade?); ...``: the nearest names of every kind.
 
     A catalogue game is asked for by ``PREFIX:NAME`` (``openspiel:tic_tac_toe``), which a
     newcomer cannot guess: the message names the catalogues and suggests their close games.
