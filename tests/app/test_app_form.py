@@ -76,12 +76,14 @@ async def test_the_first_choice_is_preselected_and_shown_as_chosen(app_db: Path)
         assert app.focused is field(form, 0), "the cursor starts on the first field, the action"
         await wait_until(pilot, lambda: "●▌ offer" in screen_text(app), "the form painted")
         text = screen_text(app)
-        assert "●▌ offer" in text and "○▌ accept" in text, "chosen and not chosen look different"
-        assert "▸ action" in text, "the field with the cursor is marked"
+        assert "●▌ offer" in text and "▸ action" in text, "the choice shown, its field marked"
         await pilot.press("tab", "5", "0", "enter")
         match = app.matches.matches[0]
         form = await next_form(pilot, app, 2)
         assert form.form.entries["action"] == "offer", "the last move's choice again"
+        await wait_until(pilot, lambda: "○▌ accept" in screen_text(app), "accept offered now")
+        text = screen_text(app)
+        assert "●▌ offer" in text and "○▌ accept" in text, "chosen and not chosen look different"
         burst(app, "right", "enter")
         # the bid is below this seller's cost: accepting it is confirmed first
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the loss question")
@@ -115,7 +117,9 @@ async def test_choosing_accept_hides_the_price_keeps_the_message_and_offer_bring
 ) -> None:
     app = create_app(app_db, load_models=False)
     async with started(app, size=(120, 40)) as pilot:
-        form = await bargain_form(pilot, app)
+        await bargain_form(pilot, app)
+        await pilot.press("tab", "5", "0", "enter")  # the first turn can only offer
+        form = await next_form(pilot, app, 2)
         burst(app, "tab", "4", "2", "tab", "h", "i")
         await wait_until(pilot, lambda: field(form, 2).value == "hi", "price and message typed")
         price, message = (form.query(f".row-{index}") for index in (1, 2))
@@ -153,4 +157,4 @@ async def test_the_cups_field_states_today_s_limit_not_the_declared_one(app_db: 
         form = app.screen.query_one(HumanForm)
         cups = form.turn.request.observation.model_dump()["max_affordable_cups"]
         produce = [spec.name for spec in form.form.fields].index("produce")
-        assert field(form, produce).placeholder == f"0 to {cups} now"  # not "0 to 1000"
+        assert field(form, produce).placeholder.startswith(f"0 to {cups}")  # not "0 to 1000"

@@ -82,7 +82,7 @@ CASES = {
     "textarena:Nim-v0": Case(
         "textarena:Nim-v0",
         {"p0": "human", "p1": "baseline:random"},
-        (*"[0 2]", "enter"),
+        ("right", "enter"),  # the listed legal moves: [0 1], [0 2], ...
         {"move": "[0 2]"},
     ),
 }

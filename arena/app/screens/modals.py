@@ -100,11 +100,17 @@ def help_body(
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question: y or enter for yes, n or escape for no."""
+    """A yes/no question: y for yes, n or escape for no, Enter for the button with the cursor.
+
+    ←/→ move the cursor between the two buttons, as the eye reads them side by side (Tab
+    did; the arrows did nothing).
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
+        Binding("left", "move_cursor(-1)", "Previous button", show=False),
+        Binding("right", "move_cursor(1)", "Next button", show=False),
     ]
 
     def __init__(self, question: str, yes: str = "Yes", no: str = "No") -> None:
@@ -132,6 +138,12 @@ class ConfirmScreen(ModalScreen[bool]):
     def action_answer(self, value: bool) -> None:
         """Answer the question."""
         self.dismiss(value)
+
+    def action_move_cursor(self, step: int) -> None:
+        """←/→: the other button (the two are side by side; neither arrow wraps past the ends)."""
+        buttons = [self.query_one("#confirm-yes", Button), self.query_one("#confirm-no", Button)]
+        current = buttons.index(self.focused) if self.focused in buttons else 1
+        buttons[max(0, min(len(buttons) - 1, current + step))].focus()
 
 
 class JumpScreen(ModalScreen[int | None]):

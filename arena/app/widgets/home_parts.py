@@ -68,6 +68,8 @@ class SessionList(OptionList, FittedTitle):
         self.add_options([Option(Text(label), id=key) for key, label in reversed(shown)])
         if highlighted is not None and highlighted < len(shown):
             self.highlighted = highlighted
+        elif shown:
+            self.highlighted = 0  # Enter opens the newest at once (it did nothing until ↓)
 
     def open(self, key: str) -> None:
         """Show the match or tournament with option id ``key``."""
