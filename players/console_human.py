@@ -25,6 +25,8 @@ from arena.contract.player import Decision, DecisionRequest, Player, UserLeft
 from arena.engine.action_form import ActionForm
 from arena.engine.forms import FieldSpec
 
+RULES_KEY = "?"
+"""Typed at any prompt: the seat's rules printed again, and the same field asked."""
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
 
@@ -94,6 +96,8 @@ class ConsoleHuman(Player):
         self.reader = reader
         self.writer = writer
         self.desk = desk or ConsoleDesk()
+        self.told: set[str] = set()
+        """The seats whose rules were printed (once each, at their first form; ``?`` again)."""
 
     async def decide(self, request: DecisionRequest) -> Decision:
         loop = asyncio.get_running_loop()
@@ -128,9 +132,13 @@ class ConsoleHuman(Player):
             if self.desk.show_board is not None:
                 self.desk.show_board(request.seat)
             form = ActionForm(request, preselect=False)
+            if request.seat not in self.told and request.rules.strip():
+                # the rules this seat is told, as a model's prompt carries them: once at the start
+                self.told.add(request.seat)
+                self._write_rules(request)
             defaults = any(f.default not in (None, "") for f in form.fields)
             kept = " (blank keeps the value in brackets)" if defaults else ""
-            self._write(f"== seat {request.seat}: your move; enter each field{kept} ==")
+            self._write(f"== seat {request.seat}: your move; enter each field{kept}; ? shows the rules ==")
             while True:
                 self._ask_fields(request.seat, form)
                 outcome = form.submit()
@@ -161,8 +169,12 @@ class ConsoleHuman(Player):
             ahead = names[index + 1 :]
             earlier = form.entries.get(field.name, "")
             text = self._read(seat, _prompt(field, form.hint(field, ahead), earlier))
+            if text.strip() == RULES_KEY:
+                self._write_rules(form.request)
+                continue
             if not text.strip():
                 text = earlier
+            text = _listed_choice(field, text)
             problem = form.entry_problem(field.name, text, ahead)
             if problem:
                 self._write(f"  {problem}")
@@ -183,6 +195,13 @@ class ConsoleHuman(Player):
             if note and note != form.note(field.name, ""):  # what the entry comes to (a running total)
                 self._write(f"  {note}")
             index += 1
+
+    def _write_rules(self, request: DecisionRequest) -> None:
+        """The rules ``request``'s seat is told, framed so they read apart from the form."""
+        self._write(f"-- the rules for seat {request.seat} --")
+        for line in request.rules.strip().splitlines():
+            self._write(f"  {line}")
+        self._write("-- end of the rules --")
 
     def _confirm(self, seat: str, question: str) -> bool:
         """Ask ``<caution>; go ahead? y/N``; only yes goes ahead."""
@@ -206,6 +225,18 @@ class ConsoleHuman(Player):
             self.writer(text)
         except OSError as exc:
             raise self.desk.leave(f"the output was closed ({exc.strerror or exc})") from None
+
+
+def _listed_choice(field: FieldSpec, text: str) -> str:
+    """A choice given by its number in the list (``2`` for the second), as its name.
+
+    Only where no choice is itself that text (an OpenSpiel move named ``2`` stays itself).
+    """
+    entry = text.strip()
+    if field.kind != "choice" or not entry.isdigit() or entry in field.choices:
+        return text
+    number = int(entry)
+    return field.choices[number - 1] if 1 <= number <= len(field.choices) else text
 
 
 def _prompt(field: FieldSpec, hint: str, kept: str) -> str:

@@ -76,7 +76,8 @@ async def test_two_seats_deciding_at_once_take_turns_each_after_its_own_board() 
     first, second = log[boards[0] : boards[1]], log[boards[1] :]
     for block in (first, second):
         seat = block[0].removeprefix("BOARD ")
-        assert block[1].startswith(f"== seat {seat}: your move")
+        # the board, the seat's rules (its first form), then its form
+        assert next(e for e in block if e.startswith("== seat")).startswith(f"== seat {seat}: your move")
         assert sum(1 for entry in block if entry.startswith("== seat")) == 1, "forms never interleave"
 
 
@@ -196,3 +197,16 @@ async def test_a_choice_the_rules_refuse_for_an_earlier_answer_goes_back_to_that
     assert isinstance(decision.action, LemonadeDecision)
     assert (decision.action.produce, decision.action.promotion) == (30, "bundle")
     assert "  back to produce; blank keeps what is in brackets" in log
+
+
+async def test_the_rules_are_printed_at_the_start_and_on_a_question_mark_and_choices_by_number() -> None:
+    game = new_bargain(1)
+    request = decision_request(game, "seller", 0)
+    log: list[str] = []
+    reader, writer = scripted(["?", "1", "40", "", ""], log)
+    decision = await ConsoleHuman(reader, writer).decide(request)
+    assert isinstance(decision.action, BargainAction)
+    assert (decision.action.action, decision.action.price) == ("offer", 40), "1: the first listed choice"
+    first_line = request.rules.strip().splitlines()[0]
+    assert log.count(f"  {first_line}") == 2, "the rules once at the start, once more on ?"
+    assert log.index(f"  {first_line}") < next(i for i, line in enumerate(log) if line.startswith("== seat"))
