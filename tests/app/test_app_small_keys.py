@@ -38,3 +38,20 @@ async def test_enter_on_the_session_list_opens_the_newest_match_at_once(app_db: 
         session.focus()
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, MatchScreen), "the match opened by Enter")
+
+
+async def test_the_seed_field_s_secret_state_is_not_drawn_as_an_error(app_db: Path) -> None:
+    from textual.widgets import Input
+
+    from tests.support.app_driving import choose_seat, pick_game
+
+    app = create_app(app_db, load_models=False)
+    async with started(app, size=(80, 24)) as pilot:
+        await pick_game(pilot, app, "bargain")
+        await choose_seat(pilot, app, 0, "human")
+        seed = app.screen.query_one("#opt-seed", Input)
+        await wait_until(pilot, lambda: seed.placeholder.startswith("secret"), "the secret seed shown")
+        seed.focus()
+        await pilot.press("tab")  # leaving the field validates it
+        await pilot.pause()
+        assert not seed.has_class("-invalid"), "blank is the secret seed, not a mistake"

@@ -78,7 +78,8 @@ def option_fields(
 ) -> tuple[list[Widget], list[str]]:
     """The seed field and one field per game option showing ``values`` (default where none is
     given or a choice is no longer offered), and the options' names in field order."""
-    seed_input = Input(seed, id="opt-seed", type="integer", compact=True)
+    # Blank is a valid seed (a person seated: a secret one is drawn), not an error drawn in red.
+    seed_input = Input(seed, id="opt-seed", type="integer", compact=True, valid_empty=True)
     titles = ["seed", *(option_title(option) for option in definition.options)]
     width = label_width(titles)
     fields: list[Widget] = [labelled_field("seed", seed_input, "opt-error-seed", width)]
