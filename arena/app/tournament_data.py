@@ -39,6 +39,14 @@ def player_key(index: int) -> str:
     return f"player:{index}"
 
 
+def _seats_a_person(text: str) -> bool:
+    """True for ``human``: a tournament cannot seat a person, so the home screen's is left out."""
+    try:
+        return parse_player_spec(text).kind == "human"
+    except SpecError:
+        return False
+
+
 def player_problem(text: str, definition: GameDefinition, catalog: ModelCatalog) -> str:
     """Why ``text`` cannot play a tournament of ``definition`` (``""`` when it can, as far as known).
 
@@ -114,11 +122,13 @@ class TournamentDraft:
         """
         if kept is None:
             draft = cls(match.definition, seeds=seeds.strip() or str(DEFAULT_SEEDS))
-            draft.match.seed = match.seed
+            # A blank seed is a person's secret deal at home; a tournament's master seed is
+            # never secret, so it keeps its own default rather than start as an error.
+            draft.match.seed = match.seed if match.seed.strip() else draft.match.seed
             draft.match.options = dict(match.options)
             for seat in match.seat_names():
                 chosen = match.seats.get(seat)
-                if chosen:
+                if chosen and not _seats_a_person(chosen):
                     draft.add(chosen)
             return draft
         draft = cls(match.definition)
@@ -133,7 +143,7 @@ class TournamentDraft:
                 draft.options[option.name] = text
         for seat in match.seat_names():
             chosen = match.seats.get(seat)
-            if chosen and chosen != (defaults or {}).get(seat):
+            if chosen and chosen != (defaults or {}).get(seat) and not _seats_a_person(chosen):
                 draft.add(chosen)
         return draft
 

@@ -292,3 +292,15 @@ async def test_the_invalid_move_policy_is_chosen_by_keys_run_as_the_cli_runs_it_
         screen = await open_alone(pilot, again)
         assert screen.query_one("#tf-on_invalid", Select).value == "forfeit"
         assert "invalid answer: forfeit" in render_plain(screen.query_one("#t-summary", Static).content, 400)
+
+
+def test_from_a_home_screen_with_a_person_seated_the_set_up_starts_without_errors() -> None:
+    """The person's seat and its blank (secret) seed are not carried into a tournament."""
+    definition = get_game("bargain")
+    catalog = ModelCatalog(loaded=True)
+    home = MatchDraft(definition, seats={"seller": "human", "buyer": "baseline:bluffing"}, seed="")
+    draft = TournamentDraft.from_match(home, "10")
+    assert "human" not in draft.players and "baseline:bluffing" in draft.players
+    assert draft.seed.strip(), "the master seed keeps its default"
+    errors = draft.errors(catalog)
+    assert not any("human" in text or "master seed" in text for text in errors.values()), errors

@@ -134,9 +134,10 @@ def test_the_home_set_up_becomes_a_tournament_draft() -> None:
     match = MatchDraft(get_game("bargain"), seed="3", seats={"seller": "human", "buyer": "baseline:honest"})
     match.options["rounds"] = "5"
     draft = TournamentDraft.from_match(match, " 12 ")
-    assert draft.players == ["human", "baseline:honest"]
+    assert draft.players == ["baseline:honest"], "the person's seat is not carried (it started in error)"
     assert (draft.seeds, draft.seed, draft.options["rounds"]) == ("12", "3", "5")
-    assert "cannot seat a human" in draft.errors(ModelCatalog(loaded=True))["player:0"]
+    draft.add("human")  # typed in the set-up: refused there, in words
+    assert "cannot seat a human" in draft.errors(ModelCatalog(loaded=True))["player:1"]
 
 
 def test_live_tables_are_recomputed_only_on_change_one_at_a_time_and_less_often_when_slow() -> None:
