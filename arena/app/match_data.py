@@ -76,6 +76,8 @@ class ReasonLine:
     latency: float
     timed: bool = True
     """Whether the latency means something: not for a scripted baseline, whose time is the machine's load."""
+    thinking: str | None = None
+    """The thinking the model returned beside the reason (``None``: none), shown under it in the pane."""
 
 
 @dataclass(slots=True)
@@ -216,6 +218,7 @@ class MatchData(Observer):
                     usage,
                     turn.latency,
                     timed=not (turn.seat in self.stats and self.stats[turn.seat].scripted),
+                    thinking=turn.thinking,
                 )
             )
             stats = self.stats[turn.seat]

@@ -59,6 +59,8 @@ class ReplayTurn:
     usage: Usage
     latency: float
     state: dict[str, Any]
+    thinking: str | None = None
+    """The thinking the model returned beside its reply (``None``: none), shown apart from the reason."""
 
     @classmethod
     def from_row(
@@ -86,6 +88,7 @@ class ReplayTurn:
             usage=Usage.from_columns(turn["usage"], unpriced=turn["seat"] in unpriced),
             latency=turn["latency"],
             state=turn["state"] if isinstance(turn["state"], dict) else {},
+            thinking=turn.get("thinking"),
         )
 
     @property

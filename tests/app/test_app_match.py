@@ -11,12 +11,14 @@ from textual.widgets import DataTable, Input, RichLog, Select, Static
 
 from arena.app import create_app
 from arena.app.app import ArenaApp
+from arena.app.match_data import ReasonLine
 from arena.app.screens.home import HomeScreen
 from arena.app.screens.match import MatchScreen
 from arena.app.screens.modals import ConfirmScreen
 from arena.app.widgets.human_form import HumanForm
-from arena.app.widgets.panels import ResultsTable, SeatPane
+from arena.app.widgets.panels import ResultsTable, SeatPane, reason_entry
 from arena.contract.player import Decision, DecisionRequest, Player
+from arena.contract.usage import NO_USAGE
 from arena.store.database import Store
 from tests.support.app_driving import next_form, render_plain, started, wait_until
 from tests.support.episodes import stored_turns
@@ -210,3 +212,12 @@ async def test_two_people_share_the_keyboard(app_db: Path) -> None:
         await wait_until(
             pilot, lambda: "full view" in render_plain(board.content), "the full view at the end"
         )
+
+
+def test_a_seats_pane_entry_shows_its_thinking_under_its_reason() -> None:
+    line = ReasonLine(
+        2, "wait and see", "price $3.00, 0 cups", "", NO_USAGE, 0.0, thinking="Too cold: no cups."
+    )
+    shown = reason_entry(line).plain
+    assert shown.index("wait and see") < shown.index("thinking: Too cold: no cups.")
+    assert "thinking" not in reason_entry(ReasonLine(2, "wait", "x", "", NO_USAGE, 0.0)).plain

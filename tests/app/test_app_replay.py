@@ -243,3 +243,39 @@ async def test_a_tab_stepped_past_while_hidden_shows_its_text_whole_when_opened(
         await pilot.press("right", "right", "right")
         assert screen.data.position == 3 and len(lines()) > 1
         await open_changes()
+
+
+class Thinker(Player):
+    """Returns thinking beside its reason, as a reasoning model's player does."""
+
+    def __init__(self) -> None:
+        self.spec = "test:thinker"
+
+    async def decide(self, request: DecisionRequest) -> Decision:
+        thought = f"Day {request.step + 1}: rain likely, so I make nothing and keep the cash."
+        return Decision(action=LemonadeDecision(price=3.0, produce=0), reason="saving", thinking=thought)
+
+
+async def test_the_raw_reply_tab_shows_a_seats_thinking_apart_from_its_reason(app_db: Path) -> None:
+    store = Store(app_db)
+    try:
+        seats = {"a": "test:thinker", "b": "baseline:weather"}
+        config = MatchConfig(game="lemonade", seats=seats, options={"days": 2})
+        await play_match(config, store, players={"a": Thinker()})
+    finally:
+        store.close()
+    app = create_app(app_db, replay=1, load_models=False)
+    async with started(app, size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("right", "t")
+        assert screen.query_one(TabbedContent).active == "tab-raw"
+        raw = shown(screen, "#replay-raw")
+        assert "thinking:\nDay 1: rain likely, so I make nothing and keep the cash.\nreply:" in raw
+        assert raw.count("thinking:") == 1  # the baseline in seat b thought nothing
+        assert "rain likely" not in shown(screen, "#replay-turns")  # the reason panel keeps the reason
+        await wait_until(pilot, lambda: "rain likely" in screen_text(app), "the thinking drawn")
+        while "seat b's view" not in shown(screen, "#replay-head"):
+            await pilot.press("v")
+        assert "rain likely" not in shown(screen, "#replay-raw")  # not in another seat's view

@@ -76,6 +76,12 @@ def long_texts(turns: list[ReplayTurn], attr: str) -> Text:
             body = value or "(no prompt: scripted players and people do not read one)"
         else:
             body = value or "(empty reply)"
+        if attr == "raw" and turn.thinking:
+            # A reasoning model's thinking, apart from its reply (and from the reason it states);
+            # in this tab rather than a sixth one, which would not fit the tab bar at 80 columns.
+            parts.append(Text("thinking:", style="bold dim"))
+            parts.append(safe_text(turn.thinking, "dim", keep_newlines=True))
+            parts.append(Text("reply:", style="bold dim"))
         parts.append(safe_text(body, keep_newlines=True))
     return Text("\n").join(parts)
 

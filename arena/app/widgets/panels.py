@@ -19,6 +19,10 @@ MAX_REASON_LINES = 400
 MIN_SHOWN_LATENCY = 0.01
 
 
+THINKING_SHOWN = 600
+"""Characters of a decision's thinking the seat's pane shows (the replay's thinking tab shows all)."""
+
+
 def reason_entry(line: ReasonLine) -> Text:
     """A reason as it arrived: step, action, flags, the reason itself and its cost."""
     text = safe_line((f"{line.step + 1:>3} ", "bold"), (one_line(line.action_text, 80), "cyan"))
@@ -28,6 +32,9 @@ def reason_entry(line: ReasonLine) -> Text:
         )
     text.append("\n")
     text.append_text(safe_text(line.reason or "(no reason given)", "italic", limit=1200))
+    if line.thinking:  # the model's own thinking, apart from the reason it states (replay: the thinking tab)
+        text.append("\n")
+        text.append_text(safe_text(f"thinking: {line.thinking}", "dim", limit=THINKING_SHOWN))
     usage = line.usage
     if usage.spent:
         cost = f"  [{usage.tokens_text()}, {usage.cost_text()}, {line.latency:.2f}s]"
