@@ -65,7 +65,7 @@ def render_table(table: dict[str, Any]) -> RenderableType:
     if ratings_info and ratings_info.get("openskill"):
         parts.append(FittedTable(_openskill_table(ratings_info["openskill"], names)))
     for sweep in table.get("sweeps") or []:
-        parts.append(FittedTable(_sweep_table(sweep, names), lead=2))
+        parts.append(FittedTable(_sweep_table(sweep, table["players"], names), lead=2))
     parts.append(_metrics_table(table, names))
     if table["order_confidence"]:
         parts.append(FittedTable(_order_table(table["order_confidence"], names), lead=2))
@@ -82,20 +82,22 @@ def render_table(table: dict[str, Any]) -> RenderableType:
     return Group(*parts)
 
 
-def _sweep_table(sweep: dict[str, Any], names: Mapping[str, str]) -> Table:
-    """One model across its reasoning settings: rating against reasoning tokens and dollars."""
+def _sweep_table(sweep: dict[str, Any], players: list[dict[str, Any]], names: Mapping[str, str]) -> Table:
+    """One model across its reasoning settings: rating (worded as the ratings table words it, a
+    swept pair's bound included) against reasoning tokens and dollars."""
+    rows = {row["player"]: row for row in players}
     title = f"effort sweep: {sweep['model']} (fewest reasoning tokens per decision first)"
     out = Table(title=plain_text(title), header_style="bold")
     for name in ("player", "level", "rating", "interval", "reasoning tokens / decision", "$/episode"):
         out.add_column(name, justify="left" if name in ("player", "level") else "right")
     for level in sweep["levels"]:
-        rating, low, high = level["rating"], level["rating_low"], level["rating_high"]
+        row = rows.get(level["player"], {"rating": None})
         tokens, dollars = level["reasoning_tokens_per_decision"], level["usd_per_episode"]
         out.add_row(
             _shown(names, level["player"]),
             plain_text(level["level"]),
-            "-" if rating is None else f"{rating:.0f}",
-            "-" if low is None or high is None else f"{low:.0f}..{high:.0f}",
+            plain_text(rating_text(row)),
+            plain_text(interval_text(row)),
             "-" if tokens is None else f"{tokens:,.1f}",
             "unpriced" if dollars is None else f"{dollars:.4f}",
         )
