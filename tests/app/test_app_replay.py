@@ -173,6 +173,18 @@ async def test_steps_are_labelled_by_what_they_show_and_the_last_shows_the_resul
         assert "bankrupt" in results
 
 
+async def replay_against_weather(app_db: Path, player: Player, *, days: int) -> Any:
+    """The app opening on the replay of ``player`` (seat a) against the weather baseline."""
+    store = Store(app_db)
+    try:
+        seats = {"a": player.spec, "b": "baseline:weather"}
+        config = MatchConfig(game="lemonade", seats=seats, options={"days": days})
+        await play_match(config, store, players={"a": player})
+    finally:
+        store.close()
+    return create_app(app_db, replay=1, load_models=False)
+
+
 class PromptReader(Player):
     """Reads its prompt (so the turn stores it) and makes no cups."""
 
@@ -190,14 +202,7 @@ class PromptReader(Player):
 async def test_the_prompt_tab_wraps_every_prompt_line_at_the_panes_width(
     app_db: Path, size: tuple[int, int]
 ) -> None:
-    store = Store(app_db)
-    try:
-        seats = {"a": "test:reader", "b": "baseline:weather"}
-        config = MatchConfig(game="lemonade", seats=seats, options={"days": 1})
-        await play_match(config, store, players={"a": PromptReader()})
-    finally:
-        store.close()
-    app = create_app(app_db, replay=1, load_models=False)
+    app = await replay_against_weather(app_db, PromptReader(), days=1)
     async with started(app, size=size) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
         await pilot.press("right")
@@ -257,14 +262,7 @@ class Thinker(Player):
 
 
 async def test_the_raw_reply_tab_shows_a_seats_thinking_apart_from_its_reason(app_db: Path) -> None:
-    store = Store(app_db)
-    try:
-        seats = {"a": "test:thinker", "b": "baseline:weather"}
-        config = MatchConfig(game="lemonade", seats=seats, options={"days": 2})
-        await play_match(config, store, players={"a": Thinker()})
-    finally:
-        store.close()
-    app = create_app(app_db, replay=1, load_models=False)
+    app = await replay_against_weather(app_db, Thinker(), days=2)
     async with started(app, size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay screen")
         screen = app.screen

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from arena.contract.player import PlayerSetupError
-from arena.plugins.players import SpecError, parse_player_spec
+from arena.plugins.players import PlayerSpec, SpecError, parse_player_spec
 from players.models import ModelPlayer, ModelsConfig, ModelSettings, build_model_player
 from players.models.factory import player_for
 from tests.support.modelkit import GOOD, KEY_ENV, make_request
@@ -45,37 +45,34 @@ def test_a_base_url_a_provider_cannot_use_is_refused_in_one_line(spec: str, mess
         parse_player_spec(spec)
 
 
+async def decided(spec: PlayerSpec, wire: WireServer) -> ModelPlayer:
+    """The player for ``spec``, after one good decision against the wire server."""
+    player = build_model_player(spec, seed=1, config=ModelsConfig())
+    assert isinstance(player, ModelPlayer)
+    wire.script(reply(GOOD))
+    try:
+        decision = await player.decide(make_request())
+    finally:
+        await player.close()
+    assert decision.error is None
+    return player
+
+
 async def test_openai_at_url_sends_to_that_url_with_the_bare_model_id(
     wire: WireServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The old parser kept ``@http://...`` in the model id and called api.openai.com."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789")
     spec = parse_player_spec(f"openai:gpt-test@{wire.openai_url}")
-    player = build_model_player(spec, seed=1, config=ModelsConfig())
-    assert isinstance(player, ModelPlayer)
+    player = await decided(spec, wire)
     assert player.settings.base_url == wire.openai_url
-    wire.script(reply(GOOD))
-    try:
-        decision = await player.decide(make_request())
-    finally:
-        await player.close()
-    assert decision.error is None
     [post] = wire.posts()
     assert post.body["model"] == "gpt-test"
 
 
 async def test_anthropic_at_url_sends_to_that_url(wire: WireServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-0123456789")
-    player = build_model_player(
-        parse_player_spec(f"anthropic:claude-test@{wire.url}"), seed=1, config=ModelsConfig()
-    )
-    assert isinstance(player, ModelPlayer)
-    wire.script(reply(GOOD))
-    try:
-        decision = await player.decide(make_request())
-    finally:
-        await player.close()
-    assert decision.error is None
+    await decided(parse_player_spec(f"anthropic:claude-test@{wire.url}"), wire)
     assert [post.body["model"] for post in wire.posts()] == ["claude-test"]
 
 
