@@ -15,6 +15,12 @@ if TYPE_CHECKING:  # the caller has pydantic loaded already; importing this modu
 
 VALIDATOR_PREFIXES = ("Value error, ", "Assertion failed, ")
 """What pydantic puts before the words of a validator's own ``ValueError`` or ``assert``."""
+PLAIN_WORDS = {
+    "extra_forbidden": "not a known setting here (a typo?)",
+}
+"""Pydantic's messages a person could not act on, said in plain words, by error type.
+
+A models-file typo (``temperatur = 0.2``) read "Extra inputs are not permitted"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +47,7 @@ def problems(exc: ValidationError, limit: int | None = None) -> list[Problem]:
         message = str(error["msg"])
         for prefix in VALIDATOR_PREFIXES:
             message = message.removeprefix(prefix)
+        message = PLAIN_WORDS.get(str(error["type"]), message)
         found.append(Problem(tuple(str(part) for part in error["loc"]), str(error["type"]), message))
     return found
 

@@ -47,7 +47,7 @@ def test_problems_give_place_type_and_message_without_the_validator_prefix() -> 
         Problem(("count",), "greater_than_equal", "Input should be greater than or equal to 0"),
         Problem(("label",), "value_error", "at most 3 characters"),
         Problem(("inner", "size"), "greater_than_equal", "Input should be greater than or equal to 1"),
-        Problem(("extra",), "extra_forbidden", "Extra inputs are not permitted"),
+        Problem(("extra",), "extra_forbidden", "not a known setting here (a typo?)"),
     ]
     assert [problem.where for problem in problems(exc, 3)] == ["count", "label", "inner.size"]
     assert first_problem(exc).where == "count"

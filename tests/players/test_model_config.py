@@ -57,7 +57,7 @@ base_url = "http://127.0.0.1:8000/v1/"
     [
         (
             '[models.x]\nprovider = "openai"\nmodel = "m"\ntempreature = 1',
-            "models.x.tempreature: Extra inputs",
+            "models.x.tempreature: not a known setting here (a typo?)",
         ),
         (
             '[models.x]\nprovider = "bard"\nmodel = "m"',
