@@ -17,6 +17,8 @@ import random
 import time
 from typing import Any
 
+from pydantic import BaseModel
+
 from arena.contract.player import (
     MAX_REPLY_CHARS,
     Decision,
@@ -36,7 +38,14 @@ from .memory import ChatMessage, TranscriptMemory, split_head
 from .parsing import ReplyParseError, parse_reply
 from .prompting import SYSTEM_PROMPT_VERSION, SYSTEM_TEMPLATE, decision_seed, feedback_note
 from .retry import ProviderFailure, RetryLog, RetryPolicy, call_with_retries
-from .schema import DEFAULT_STRING_CAP, OUTPUT_CAP_RULE, action_schema, capped_schema, output_estimate
+from .schema import (
+    DEFAULT_STRING_CAP,
+    OUTPUT_CAP_RULE,
+    action_schema,
+    capped_schema,
+    output_estimate,
+    standing_model,
+)
 from .sdkutil import http_headers, scrub, scrub_value, sdk_message, shared_ssl_context
 
 __all__ = [
@@ -286,6 +295,17 @@ class ModelPlayer(Player):
 
     # -- the decision -------------------------------------------------------------------
 
+    def reply_model(self, action_model: type[BaseModel]) -> type[BaseModel]:
+        """The action model whose schema the reply is asked in (structured output).
+
+        A hosted model gets the game's standing model, not the moment's narrowing of it: the
+        schema leads what a provider caches (OpenAI: instructions and schema, then messages),
+        so a schema that changed every morning left nothing cached; the moment's bounds are in
+        the prompt's words and the game checks them. The offline model overrides this: its
+        grammar makes the moment's bounds binding, and its cache starts after the schema.
+        """
+        return standing_model(action_model)
+
     def system_message(self, schema: dict[str, object]) -> str:
         """The short system message: reply with JSON matching the schema, nothing more."""
         return SYSTEM_TEMPLATE.format(schema=json.dumps(schema, separators=(",", ":")))
@@ -342,9 +362,9 @@ class ModelPlayer(Player):
         timeout = self.settings.turn_timeout
         self.last_retry_log = log = RetryLog()
         try:
-            schema: dict[str, object] = action_schema(request.action_model)
+            schema: dict[str, object] = action_schema(self.reply_model(request.action_model))
             sent = capped_schema(schema)
-            system = self.system_message(sent)
+            system = self.system_message(capped_schema(action_schema(standing_model(request.action_model))))
             messages = self.conversation(request, system)
             sampling = self.sampling(request)
         except Exception as exc:  # a broken action model or prompt is not the model's fault

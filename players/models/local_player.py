@@ -15,6 +15,8 @@ import asyncio
 import threading
 from typing import Any
 
+from pydantic import BaseModel
+
 from arena.contract.player import ClusterWork, DecisionRequest, ErrorClass, FatalPlayerError, PlayerSetupError
 from arena.contract.usage import Usage
 
@@ -46,6 +48,11 @@ class LocalPlayer(ModelPlayer):
 
     provider = "local"
     estimates_output_cap = False  # grammar decoding: the reply is as long as the schema needs
+
+    def reply_model(self, action_model: type[BaseModel]) -> type[BaseModel]:
+        """The moment's own model: the grammar built from it makes its bounds binding."""
+        return action_model
+
     string_cap = None
 
     def __init__(self, spec: str, settings: ModelSettings, *, seed: int) -> None:

@@ -50,6 +50,23 @@ def schema_name(model: type[BaseModel]) -> str:
     return name[:64]
 
 
+def standing_model(model: type[BaseModel]) -> type[BaseModel]:
+    """The game's own action model that a moment's model narrows, else ``model`` itself.
+
+    A game narrows its action model to the moment (a morning's affordable cups, the legal
+    moves now) by a subclass that keeps its parent's name, so the schema reads the same. The
+    system message is written from the model it narrows: the same bytes at every decision of
+    a seat, which a provider's prompt cache (and the offline model's) needs and a disclosure
+    can state once. The moment's bounds go in the structured-output schema, the offline
+    model's grammar and the prompt's words.
+    """
+    while True:
+        parent = next((base for base in model.__bases__ if issubclass(base, BaseModel)), None)
+        if parent is None or parent is BaseModel or parent.__name__ != model.__name__:
+            return model
+        model = parent
+
+
 def action_schema(model: type[BaseModel]) -> dict[str, Any]:
     """The model's JSON schema with every local ``$ref`` inlined and ``$defs`` dropped.
 
