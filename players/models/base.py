@@ -43,6 +43,7 @@ from .schema import (
     OUTPUT_CAP_RULE,
     action_schema,
     capped_schema,
+    lists_new_choices,
     output_estimate,
     standing_model,
 )
@@ -298,13 +299,16 @@ class ModelPlayer(Player):
     def reply_model(self, action_model: type[BaseModel]) -> type[BaseModel]:
         """The action model whose schema the reply is asked in (structured output).
 
-        A hosted model gets the game's standing model, not the moment's narrowing of it: the
-        schema leads what a provider caches (OpenAI: instructions and schema, then messages),
-        so a schema that changed every morning left nothing cached; the moment's bounds are in
-        the prompt's words and the game checks them. The offline model overrides this: its
-        grammar makes the moment's bounds binding, and its cache starts after the schema.
+        A hosted model gets the game's standing model where the moment only narrows numbers
+        (a morning's affordable cups): the schema leads what a provider caches (OpenAI:
+        instructions and schema, then messages), so a schema that changed every morning left
+        nothing cached; those bounds are in the prompt's words and the game checks them. Where
+        the moment lists the legal moves as a choice the standing model leaves open, the
+        moment's model is kept: a provider that enforces the schema can then only pick a legal
+        move. The offline model overrides this: its grammar makes every bound binding.
         """
-        return standing_model(action_model)
+        standing = standing_model(action_model)
+        return action_model if lists_new_choices(action_model, standing) else standing
 
     def system_message(self, schema: dict[str, object]) -> str:
         """The short system message: reply with JSON matching the schema, nothing more."""

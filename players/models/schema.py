@@ -67,6 +67,16 @@ def standing_model(model: type[BaseModel]) -> type[BaseModel]:
         model = parent
 
 
+def lists_new_choices(moment: type[BaseModel], standing: type[BaseModel]) -> bool:
+    """Whether ``moment`` makes a field a choice (an enum: the legal moves) that ``standing`` leaves open."""
+
+    def choices(model: type[BaseModel]) -> set[str]:
+        properties = action_schema(model).get("properties", {})
+        return {name for name, node in properties.items() if isinstance(node, dict) and "enum" in node}
+
+    return bool(choices(moment) - choices(standing))
+
+
 def action_schema(model: type[BaseModel]) -> dict[str, Any]:
     """The model's JSON schema with every local ``$ref`` inlined and ``$defs`` dropped.
 
