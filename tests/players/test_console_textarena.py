@@ -1,9 +1,9 @@
 """A person plays TextArena's tic-tac-toe at the console against a random baseline.
 
 The real runner, store, live output and :class:`~players.console_human.ConsoleHuman`, wired as
-``arena play`` wires them. The move is free text in the environment's own format (``[4]``):
-the person first types a move TextArena refuses (a taken cell after their first move), which
-is explained and asked again, then always the first cell the board lists as available.
+``arena play`` wires them. The move is one of the legal moves TextArena lists, in its own
+format (``[4]``): the person first types a taken cell after their first move, which the form
+refuses naming the moves there are and asks again, then always the first cell listed.
 """
 
 from __future__ import annotations
@@ -70,16 +70,21 @@ async def test_a_person_plays_textarena_tic_tac_toe_at_the_console(tmp_path: Pat
         turns = [t for t in stored_turns(store, outcome.episode_id) if t["seat"] == "p0"]
         assert [t["action"]["move"] for t in turns] == person.typed and len(turns) >= 2
         assert person.refused is not None, "the person tried a taken cell once"
-        log = "\n".join(person.log)
-        # TextArena's own reason for refusing the move, then the question again
-        assert f"TextArena refused the move {person.refused!r}" in log
+        # the form offers the legal moves only (issue 45): a taken cell is refused before it is
+        # sent, naming the moves there are, then the question again
+        refusal = next(line for line in person.log if f"not {person.refused!r}" in line)
+        assert (
+            refusal.strip().startswith("move must be one of ") and person.refused not in refusal.split(",")[0]
+        )
+        assert person.log[person.log.index(refusal) + 1].strip().startswith("move (")
         # before each form the person sees TextArena's latest message to their player and the moves
         shown = buffer.getvalue()
         for turn in turns:
             latest = turn["observation"]["messages"][-1]["text"]
             assert latest.strip().splitlines()[-1] in shown
             assert "Moves: " + ", ".join(turn["observation"]["moves"]) in shown
-        assert "\n  move (required text): " in "\n" + "\n".join(person.log)
+        for turn in turns:  # the question offers exactly the moves there are (issue 45: legal choices only)
+            assert f"  move ({' / '.join(turn['observation']['moves'])}): " in person.log
         scores = {seat: result.score for seat, result in outcome.results.items()}
         assert set(scores) == {"p0", "p1"} and sorted(scores.values()) in ([-1.0, 1.0], [0.0, 0.0])
     finally:
