@@ -10,6 +10,7 @@ both may be shown, and are (so the probe can see a leak when there is one).
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -134,10 +135,15 @@ def test_two_people_at_one_console_see_only_public_moves_and_their_own_board(
     before, after = split_at_end(out)
     assert "thought-" not in before, "nobody's reason is shown while both play at one screen"
     assert 'seller offer 90 "say 90"' in before and 'buyer offer 20 "say 20"' in before
+    # Each seat's rules are printed once, at its first form (issue 45), and name the seat.
+    rules = re.findall(r"-- the rules for seat (\w+) --\n(.*?)-- end of the rules --", before, flags=re.S)
+    assert sorted(seat for seat, _ in rules) == ["buyer", "seller"]
+    assert all(f"You are the {seat}" in text for seat, text in rules)
+    boards = re.sub(r"-- the rules for seat \w+ --\n.*?-- end of the rules --", "", before, flags=re.S)
     # Hot seat: each board is drawn just before its own seat's form.
-    assert before.count("You are the buyer") == 3 and before.count("You are the seller") == 3
+    assert boards.count("You are the buyer") == 3 and boards.count("You are the seller") == 3
     for marker in ("You are the buyer", "You are the seller"):
-        for piece in before.split(marker)[1:]:
+        for piece in boards.split(marker)[1:]:
             seat = marker.removeprefix("You are the ")
             assert piece.split("== seat ", 1)[1].startswith(seat), "the board precedes its own form"
     assert END_MARK in out and "thought-accept" in after
