@@ -209,7 +209,7 @@ class EpisodeRunner:
         self.decisions = dict.fromkeys(game.seats, 0)
         self.revised = dict.fromkeys(game.seats, 0)
         # A model's own decisions that equal the game's fallback, or the first listed option of every
-        # choice: "legal" is not "chose" (issue 47.5). Counted as decided, not on a resume's replay.
+        # choice: "legal" is not "chose" (issue 47.5). Counted as decided, and again on a resume's replay.
         self.same_as_fallback = dict.fromkeys(game.seats, 0)
         self.first_option = dict.fromkeys(game.seats, 0)
         self.failure_limit = failure_limit
@@ -425,6 +425,8 @@ class EpisodeRunner:
                         )
                 else:
                     self._count_stored(seat, row, resume.stored_usage(row))
+                    if self.players[seat].kind == "model" and not row["fallback"]:
+                        self._count_defaults(seat, action)  # as when it was decided: before it is applied
                 actions[seat] = action
             game.apply(actions)
             turns = tuple(
