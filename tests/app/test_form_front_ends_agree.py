@@ -162,8 +162,14 @@ async def through_console(case: Case) -> Seen:
         except StopIteration:
             raise EOFError from None
 
+    rules: list[bool] = []  # inside the seat's rules, printed before its first form (issue 45)
+
     def writer(text: str) -> None:
-        if text.startswith("  ") and seen.message is None:
+        if text.startswith("-- the rules for seat "):
+            rules.append(True)
+        elif text.startswith("-- end of the rules --"):
+            rules.clear()
+        elif text.startswith("  ") and seen.message is None and not rules:
             seen.message = text.strip().removesuffix(CONSOLE_TAIL)
 
     try:
