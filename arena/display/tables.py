@@ -377,6 +377,8 @@ def _interval(mean: float, low: float | None, high: float | None) -> str:
     digits = 0 if max(abs(v) for v in (mean, low, high) if v is not None) >= 100 else 2
     if low is None or high is None:
         return f"{mean:.{digits}f}\n(no interval)"
+    if low == high:  # every seed read the same: the data bound nothing, so no zero-width interval
+        return f"{mean:.{digits}f}\n(no spread: no interval)"
     return f"{mean:.{digits}f}\n({low:.{digits}f}..{high:.{digits}f})"
 
 

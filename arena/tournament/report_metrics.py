@@ -17,6 +17,8 @@ from arena.tournament.report_text import markdown_text
 def _summary(s: Mapping[str, Any]) -> str:
     if s["low"] is None or s["high"] is None:
         return f"{s['mean']:.3g} (no interval: one deal seed)"
+    if s["low"] == s["high"]:  # every seed read the same: the data bound nothing
+        return f"{s['mean']:.3g} (no spread over the seeds: no interval)"
     return f"{s['mean']:.3g} ({s['low']:.3g}..{s['high']:.3g})"
 
 

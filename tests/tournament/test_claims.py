@@ -185,6 +185,10 @@ def test_all_draws_say_how_little_is_known_and_share_one_rank() -> None:
         assert row["rating_high"] == pytest.approx(1000 + half, abs=0.5)
         assert row["rank"] == 1
     assert half > 200  # 10 seeds of draws: the share is anywhere from 0.19 to 0.81
+    # the metric means read the same on every seed: no zero-width interval is printed for them
+    text = text_of(table)
+    assert not re.search(r"\((-?[\d.]+)\.\.\1\)", text), text
+    assert "(no spread: no interval)" in text
     assert all(row["status"] != SEPARATED for row in table["order_confidence"])
     assert all(row["p_order_right"] == pytest.approx(0.5) for row in table["order_confidence"])
     # 120 games of draws for one player among varying others: still the binomial width
