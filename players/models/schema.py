@@ -71,7 +71,7 @@ def lists_new_choices(moment: type[BaseModel], standing: type[BaseModel]) -> boo
     """Whether ``moment`` makes a field a choice (an enum: the legal moves) that ``standing`` leaves open."""
 
     def choices(model: type[BaseModel]) -> set[str]:
-        properties = action_schema(model).get("properties", {})
+        properties = _inlined_schema(model).get("properties", {})  # read only: no copy per decision
         return {name for name, node in properties.items() if isinstance(node, dict) and "enum" in node}
 
     return bool(choices(moment) - choices(standing))
